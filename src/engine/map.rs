@@ -76,9 +76,9 @@ impl Power {
         if w.len() == 1 {
             return Power::from_initial(w.chars().next()?);
         }
-        Power::ALL.into_iter().find(|p| {
-            p.name().eq_ignore_ascii_case(&w) || p.adjective().eq_ignore_ascii_case(&w)
-        })
+        Power::ALL
+            .into_iter()
+            .find(|p| p.name().eq_ignore_ascii_case(&w) || p.adjective().eq_ignore_ascii_case(&w))
     }
 }
 
@@ -466,6 +466,11 @@ impl Map {
         n.contains(to.index()) || self.coasts(to).iter().any(|c| n.contains(c.index()))
     }
 
+    /// The provinces some fleet location of `p` borders.
+    pub fn fleet_province_neighbours(&self, p: Province) -> LocSet {
+        self.fleet_adj_province[p.index()]
+    }
+
     /// Whether some fleet location of `a` borders some fleet location of `b`.
     pub fn fleet_adjacent_provinces(&self, a: Province, b: Province) -> bool {
         self.fleet_adj_province[a.index()].contains(b.index())
@@ -478,7 +483,12 @@ impl Map {
         if n.contains(to.index()) {
             out.push(to.location());
         }
-        out.extend(self.coasts(to).iter().copied().filter(|c| n.contains(c.index())));
+        out.extend(
+            self.coasts(to)
+                .iter()
+                .copied()
+                .filter(|c| n.contains(c.index())),
+        );
         out
     }
 

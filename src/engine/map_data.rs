@@ -1,12 +1,217 @@
 //! The standard map as plain tables. Facts of the board, in our own form.
+//!
+//! The classic board of the 1982 rulebook: 75 provinces (14 inland, 42
+//! coastal, 19 sea) and impassable Switzerland; 34 supply centres, 22 of them
+//! home centres. `Map::build` turns these tables into the `Map`; it adds the
+//! abbreviation and the full name of every province to its spellings, and
+//! makes every border symmetric, so each unordered pair is listed once here.
 
 use super::map::Coast::*;
 use super::map::Power::*;
 use super::map::ProvinceRow;
 use super::map::Terrain::*;
 
+/// Every province, alphabetical by abbreviation. `aliases` are the other
+/// spellings players write (njudge, DPjudge and godip abbreviations, short
+/// names, common misspellings). A spelling that could mean two provinces
+/// ("nor": Norway, North Sea, Norwegian Sea, North Africa) is never listed:
+/// the order parser resolves such prefixes itself. Words that mean something
+/// else in an order ("east" as in east coast, "english" the adjective,
+/// "both") are left out too.
+#[rustfmt::skip]
 pub(super) const PROVINCES: &[ProvinceRow] = &[
+    ProvinceRow { abbr: "ADR", name: "Adriatic Sea", terrain: Sea, supply_centre: false, home: None, coasts: &[], aliases: &["adriatic"] },
+    ProvinceRow { abbr: "AEG", name: "Aegean Sea", terrain: Sea, supply_centre: false, home: None, coasts: &[], aliases: &["aegean"] },
+    ProvinceRow { abbr: "ALB", name: "Albania", terrain: Coast, supply_centre: false, home: None, coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "ANK", name: "Ankara", terrain: Coast, supply_centre: true, home: Some(Turkey), coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "APU", name: "Apulia", terrain: Coast, supply_centre: false, home: None, coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "ARM", name: "Armenia", terrain: Coast, supply_centre: false, home: None, coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "BAL", name: "Baltic Sea", terrain: Sea, supply_centre: false, home: None, coasts: &[], aliases: &["baltic"] },
+    ProvinceRow { abbr: "BAR", name: "Barents Sea", terrain: Sea, supply_centre: false, home: None, coasts: &[], aliases: &["barents"] },
+    ProvinceRow { abbr: "BEL", name: "Belgium", terrain: Coast, supply_centre: true, home: None, coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "BER", name: "Berlin", terrain: Coast, supply_centre: true, home: Some(Germany), coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "BLA", name: "Black Sea", terrain: Sea, supply_centre: false, home: None, coasts: &[], aliases: &["black"] },
+    ProvinceRow { abbr: "BOH", name: "Bohemia", terrain: Land, supply_centre: false, home: None, coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "BOT", name: "Gulf of Bothnia", terrain: Sea, supply_centre: false, home: None, coasts: &[], aliases: &["bothnia", "gob", "gulfofb"] },
+    ProvinceRow { abbr: "BRE", name: "Brest", terrain: Coast, supply_centre: true, home: Some(France), coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "BUD", name: "Budapest", terrain: Land, supply_centre: true, home: Some(Austria), coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "BUL", name: "Bulgaria", terrain: Coast, supply_centre: true, home: None, coasts: &[East, South], aliases: &[] },
+    ProvinceRow { abbr: "BUR", name: "Burgundy", terrain: Land, supply_centre: false, home: None, coasts: &[], aliases: &["burgandy"] },
+    ProvinceRow { abbr: "CLY", name: "Clyde", terrain: Coast, supply_centre: false, home: None, coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "CON", name: "Constantinople", terrain: Coast, supply_centre: true, home: Some(Turkey), coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "DEN", name: "Denmark", terrain: Coast, supply_centre: true, home: None, coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "EAS", name: "Eastern Mediterranean", terrain: Sea, supply_centre: false, home: None, coasts: &[], aliases: &["eastern med", "east med", "eastern med.", "east mediterranean", "eastern", "emed", "eastmed", "ems", "eme", "emd"] },
+    ProvinceRow { abbr: "EDI", name: "Edinburgh", terrain: Coast, supply_centre: true, home: Some(England), coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "ENG", name: "English Channel", terrain: Sea, supply_centre: false, home: None, coasts: &[], aliases: &["channel", "the channel", "ech", "eng ch"] },
+    ProvinceRow { abbr: "FIN", name: "Finland", terrain: Coast, supply_centre: false, home: None, coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "GAL", name: "Galicia", terrain: Land, supply_centre: false, home: None, coasts: &[], aliases: &["galacia"] },
+    ProvinceRow { abbr: "GAS", name: "Gascony", terrain: Coast, supply_centre: false, home: None, coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "GRE", name: "Greece", terrain: Coast, supply_centre: true, home: None, coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "HEL", name: "Heligoland Bight", terrain: Sea, supply_centre: false, home: None, coasts: &[], aliases: &["heligoland", "helgoland", "helgoland bight"] },
+    ProvinceRow { abbr: "HOL", name: "Holland", terrain: Coast, supply_centre: true, home: None, coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "ION", name: "Ionian Sea", terrain: Sea, supply_centre: false, home: None, coasts: &[], aliases: &["ionian"] },
+    ProvinceRow { abbr: "IRI", name: "Irish Sea", terrain: Sea, supply_centre: false, home: None, coasts: &[], aliases: &["irish", "irs"] },
+    ProvinceRow { abbr: "KIE", name: "Kiel", terrain: Coast, supply_centre: true, home: Some(Germany), coasts: &[], aliases: &[] },
     ProvinceRow { abbr: "LON", name: "London", terrain: Coast, supply_centre: true, home: Some(England), coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "LVN", name: "Livonia", terrain: Coast, supply_centre: false, home: None, coasts: &[], aliases: &["livo", "lvo", "lva"] },
+    ProvinceRow { abbr: "LVP", name: "Liverpool", terrain: Coast, supply_centre: true, home: Some(England), coasts: &[], aliases: &["livp", "lpl"] },
+    ProvinceRow { abbr: "LYO", name: "Gulf of Lyon", terrain: Sea, supply_centre: false, home: None, coasts: &[], aliases: &["gol", "gulf of lyons", "gulf of lions", "lyon", "lyons", "gulfofl"] },
+    ProvinceRow { abbr: "MAO", name: "Mid-Atlantic Ocean", terrain: Sea, supply_centre: false, home: None, coasts: &[], aliases: &["mid", "mat", "mid-atlantic", "mid atlantic", "mid atlantic ocean", "midatlantic", "midatlanticocean"] },
+    ProvinceRow { abbr: "MAR", name: "Marseilles", terrain: Coast, supply_centre: true, home: Some(France), coasts: &[], aliases: &["marseille", "mars"] },
+    ProvinceRow { abbr: "MOS", name: "Moscow", terrain: Land, supply_centre: true, home: Some(Russia), coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "MUN", name: "Munich", terrain: Land, supply_centre: true, home: Some(Germany), coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "NAF", name: "North Africa", terrain: Coast, supply_centre: false, home: None, coasts: &[], aliases: &["nora", "n. africa", "n africa"] },
+    ProvinceRow { abbr: "NAO", name: "North Atlantic Ocean", terrain: Sea, supply_centre: false, home: None, coasts: &[], aliases: &["nat", "north atlantic", "n. atlantic", "n atlantic"] },
+    ProvinceRow { abbr: "NAP", name: "Naples", terrain: Coast, supply_centre: true, home: Some(Italy), coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "NTH", name: "North Sea", terrain: Sea, supply_centre: false, home: None, coasts: &[], aliases: &["nts", "norsea"] },
+    ProvinceRow { abbr: "NWG", name: "Norwegian Sea", terrain: Sea, supply_centre: false, home: None, coasts: &[], aliases: &["nrg", "norg", "norwegian", "norw. sea", "norw sea", "norwsea"] },
+    ProvinceRow { abbr: "NWY", name: "Norway", terrain: Coast, supply_centre: true, home: None, coasts: &[], aliases: &["norw"] },
+    ProvinceRow { abbr: "PAR", name: "Paris", terrain: Land, supply_centre: true, home: Some(France), coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "PIC", name: "Picardy", terrain: Coast, supply_centre: false, home: None, coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "PIE", name: "Piedmont", terrain: Coast, supply_centre: false, home: None, coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "POR", name: "Portugal", terrain: Coast, supply_centre: true, home: None, coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "PRU", name: "Prussia", terrain: Coast, supply_centre: false, home: None, coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "ROM", name: "Rome", terrain: Coast, supply_centre: true, home: Some(Italy), coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "RUH", name: "Ruhr", terrain: Land, supply_centre: false, home: None, coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "RUM", name: "Rumania", terrain: Coast, supply_centre: true, home: None, coasts: &[], aliases: &["romania"] },
+    ProvinceRow { abbr: "SER", name: "Serbia", terrain: Land, supply_centre: true, home: None, coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "SEV", name: "Sevastopol", terrain: Coast, supply_centre: true, home: Some(Russia), coasts: &[], aliases: &["sevastapol", "sebastopol"] },
+    ProvinceRow { abbr: "SIL", name: "Silesia", terrain: Land, supply_centre: false, home: None, coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "SKA", name: "Skagerrak", terrain: Sea, supply_centre: false, home: None, coasts: &[], aliases: &["skagerak"] },
+    ProvinceRow { abbr: "SMY", name: "Smyrna", terrain: Coast, supply_centre: true, home: Some(Turkey), coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "SPA", name: "Spain", terrain: Coast, supply_centre: true, home: None, coasts: &[North, South], aliases: &["spn"] },
+    ProvinceRow { abbr: "STP", name: "St Petersburg", terrain: Coast, supply_centre: true, home: Some(Russia), coasts: &[North, South], aliases: &["st. petersburg", "st.petersburg", "saint petersburg", "petersburg", "st. p.", "st. p", "st.p.", "st.p", "st p", "stpete"] },
+    ProvinceRow { abbr: "SWE", name: "Sweden", terrain: Coast, supply_centre: true, home: None, coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "SWI", name: "Switzerland", terrain: Impassable, supply_centre: false, home: None, coasts: &[], aliases: &["switz"] },
+    ProvinceRow { abbr: "SYR", name: "Syria", terrain: Coast, supply_centre: false, home: None, coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "TRI", name: "Trieste", terrain: Coast, supply_centre: true, home: Some(Austria), coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "TUN", name: "Tunis", terrain: Coast, supply_centre: true, home: None, coasts: &[], aliases: &["tunisia"] },
+    ProvinceRow { abbr: "TUS", name: "Tuscany", terrain: Coast, supply_centre: false, home: None, coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "TYR", name: "Tyrolia", terrain: Land, supply_centre: false, home: None, coasts: &[], aliases: &["tyrol", "tyl", "trl", "tyo"] },
+    ProvinceRow { abbr: "TYS", name: "Tyrrhenian Sea", terrain: Sea, supply_centre: false, home: None, coasts: &[], aliases: &["tyrrhenian", "tyrr", "tyn", "tyh"] },
+    ProvinceRow { abbr: "UKR", name: "Ukraine", terrain: Land, supply_centre: false, home: None, coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "VEN", name: "Venice", terrain: Coast, supply_centre: true, home: Some(Italy), coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "VIE", name: "Vienna", terrain: Land, supply_centre: true, home: Some(Austria), coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "WAL", name: "Wales", terrain: Coast, supply_centre: false, home: None, coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "WAR", name: "Warsaw", terrain: Land, supply_centre: true, home: Some(Russia), coasts: &[], aliases: &[] },
+    ProvinceRow { abbr: "WES", name: "Western Mediterranean", terrain: Sea, supply_centre: false, home: None, coasts: &[], aliases: &["western med", "west med", "western med.", "west mediterranean", "western", "wmed", "westmed", "wms", "wme", "wmd"] },
+    ProvinceRow { abbr: "YOR", name: "Yorkshire", terrain: Coast, supply_centre: false, home: None, coasts: &[], aliases: &["york", "yorks"] },
 ];
-pub(super) const ARMY_BORDERS: &[(&str, &str)] = &[];
-pub(super) const FLEET_BORDERS: &[(&str, &str)] = &[];
+
+/// Every pair of provinces an army can move between in one step, each
+/// unordered pair once, sorted. Land borders, plus the coastal neighbours
+/// (which always share a land border too) and the land bridges of the board:
+/// Denmark to Kiel and Sweden, Constantinople to Bulgaria, Ankara and Smyrna.
+/// 111 pairs.
+#[rustfmt::skip]
+pub(super) const ARMY_BORDERS: &[(&str, &str)] = &[
+    ("ALB", "GRE"), ("ALB", "SER"), ("ALB", "TRI"),
+    ("ANK", "ARM"), ("ANK", "CON"), ("ANK", "SMY"),
+    ("APU", "NAP"), ("APU", "ROM"), ("APU", "VEN"),
+    ("ARM", "SEV"), ("ARM", "SMY"), ("ARM", "SYR"),
+    ("BEL", "BUR"), ("BEL", "HOL"), ("BEL", "PIC"), ("BEL", "RUH"),
+    ("BER", "KIE"), ("BER", "MUN"), ("BER", "PRU"), ("BER", "SIL"),
+    ("BOH", "GAL"), ("BOH", "MUN"), ("BOH", "SIL"), ("BOH", "TYR"), ("BOH", "VIE"),
+    ("BRE", "GAS"), ("BRE", "PAR"), ("BRE", "PIC"),
+    ("BUD", "GAL"), ("BUD", "RUM"), ("BUD", "SER"), ("BUD", "TRI"), ("BUD", "VIE"),
+    ("BUL", "CON"), ("BUL", "GRE"), ("BUL", "RUM"), ("BUL", "SER"),
+    ("BUR", "GAS"), ("BUR", "MAR"), ("BUR", "MUN"), ("BUR", "PAR"), ("BUR", "PIC"), ("BUR", "RUH"),
+    ("CLY", "EDI"), ("CLY", "LVP"),
+    ("CON", "SMY"),
+    ("DEN", "KIE"), ("DEN", "SWE"),
+    ("EDI", "LVP"), ("EDI", "YOR"),
+    ("FIN", "NWY"), ("FIN", "STP"), ("FIN", "SWE"),
+    ("GAL", "RUM"), ("GAL", "SIL"), ("GAL", "UKR"), ("GAL", "VIE"), ("GAL", "WAR"),
+    ("GAS", "MAR"), ("GAS", "PAR"), ("GAS", "SPA"),
+    ("GRE", "SER"),
+    ("HOL", "KIE"), ("HOL", "RUH"),
+    ("KIE", "MUN"), ("KIE", "RUH"),
+    ("LON", "WAL"), ("LON", "YOR"),
+    ("LVN", "MOS"), ("LVN", "PRU"), ("LVN", "STP"), ("LVN", "WAR"),
+    ("LVP", "WAL"), ("LVP", "YOR"),
+    ("MAR", "PIE"), ("MAR", "SPA"),
+    ("MOS", "SEV"), ("MOS", "STP"), ("MOS", "UKR"), ("MOS", "WAR"),
+    ("MUN", "RUH"), ("MUN", "SIL"), ("MUN", "TYR"),
+    ("NAF", "TUN"),
+    ("NAP", "ROM"),
+    ("NWY", "STP"), ("NWY", "SWE"),
+    ("PAR", "PIC"),
+    ("PIE", "TUS"), ("PIE", "TYR"), ("PIE", "VEN"),
+    ("POR", "SPA"),
+    ("PRU", "SIL"), ("PRU", "WAR"),
+    ("ROM", "TUS"), ("ROM", "VEN"),
+    ("RUM", "SER"), ("RUM", "SEV"), ("RUM", "UKR"),
+    ("SER", "TRI"),
+    ("SEV", "UKR"),
+    ("SIL", "WAR"),
+    ("SMY", "SYR"),
+    ("TRI", "TYR"), ("TRI", "VEN"), ("TRI", "VIE"),
+    ("TUS", "VEN"),
+    ("TYR", "VEN"), ("TYR", "VIE"),
+    ("UKR", "WAR"),
+    ("WAL", "YOR"),
+];
+
+/// Every pair of locations a fleet can move between in one step, each
+/// unordered pair once, sorted. The two-coast provinces appear only by coast
+/// (SPA/NC, SPA/SC, STP/NC, STP/SC, BUL/EC, BUL/SC). Two coastal provinces
+/// border only where they share a coastline (Rome-Tuscany, never
+/// Rome-Venice); Kiel, Constantinople and Denmark pass fleets through.
+/// 141 pairs.
+#[rustfmt::skip]
+pub(super) const FLEET_BORDERS: &[(&str, &str)] = &[
+    ("ADR", "ALB"), ("ADR", "APU"), ("ADR", "ION"), ("ADR", "TRI"), ("ADR", "VEN"),
+    ("AEG", "BUL/SC"), ("AEG", "CON"), ("AEG", "EAS"), ("AEG", "GRE"), ("AEG", "ION"),
+    ("AEG", "SMY"),
+    ("ALB", "GRE"), ("ALB", "ION"), ("ALB", "TRI"),
+    ("ANK", "ARM"), ("ANK", "BLA"), ("ANK", "CON"),
+    ("APU", "ION"), ("APU", "NAP"), ("APU", "VEN"),
+    ("ARM", "BLA"), ("ARM", "SEV"),
+    ("BAL", "BER"), ("BAL", "BOT"), ("BAL", "DEN"), ("BAL", "KIE"), ("BAL", "LVN"), ("BAL", "PRU"),
+    ("BAL", "SWE"),
+    ("BAR", "NWG"), ("BAR", "NWY"), ("BAR", "STP/NC"),
+    ("BEL", "ENG"), ("BEL", "HOL"), ("BEL", "NTH"), ("BEL", "PIC"),
+    ("BER", "KIE"), ("BER", "PRU"),
+    ("BLA", "BUL/EC"), ("BLA", "CON"), ("BLA", "RUM"), ("BLA", "SEV"),
+    ("BOT", "FIN"), ("BOT", "LVN"), ("BOT", "STP/SC"), ("BOT", "SWE"),
+    ("BRE", "ENG"), ("BRE", "GAS"), ("BRE", "MAO"), ("BRE", "PIC"),
+    ("BUL/EC", "CON"), ("BUL/EC", "RUM"), ("BUL/SC", "CON"), ("BUL/SC", "GRE"),
+    ("CLY", "EDI"), ("CLY", "LVP"), ("CLY", "NAO"), ("CLY", "NWG"),
+    ("CON", "SMY"),
+    ("DEN", "HEL"), ("DEN", "KIE"), ("DEN", "NTH"), ("DEN", "SKA"), ("DEN", "SWE"),
+    ("EAS", "ION"), ("EAS", "SMY"), ("EAS", "SYR"),
+    ("EDI", "NTH"), ("EDI", "NWG"), ("EDI", "YOR"),
+    ("ENG", "IRI"), ("ENG", "LON"), ("ENG", "MAO"), ("ENG", "NTH"), ("ENG", "PIC"), ("ENG", "WAL"),
+    ("FIN", "STP/SC"), ("FIN", "SWE"),
+    ("GAS", "MAO"), ("GAS", "SPA/NC"),
+    ("GRE", "ION"),
+    ("HEL", "HOL"), ("HEL", "KIE"), ("HEL", "NTH"),
+    ("HOL", "KIE"), ("HOL", "NTH"),
+    ("ION", "NAP"), ("ION", "TUN"), ("ION", "TYS"),
+    ("IRI", "LVP"), ("IRI", "MAO"), ("IRI", "NAO"), ("IRI", "WAL"),
+    ("LON", "NTH"), ("LON", "WAL"), ("LON", "YOR"),
+    ("LVN", "PRU"), ("LVN", "STP/SC"),
+    ("LVP", "NAO"), ("LVP", "WAL"),
+    ("LYO", "MAR"), ("LYO", "PIE"), ("LYO", "SPA/SC"), ("LYO", "TUS"), ("LYO", "TYS"),
+    ("LYO", "WES"),
+    ("MAO", "NAF"), ("MAO", "NAO"), ("MAO", "POR"), ("MAO", "SPA/NC"), ("MAO", "SPA/SC"),
+    ("MAO", "WES"),
+    ("MAR", "PIE"), ("MAR", "SPA/SC"),
+    ("NAF", "TUN"), ("NAF", "WES"),
+    ("NAO", "NWG"),
+    ("NAP", "ROM"), ("NAP", "TYS"),
+    ("NTH", "NWG"), ("NTH", "NWY"), ("NTH", "SKA"), ("NTH", "YOR"),
+    ("NWG", "NWY"),
+    ("NWY", "SKA"), ("NWY", "STP/NC"), ("NWY", "SWE"),
+    ("PIE", "TUS"),
+    ("POR", "SPA/NC"), ("POR", "SPA/SC"),
+    ("ROM", "TUS"), ("ROM", "TYS"),
+    ("RUM", "SEV"),
+    ("SKA", "SWE"),
+    ("SMY", "SYR"),
+    ("SPA/SC", "WES"),
+    ("TRI", "VEN"),
+    ("TUN", "TYS"), ("TUN", "WES"),
+    ("TUS", "TYS"),
+    ("TYS", "WES"),
+];

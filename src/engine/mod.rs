@@ -1,5 +1,19 @@
 //! The rules engine: a pure library. No IO, no clock, no database: positions
 //! and order texts in, positions and results out.
+//!
+//! - `map` / `map_data`: the board as tables.
+//! - `phase`, `position`, `order`, `outcome`: the values the engine trades in.
+//! - `movement`: the movement-phase adjudicator (Kruijswijk's algorithm).
+//! - `retreat`, `adjustment`: the other two kinds of phase.
+//! - `adjudicate`: one phase in, the next position out.
 
+pub mod adjudicate;
+pub mod adjustment;
 pub mod map;
 mod map_data;
+pub mod movement;
+pub mod order;
+pub mod outcome;
+pub mod phase;
+pub mod position;
+pub mod retreat;

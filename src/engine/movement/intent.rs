@@ -1,0 +1,228 @@
+//! From orders to intents: what each unit will really try to do. Orders
+//! that cannot be carried out (an impossible move, a support of something
+//! not ordered, a convoy from the coast) become holds here, and the tables
+//! the resolver reads (occupants, attackers, supporters, convoyers) are
+//! filled in.
+
+use super::{Board, State, MAX_UNITS, NOBODY};
+use crate::engine::map::{Location, Map, Province, Terrain, UnitType};
+use crate::engine::order::{Order, OrderKind};
+use crate::engine::position::Unit;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Intent {
+    Hold,
+    Move {
+        to: Location,
+        by_convoy: bool,
+    },
+    /// Support of unit `unit` (an index), to hold or to move as it is ordered.
+    Support {
+        unit: usize,
+    },
+    /// Convoy of army `army` (an index).
+    Convoy {
+        army: usize,
+    },
+}
+
+impl<'a> Board<'a> {
+    pub(super) fn new(map: &'a Map, units: &'a [Unit], orders: &[Order]) -> Board<'a> {
+        assert!(units.len() <= MAX_UNITS, "more units than a board can hold");
+        let n = units.len();
+        let mut occupant = vec![NOBODY; map.province_count()];
+        let at: Vec<Province> = units.iter().map(|u| map.province_of(u.location)).collect();
+        for (i, p) in at.iter().enumerate() {
+            occupant[p.index()] = i as u8;
+        }
+        let mut board = Board {
+            map,
+            units,
+            at,
+            intents: vec![Intent::Hold; n],
+            occupant,
+            attackers: vec![0; map.province_count()],
+            supporters: vec![0; n],
+            convoyers: vec![0; n],
+            paradox: 0,
+            state: vec![State::Unresolved; n],
+            resolution: vec![false; n],
+            dependencies: Vec::with_capacity(n),
+        };
+        // The last order given for each unit stands.
+        let mut given: Vec<Option<&Order>> = vec![None; n];
+        for o in orders {
+            if let Some(i) = board.unit_index_for(o) {
+                given[i] = Some(o);
+            }
+        }
+        // Moves first: convoys and supports are checked against them.
+        for i in 0..n {
+            if let Some(o) = given[i] {
+                if let OrderKind::Move { to, .. } = o.kind {
+                    if let Some(to) = board.move_destination(i, to) {
+                        board.intents[i] = Intent::Move {
+                            to,
+                            by_convoy: false,
+                        };
+                    }
+                }
+            }
+        }
+        for i in 0..n {
+            if let Some(&Order {
+                kind: OrderKind::Convoy { from, to },
+                ..
+            }) = given[i]
+            {
+                board.intents[i] = board.check_convoy(i, from, to);
+            }
+        }
+        // Convoy routes, now that the convoys are known: this may still
+        // turn an army's move into a hold.
+        for i in 0..n {
+            if let Some(&Order {
+                kind: OrderKind::Move { via_convoy, .. },
+                ..
+            }) = given[i]
+            {
+                board.choose_route(i, via_convoy);
+            }
+        }
+        // Supports last, against the moves as they now stand.
+        for i in 0..n {
+            if let Some(&Order {
+                kind: OrderKind::Support { from, to, .. },
+                ..
+            }) = given[i]
+            {
+                board.intents[i] = board.check_support(i, from, to);
+            }
+        }
+        for i in 0..n {
+            match board.intents[i] {
+                Intent::Move { to, .. } => {
+                    board.attackers[map.province_of(to).index()] |= 1 << i;
+                }
+                Intent::Support { unit } => board.supporters[unit] |= 1 << i,
+                _ => {}
+            }
+        }
+        board
+    }
+
+    /// Where a move of unit `i` to `to` goes, if it can go at all: armies
+    /// ignore coasts; a fleet's coast is filled in when only one fits, and
+    /// the move is impossible when two would.
+    fn move_destination(&self, i: usize, to: Location) -> Option<Location> {
+        let map = self.map;
+        let unit = self.units[i];
+        let dest = map.province_of(to);
+        if dest == self.at[i] || map.terrain(dest) == Terrain::Impassable {
+            return None;
+        }
+        match unit.kind {
+            UnitType::Army => {
+                if map.terrain(dest) == Terrain::Sea {
+                    return None;
+                }
+                // Adjacent or not, an army may try: a convoy may carry it
+                // (checked once convoys are known).
+                Some(dest.location())
+            }
+            UnitType::Fleet => {
+                if map.coast_of(to).is_some() || map.coasts(dest).is_empty() {
+                    map.fleet_adjacent(unit.location, to).then_some(to)
+                } else {
+                    match map.fleet_targets_in(unit.location, dest)[..] {
+                        [only] => Some(only),
+                        _ => None,
+                    }
+                }
+            }
+        }
+    }
+
+    fn check_support(&self, i: usize, from: Province, to: Option<Province>) -> Intent {
+        let map = self.map;
+        let Some(j) = self.occupant_of(from) else {
+            return Intent::Hold;
+        };
+        if j == i {
+            return Intent::Hold;
+        }
+        let unit = self.units[i];
+        let reach = to.unwrap_or(from);
+        if !map.reaches(unit.kind, unit.location, reach) {
+            return Intent::Hold;
+        }
+        let matches = match (to, self.intents[j]) {
+            (None, Intent::Move { .. }) => false,
+            (None, _) => true,
+            (Some(to), Intent::Move { to: dest, .. }) => map.province_of(dest) == to,
+            (Some(_), _) => false,
+        };
+        if matches {
+            Intent::Support { unit: j }
+        } else {
+            Intent::Hold
+        }
+    }
+
+    fn check_convoy(&self, i: usize, from: Province, to: Province) -> Intent {
+        let map = self.map;
+        let unit = self.units[i];
+        if unit.kind != UnitType::Fleet || map.terrain(self.at[i]) != Terrain::Sea {
+            return Intent::Hold;
+        }
+        let Some(army) = self.occupant_of(from) else {
+            return Intent::Hold;
+        };
+        if self.units[army].kind != UnitType::Army {
+            return Intent::Hold;
+        }
+        match self.intents[army] {
+            Intent::Move { to: dest, .. } if map.province_of(dest) == to => Intent::Convoy { army },
+            _ => Intent::Hold,
+        }
+    }
+
+    /// Decides whether army `i` goes by land or by sea. Not adjacent: by
+    /// sea if some route of ordered convoys exists, else the move is void.
+    /// Adjacent: by sea only if the player asked for it ("via convoy") or
+    /// showed intent by having one of their own fleets convoy it on a
+    /// possible route, and such a route exists; otherwise by land.
+    fn choose_route(&mut self, i: usize, via_convoy: bool) {
+        let Intent::Move { to, .. } = self.intents[i] else {
+            return;
+        };
+        if self.units[i].kind != UnitType::Army {
+            return;
+        }
+        let dest = self.map.province_of(to);
+        let mut fleets = 0u64;
+        for (f, intent) in self.intents.iter().enumerate() {
+            if *intent == (Intent::Convoy { army: i }) {
+                fleets |= 1 << f;
+            }
+        }
+        let on_route = self.fleets_on_routes(self.at[i], dest, fleets);
+        let adjacent = self.map.army_adjacent(self.at[i], dest);
+        let own_fleet = super::bits(on_route).any(|f| self.units[f].power == self.units[i].power);
+        let by_convoy = on_route != 0 && (!adjacent || via_convoy || own_fleet);
+        self.intents[i] = if by_convoy {
+            self.convoyers[i] = on_route;
+            Intent::Move { to, by_convoy }
+        } else if adjacent {
+            Intent::Move { to, by_convoy }
+        } else {
+            Intent::Hold
+        };
+        if !by_convoy {
+            // Convoys of an army that goes by land, or nowhere, carry nothing.
+            for f in super::bits(fleets) {
+                self.intents[f] = Intent::Hold;
+            }
+        }
+    }
+}

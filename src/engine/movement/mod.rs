@@ -1,0 +1,296 @@
+//! The movement phase: orders are checked and reduced to what each unit
+//! really does (`intent`), the decisions are resolved by Kruijswijk's
+//! guess-and-check algorithm (`resolver`) over the DATC's strengths
+//! (`strength`, `support`, `convoy`), and the outcome becomes results and
+//! the dislodged units' retreat options.
+
+mod convoy;
+mod intent;
+mod resolver;
+mod strength;
+mod support;
+
+use super::map::{LocSet, Location, Map, Province, UnitType};
+use super::order::{Order, OrderKind};
+use super::outcome::Outcome;
+use super::position::{Dislodged, Unit};
+
+pub(crate) use intent::Intent;
+
+/// Unit indices fit in a `u64` bitset: a board has at most 34 units.
+pub(crate) const MAX_UNITS: usize = 64;
+const NOBODY: u8 = u8::MAX;
+
+/// The movement phase being resolved: one entry per unit in every vector.
+pub(crate) struct Board<'a> {
+    map: &'a Map,
+    units: &'a [Unit],
+    /// Province of each unit.
+    at: Vec<Province>,
+    /// The order each unit carries out, after checking.
+    intents: Vec<Intent>,
+    /// Unit index standing in each province, or NOBODY.
+    occupant: Vec<u8>,
+    /// Per province: the units moving into it (bitset of unit indices).
+    attackers: Vec<u64>,
+    /// Per unit: the units whose support matches its order.
+    supporters: Vec<u64>,
+    /// Per army moving by convoy: the fleets ordered to convoy it.
+    convoyers: Vec<u64>,
+    /// Armies whose convoy was broken by the Szykman rule.
+    paradox: u64,
+    // Kruijswijk's resolver state.
+    state: Vec<State>,
+    resolution: Vec<bool>,
+    dependencies: Vec<u8>,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum State {
+    Unresolved,
+    Guessing,
+    Resolved,
+}
+
+/// The result of a movement phase.
+pub struct MovementResult {
+    /// One entry per unit, in the order of the position's units: the order
+    /// it carried out (Hold when it had none) and what became of it.
+    pub orders: Vec<(Order, Outcome)>,
+    /// Units left on the board, moved where they moved.
+    pub units: Vec<Unit>,
+    /// Dislodged units with somewhere to go.
+    pub dislodged: Vec<Dislodged>,
+    /// Dislodged units with nowhere to go, removed at once.
+    pub destroyed: Vec<Unit>,
+}
+
+/// Resolves a movement phase. `orders` holds at most one order per unit
+/// (the caller keeps the last one given); orders for units that are not
+/// there, or not the ordering power's, are void.
+pub fn resolve(map: &Map, units: &[Unit], orders: &[Order]) -> MovementResult {
+    let mut board = Board::new(map, units, orders);
+    for i in 0..units.len() {
+        board.resolve(i);
+    }
+    board.outcome(orders)
+}
+
+impl<'a> Board<'a> {
+    fn occupant_of(&self, p: Province) -> Option<usize> {
+        match self.occupant[p.index()] {
+            NOBODY => None,
+            i => Some(i as usize),
+        }
+    }
+
+    fn move_target(&self, i: usize) -> Option<Province> {
+        match self.intents[i] {
+            Intent::Move { to, .. } => Some(self.map.province_of(to)),
+            _ => None,
+        }
+    }
+
+    fn is_moving(&self, i: usize) -> bool {
+        matches!(self.intents[i], Intent::Move { .. })
+    }
+
+    /// Whether unit `i` ends the phase dislodged (assumes everything resolved).
+    fn dislodger(&mut self, i: usize) -> Option<usize> {
+        if self.is_moving(i) && self.resolve(i) {
+            return None;
+        }
+        let p = self.at[i];
+        bits(self.attackers[p.index()]).find(|&k| self.resolve(k))
+    }
+
+    fn outcome(mut self, orders: &[Order]) -> MovementResult {
+        let n = self.units.len();
+        let mut result_orders = Vec::with_capacity(n);
+        let mut dislodged_by = vec![None; n];
+        for (i, slot) in dislodged_by.iter_mut().enumerate() {
+            *slot = self.dislodger(i);
+        }
+        // The order each unit was given (void ones included), else a hold.
+        let mut given: Vec<Option<Order>> = vec![None; n];
+        for o in orders {
+            if let Some(i) = self.unit_index_for(o) {
+                given[i] = Some(*o);
+            }
+        }
+        for i in 0..n {
+            let unit = self.units[i];
+            let (order, mut outcome) = match given[i] {
+                Some(o) => (o, Outcome::NONE),
+                None => (
+                    Order::new(unit.power, unit.kind, unit.location, OrderKind::Hold),
+                    Outcome::DEFAULTED,
+                ),
+            };
+            outcome.insert(self.tags(i, &order));
+            if dislodged_by[i].is_some() {
+                outcome.insert(Outcome::DISLODGED);
+            }
+            result_orders.push((order, outcome));
+        }
+        // Void orders that name no unit of the power (another power's unit,
+        // an empty province) are reported too.
+        for o in orders {
+            if self.unit_index_for(o).is_none() {
+                result_orders.push((*o, Outcome::VOID));
+            }
+        }
+
+        let mut units = Vec::with_capacity(n);
+        let mut dislodged = Vec::new();
+        let mut destroyed = Vec::new();
+        let contested = self.contested();
+        for i in 0..n {
+            let unit = self.units[i];
+            if let Some(k) = dislodged_by[i] {
+                let mut occupied = LocSet::default();
+                for j in 0..n {
+                    if dislodged_by[j].is_none() {
+                        occupied.insert(self.final_province(j).index());
+                    }
+                }
+                let options = retreat_options(self.map, unit, self.at[k], occupied, contested);
+                if options.is_empty() {
+                    destroyed.push(unit);
+                } else {
+                    dislodged.push(Dislodged {
+                        unit,
+                        retreats: options,
+                    });
+                }
+            } else {
+                let location = match self.intents[i] {
+                    Intent::Move { to, .. } if self.resolution[i] => to,
+                    _ => unit.location,
+                };
+                units.push(Unit { location, ..unit });
+            }
+        }
+        for (o, outcome) in result_orders.iter_mut() {
+            if let Some(d) = destroyed.iter().find(|d| d.location == o.location) {
+                if d.power == o.power && !matches!(o.kind, OrderKind::Build | OrderKind::Waive) {
+                    outcome.insert(Outcome::DESTROYED);
+                }
+            }
+        }
+        MovementResult {
+            orders: result_orders,
+            units,
+            dislodged,
+            destroyed,
+        }
+    }
+
+    fn final_province(&self, i: usize) -> Province {
+        match self.intents[i] {
+            Intent::Move { to, .. } if self.resolution[i] => self.map.province_of(to),
+            _ => self.at[i],
+        }
+    }
+
+    /// Provinces left empty by a standoff: some unit with a real claim on
+    /// it (prevent strength above zero) failed to get in, and nobody did.
+    fn contested(&mut self) -> LocSet {
+        let mut set = LocSet::default();
+        for i in 0..self.units.len() {
+            if let Some(to) = self.move_target(i) {
+                if !self.resolution[i] && self.prevent_strength(i) > 0 {
+                    let taken = bits(self.attackers[to.index()]).any(|k| self.resolution[k]);
+                    if !taken {
+                        set.insert(to.index());
+                    }
+                }
+            }
+        }
+        set
+    }
+
+    /// The unit index an order is for: the ordering power's unit in the
+    /// order's province.
+    fn unit_index_for(&self, o: &Order) -> Option<usize> {
+        let i = self.occupant_of(self.map.province_of(o.location))?;
+        (self.units[i].power == o.power).then_some(i)
+    }
+
+    /// The result tags of unit `i`'s order, dislodgement aside.
+    fn tags(&mut self, i: usize, order: &Order) -> Outcome {
+        match (self.intents[i], order.kind) {
+            (Intent::Hold, OrderKind::Hold) => Outcome::NONE,
+            (Intent::Hold, _) => Outcome::VOID,
+            (Intent::Move { by_convoy, .. }, _) => {
+                if self.resolution[i] {
+                    Outcome::NONE
+                } else if by_convoy && !self.path(i) {
+                    Outcome::NO_CONVOY
+                } else {
+                    Outcome::BOUNCE
+                }
+            }
+            (Intent::Support { .. }, _) => {
+                if self.resolution[i] {
+                    Outcome::NONE
+                } else {
+                    Outcome::CUT
+                }
+            }
+            (Intent::Convoy { army }, _) => {
+                if self.paradox >> army & 1 == 1 {
+                    Outcome::PARADOX
+                } else {
+                    Outcome::NONE
+                }
+            }
+        }
+    }
+}
+
+/// Where a dislodged unit may retreat: a place it could move to (no
+/// convoy), not the attacker's origin, not occupied, not left empty by a
+/// standoff. Shared with callers that build retreat phases from outside.
+pub fn retreat_options(
+    map: &Map,
+    unit: Unit,
+    attacker_from: Province,
+    occupied: LocSet,
+    contested: LocSet,
+) -> Vec<Location> {
+    let from = unit.location;
+    let candidates: Vec<Location> = match unit.kind {
+        UnitType::Army => bits128(map.army_neighbours(map.province_of(from)))
+            .map(|p| Location(p as u8))
+            .collect(),
+        UnitType::Fleet => bits128(map.fleet_neighbours(from))
+            .map(|l| Location(l as u8))
+            .collect(),
+    };
+    let mut out: Vec<Location> = candidates
+        .into_iter()
+        .filter(|&l| {
+            let p = map.province_of(l);
+            p != attacker_from && !occupied.contains(p.index()) && !contested.contains(p.index())
+        })
+        .collect();
+    out.sort_by_key(|&l| map.loc_abbr(l));
+    out
+}
+
+/// The indices set in a unit bitset.
+pub(crate) fn bits(mut set: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if set == 0 {
+            return None;
+        }
+        let i = set.trailing_zeros() as usize;
+        set &= set - 1;
+        Some(i)
+    })
+}
+
+fn bits128(set: LocSet) -> impl Iterator<Item = usize> {
+    set.iter()
+}
