@@ -225,6 +225,9 @@ pub struct Map {
     /// Per province: the provinces some fleet location of it borders (for
     /// supports, which name a province, not a coast).
     fleet_adj_province: Vec<LocSet>,
+    /// Per province: the seas a convoy could use starting from it (the
+    /// seas bordering it and every sea linked to those by other seas).
+    sea_reach: Vec<LocSet>,
     /// Lower-case spellings (abbreviation, name, aliases) to provinces.
     names: HashMap<String, Province>,
 }
@@ -272,6 +275,7 @@ impl Map {
             loc_province,
             loc_coast,
             coast_locs,
+            sea_reach: Vec::new(),
             names: HashMap::new(),
         };
         for (i, row) in map.provinces.iter().enumerate() {
@@ -297,7 +301,34 @@ impl Map {
             map.fleet_adj_province[pa.index()].insert(pb.index());
             map.fleet_adj_province[pb.index()].insert(pa.index());
         }
+        map.sea_reach = map.provinces().map(|p| map.seas_linked_to(p)).collect();
         map
+    }
+
+    fn seas_linked_to(&self, p: Province) -> LocSet {
+        let is_sea = |q: usize| self.terrain(Province(q as u8)) == Terrain::Sea;
+        let mut reach = LocSet::default();
+        let mut frontier: Vec<usize> = self.fleet_adj_province[p.index()]
+            .iter()
+            .filter(|&q| is_sea(q))
+            .collect();
+        while let Some(q) = frontier.pop() {
+            if reach.contains(q) {
+                continue;
+            }
+            reach.insert(q);
+            frontier.extend(self.fleet_adj_province[q].iter().filter(|&r| is_sea(r)));
+        }
+        reach
+    }
+
+    /// The seas through which a convoy from `from` to `to` could pass:
+    /// those linked by seas to both. Empty when no convoy is conceivable.
+    pub fn convoy_seas(&self, from: Province, to: Province) -> LocSet {
+        if self.terrain(from) != Terrain::Coast || self.terrain(to) != Terrain::Coast {
+            return LocSet::default();
+        }
+        LocSet(self.sea_reach[from.index()].0 & self.sea_reach[to.index()].0)
     }
 
     fn must_province(&self, abbr: &str) -> Province {

@@ -14,11 +14,12 @@ pub enum OrderKind {
         via_convoy: bool,
     },
     /// Support of the unit in `from`: to hold when `to` is None, else to
-    /// move into `to`. Supports name provinces, never coasts.
+    /// move into `to`. A support needs no coast; one that names a coast
+    /// supports only a move to that coast.
     Support {
         unit: UnitType,
         from: Province,
-        to: Option<Province>,
+        to: Option<Location>,
     },
     /// Convoy of the army in `from` to `to`.
     Convoy {
@@ -83,7 +84,12 @@ impl Order {
                 unit,
                 from,
                 to: Some(to),
-            } => format!("{u} {at} S {} {} - {}", unit.letter(), p(from), p(to)),
+            } => format!(
+                "{u} {at} S {} {} - {}",
+                unit.letter(),
+                p(from),
+                map.loc_abbr(to)
+            ),
             OrderKind::Convoy { from, to } => format!("{u} {at} C A {} - {}", p(from), p(to)),
             OrderKind::Retreat { to } => format!("{u} {at} R {}", map.loc_abbr(to)),
             OrderKind::Disband => format!("{u} {at} DISBAND"),
@@ -116,7 +122,12 @@ impl Order {
                 unit,
                 from,
                 to: Some(to),
-            } => format!("{u} {at} SUPPORT {} {} -> {}.", unit.name(), p(from), p(to)),
+            } => format!(
+                "{u} {at} SUPPORT {} {} -> {}.",
+                unit.name(),
+                p(from),
+                map.loc_name(to)
+            ),
             OrderKind::Convoy { from, to } => {
                 format!("{u} {at} CONVOY Army {} -> {}.", p(from), p(to))
             }

@@ -48,6 +48,9 @@ impl<'a> Board<'a> {
             state: vec![State::Unresolved; n],
             resolution: vec![false; n],
             dependencies: Vec::with_capacity(n),
+            anchor: vec![0; n],
+            depth: 0,
+            lowest_anchor_read: usize::MAX,
         };
         // The last order given for each unit stands.
         let mut given: Vec<Option<&Order>> = vec![None; n];
@@ -143,7 +146,7 @@ impl<'a> Board<'a> {
         }
     }
 
-    fn check_support(&self, i: usize, from: Province, to: Option<Province>) -> Intent {
+    fn check_support(&self, i: usize, from: Province, to: Option<Location>) -> Intent {
         let map = self.map;
         let Some(j) = self.occupant_of(from) else {
             return Intent::Hold;
@@ -152,14 +155,18 @@ impl<'a> Board<'a> {
             return Intent::Hold;
         }
         let unit = self.units[i];
-        let reach = to.unwrap_or(from);
+        let reach = to.map_or(from, |l| map.province_of(l));
         if !map.reaches(unit.kind, unit.location, reach) {
             return Intent::Hold;
         }
         let matches = match (to, self.intents[j]) {
             (None, Intent::Move { .. }) => false,
             (None, _) => true,
-            (Some(to), Intent::Move { to: dest, .. }) => map.province_of(dest) == to,
+            (Some(to), Intent::Move { to: dest, .. }) => {
+                // No coast named: any coast of the province will do.
+                to == dest
+                    || (map.coast_of(to).is_none() && map.province_of(to) == map.province_of(dest))
+            }
             (Some(_), _) => false,
         };
         if matches {
@@ -181,6 +188,11 @@ impl<'a> Board<'a> {
         if self.units[army].kind != UnitType::Army {
             return Intent::Hold;
         }
+        // A fleet that could be on no route from there to there convoys
+        // nothing (and shows no intent).
+        if !map.convoy_seas(from, to).contains(self.at[i].index()) {
+            return Intent::Hold;
+        }
         match self.intents[army] {
             Intent::Move { to: dest, .. } if map.province_of(dest) == to => Intent::Convoy { army },
             _ => Intent::Hold,
@@ -188,10 +200,11 @@ impl<'a> Board<'a> {
     }
 
     /// Decides whether army `i` goes by land or by sea. Not adjacent: by
-    /// sea if some route of ordered convoys exists, else the move is void.
-    /// Adjacent: by sea only if the player asked for it ("via convoy") or
-    /// showed intent by having one of their own fleets convoy it on a
-    /// possible route, and such a route exists; otherwise by land.
+    /// sea, if some fleet could carry it (else the move is void); it fails
+    /// later if no convoy does. Adjacent: by sea only if the
+    /// player asked for it ("via convoy") or showed intent by ordering a
+    /// fleet of their own to convoy it, and ordered convoys form a route;
+    /// otherwise by land.
     fn choose_route(&mut self, i: usize, via_convoy: bool) {
         let Intent::Move { to, .. } = self.intents[i] else {
             return;
@@ -208,8 +221,18 @@ impl<'a> Board<'a> {
         }
         let on_route = self.fleets_on_routes(self.at[i], dest, fleets);
         let adjacent = self.map.army_adjacent(self.at[i], dest);
-        let own_fleet = super::bits(on_route).any(|f| self.units[f].power == self.units[i].power);
-        let by_convoy = on_route != 0 && (!adjacent || via_convoy || own_fleet);
+        let own_fleet = super::bits(fleets).any(|f| self.units[f].power == self.units[i].power);
+        let by_convoy = if adjacent {
+            on_route != 0 && (via_convoy || own_fleet)
+        } else {
+            // Legal only if some fleet stands where a convoy could pass
+            // (DATC 6.D.32: with no fleet at all the move is void, and the
+            // army may be supported to hold; 6.D.8: with one, the move
+            // stands and fails for want of a convoy).
+            let seas = self.map.convoy_seas(self.at[i], dest);
+            (0..self.units.len())
+                .any(|f| self.units[f].kind == UnitType::Fleet && seas.contains(self.at[f].index()))
+        };
         self.intents[i] = if by_convoy {
             self.convoyers[i] = on_route;
             Intent::Move { to, by_convoy }

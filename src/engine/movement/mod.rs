@@ -42,7 +42,14 @@ pub(crate) struct Board<'a> {
     // Kruijswijk's resolver state.
     state: Vec<State>,
     resolution: Vec<bool>,
+    /// Tentative decisions, in the order they became tentative.
     dependencies: Vec<u8>,
+    /// Per guessing decision: the call depth of the guess it rests on.
+    anchor: Vec<usize>,
+    /// The current call depth of `resolve`.
+    depth: usize,
+    /// The lowest anchor read since the current decision began.
+    lowest_anchor_read: usize,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -154,7 +161,14 @@ impl<'a> Board<'a> {
                         occupied.insert(self.final_province(j).index());
                     }
                 }
-                let options = retreat_options(self.map, unit, self.at[k], occupied, contested);
+                // An army convoyed in leaves its origin open behind it.
+                let attacker_from = match self.intents[k] {
+                    Intent::Move {
+                        by_convoy: true, ..
+                    } => None,
+                    _ => Some(self.at[k]),
+                };
+                let options = retreat_options(self.map, unit, attacker_from, occupied, contested);
                 if options.is_empty() {
                     destroyed.push(unit);
                 } else {
@@ -250,12 +264,13 @@ impl<'a> Board<'a> {
 }
 
 /// Where a dislodged unit may retreat: a place it could move to (no
-/// convoy), not the attacker's origin, not occupied, not left empty by a
-/// standoff. Shared with callers that build retreat phases from outside.
+/// convoy), not the attacker's origin (`None` when the attacker came by
+/// convoy), not occupied, not left empty by a standoff. Shared with
+/// callers that build retreat phases from outside.
 pub fn retreat_options(
     map: &Map,
     unit: Unit,
-    attacker_from: Province,
+    attacker_from: Option<Province>,
     occupied: LocSet,
     contested: LocSet,
 ) -> Vec<Location> {
@@ -272,7 +287,9 @@ pub fn retreat_options(
         .into_iter()
         .filter(|&l| {
             let p = map.province_of(l);
-            p != attacker_from && !occupied.contains(p.index()) && !contested.contains(p.index())
+            Some(p) != attacker_from
+                && !occupied.contains(p.index())
+                && !contested.contains(p.index())
         })
         .collect();
     out.sort_by_key(|&l| map.loc_abbr(l));

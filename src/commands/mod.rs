@@ -1,0 +1,3 @@
+//! The `judge` subcommands, one file each.
+
+pub mod adjudicate;
