@@ -6,7 +6,12 @@
 //!   database.
 //! - [`interchange`]: the JSON form of positions, orders and results.
 //! - [`commands`]: the `judge` subcommands, one file each.
+//! - [`store`]: the SQLite store — games, seats, phases, orders, press, mail in
+//!   and out, archive — and argon2id password hashing.
+//! - [`mail`]: one inbound mail read into values, one outbound mail rendered.
 
+pub mod commands;
 pub mod engine;
-// pub mod commands;  (enabled once engine::parse lands)
-// pub mod interchange;
+pub mod interchange;
+pub mod mail;
+pub mod store;

@@ -6,6 +6,7 @@
 //! - `movement`: the movement-phase adjudicator (Kruijswijk's algorithm).
 //! - `retreat`, `adjustment`: the other two kinds of phase.
 //! - `adjudicate`: one phase in, the next position out.
+//! - `parse`: the orders players write, read against a position.
 
 pub mod adjudicate;
 pub mod adjustment;
@@ -14,6 +15,7 @@ mod map_data;
 pub mod movement;
 pub mod order;
 pub mod outcome;
+pub mod parse;
 pub mod phase;
 pub mod position;
 pub mod retreat;

@@ -29,10 +29,8 @@ pub fn resolve(
         };
         let retreat_to = match o.kind {
             OrderKind::Retreat { to } | OrderKind::Move { to, .. } => {
-                match retreat_target(map, &position.dislodged[d].retreats, to) {
-                    Some(l) => Some(Some(map.province_of(l))),
-                    None => None,
-                }
+                retreat_target(map, &position.dislodged[d].retreats, to)
+                    .map(|l| Some(map.province_of(l)))
             }
             OrderKind::Disband | OrderKind::Remove => Some(None),
             _ => None,

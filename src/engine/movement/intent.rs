@@ -60,8 +60,8 @@ impl<'a> Board<'a> {
             }
         }
         // Moves first: convoys and supports are checked against them.
-        for i in 0..n {
-            if let Some(o) = given[i] {
+        for (i, o) in given.iter().enumerate() {
+            if let Some(o) = o {
                 if let OrderKind::Move { to, .. } = o.kind {
                     if let Some(to) = board.move_destination(i, to) {
                         board.intents[i] = Intent::Move {
@@ -72,32 +72,32 @@ impl<'a> Board<'a> {
                 }
             }
         }
-        for i in 0..n {
+        for (i, o) in given.iter().enumerate() {
             if let Some(&Order {
                 kind: OrderKind::Convoy { from, to },
                 ..
-            }) = given[i]
+            }) = o
             {
                 board.intents[i] = board.check_convoy(i, from, to);
             }
         }
         // Convoy routes, now that the convoys are known: this may still
         // turn an army's move into a hold.
-        for i in 0..n {
+        for (i, o) in given.iter().enumerate() {
             if let Some(&Order {
                 kind: OrderKind::Move { via_convoy, .. },
                 ..
-            }) = given[i]
+            }) = o
             {
                 board.choose_route(i, via_convoy);
             }
         }
         // Supports last, against the moves as they now stand.
-        for i in 0..n {
+        for (i, o) in given.iter().enumerate() {
             if let Some(&Order {
                 kind: OrderKind::Support { from, to, .. },
                 ..
-            }) = given[i]
+            }) = o
             {
                 board.intents[i] = board.check_support(i, from, to);
             }

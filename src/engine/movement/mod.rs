@@ -152,15 +152,15 @@ impl<'a> Board<'a> {
         let mut dislodged = Vec::new();
         let mut destroyed = Vec::new();
         let contested = self.contested();
-        for i in 0..n {
+        let mut occupied = LocSet::default();
+        for (j, by) in dislodged_by.iter().enumerate() {
+            if by.is_none() {
+                occupied.insert(self.final_province(j).index());
+            }
+        }
+        for (i, &by) in dislodged_by.iter().enumerate() {
             let unit = self.units[i];
-            if let Some(k) = dislodged_by[i] {
-                let mut occupied = LocSet::default();
-                for j in 0..n {
-                    if dislodged_by[j].is_none() {
-                        occupied.insert(self.final_province(j).index());
-                    }
-                }
+            if let Some(k) = by {
                 // An army convoyed in leaves its origin open behind it.
                 let attacker_from = match self.intents[k] {
                     Intent::Move {

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Whole processes, ours against the peer's, on the same file of phases:
+#
+#   judge adjudicate        < phases.jsonl > /dev/null   (ours)
+#   peer_adjudicate         < phases.jsonl > /dev/null   (the `diplomacy` crate)
+#
+# Builds release, writes N movement phases of random games with
+# `examples/gen_phases.rs`, checks both programs read every line, then times
+# each RUNS times (hyperfine if installed, else a `date +%s%N` loop) and
+# prints the medians and the ratio peer/ours. Also prints, for information,
+# how often the two engines' results differ on the file
+# (`peer_adjudicate --compare`, not timed).
+#
+#   benches/process.sh                 # N=5000 RUNS=10 SEED=1
+#   N=20000 RUNS=20 benches/process.sh
+#   NO_HYPERFINE=1 benches/process.sh  # the plain loop even if hyperfine is there
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+N=${N:-5000}
+RUNS=${RUNS:-10}
+SEED=${SEED:-1}
+OUT=${OUT:-target/process}
+mkdir -p "$OUT"
+
+echo "== building (release)"
+cargo build --release --quiet --bin judge --example gen_phases --example peer_adjudicate
+JUDGE=${JUDGE:-target/release/judge}
+PEER=target/release/examples/peer_adjudicate
+DATA="$OUT/phases-$N-$SEED.jsonl"
+
+echo "== generating $N phases (seed $SEED) into $DATA"
+target/release/examples/gen_phases "$N" "$SEED" >"$DATA"
+lines=$(wc -l <"$DATA")
+
+# Both programs must answer every line; a program that cannot is not timed.
+check() { # name command...
+    local name=$1
+    shift
+    local got
+    if ! got=$("$@" <"$DATA" 2>"$OUT/$name.err" | wc -l) || [ "$got" -ne "$lines" ]; then
+        echo "   $name: FAILED ($got of $lines lines; stderr in $OUT/$name.err)"
+        return 1
+    fi
+    echo "   $name: ok ($got lines out)"
+}
+echo "== checking both programs on the file"
+ours_ok=1
+peer_ok=1
+check ours "$JUDGE" adjudicate || ours_ok=0
+check peer "$PEER" || peer_ok=0
+if [ "$ours_ok" = 0 ]; then
+    echo "   (is \`judge adjudicate\` built into src/main.rs yet? timing the peer only)"
+fi
+if [ "$peer_ok" = 0 ]; then
+    echo "the peer failed; giving up" >&2
+    exit 1
+fi
+
+echo "== differences between the engines on this file (peer_adjudicate --compare)"
+"$PEER" --compare <"$DATA" 2>&1 >/dev/null | tail -n 1
+
+ours_cmd="$JUDGE adjudicate < $DATA > /dev/null"
+peer_cmd="$PEER < $DATA > /dev/null"
+
+median_of() { sort -n | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+
+echo "== timing, $RUNS runs each"
+if [ -z "${NO_HYPERFINE:-}" ] && command -v hyperfine >/dev/null && command -v jq >/dev/null; then
+    cmds=()
+    [ "$ours_ok" = 1 ] && cmds+=(-n ours "$ours_cmd")
+    cmds+=(-n peer "$peer_cmd")
+    hyperfine --warmup 1 --runs "$RUNS" --export-json "$OUT/hyperfine.json" "${cmds[@]}"
+    med() { jq -r --arg n "$1" '.results[] | select(.command == $n) | .median' "$OUT/hyperfine.json"; }
+    peer_s=$(med peer)
+    ours_s=$([ "$ours_ok" = 1 ] && med ours || echo "")
+else
+    time_runs() { # command: prints the median seconds of RUNS runs
+        for _ in $(seq "$RUNS"); do
+            local t0 t1
+            t0=$(date +%s%N)
+            sh -c "$1"
+            t1=$(date +%s%N)
+            echo $(((t1 - t0) / 1000))
+        done | median_of | awk '{ printf "%.6f\n", $1 / 1e6 }'
+    }
+    sh -c "$peer_cmd" # warm-up
+    peer_s=$(time_runs "$peer_cmd")
+    ours_s=""
+    if [ "$ours_ok" = 1 ]; then
+        sh -c "$ours_cmd"
+        ours_s=$(time_runs "$ours_cmd")
+    fi
+fi
+
+echo
+echo "== medians over $RUNS runs, $lines phases ($(nproc) cores, $(date -u +%Y-%m-%d))"
+awk -v p="$peer_s" -v n="$lines" 'BEGIN { printf "peer: %8.1f ms  (%6.1f us/phase)\n", p * 1e3, p * 1e6 / n }'
+if [ -n "$ours_s" ]; then
+    awk -v o="$ours_s" -v n="$lines" 'BEGIN { printf "ours: %8.1f ms  (%6.1f us/phase)\n", o * 1e3, o * 1e6 / n }'
+    awk -v o="$ours_s" -v p="$peer_s" 'BEGIN { printf "peer/ours: %.1fx\n", p / o }'
+else
+    echo "ours: not timed (judge adjudicate unavailable)"
+fi

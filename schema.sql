@@ -1,0 +1,209 @@
+-- The judge's store: one SQLite file (WAL mode) that holds everything.
+--
+-- This file is the one definition of the schema. `Store::open` applies it at
+-- every start-up inside one transaction, so every statement here must be
+-- idempotent (IF NOT EXISTS). The schema version is `PRAGMA user_version`
+-- (see `SCHEMA_VERSION` in src/store/mod.rs); a change to this file that an
+-- existing database cannot pick up by IF NOT EXISTS alone (a new column, a
+-- changed CHECK) also needs a forward migration in `MIGRATIONS`, and then
+-- the version goes up by one.
+--
+-- Conventions:
+-- - Times are INTEGER unix seconds (UTC). The caller passes the time in: the
+--   store has no clock of its own.
+-- - Powers are upper-case English names ('FRANCE'); phases are written
+--   'S1901M', 'F1901R', 'W1901A'.
+-- - JSON columns are checked with json_valid(); their shape belongs to the
+--   code that writes them (positions are `interchange::PositionJson`).
+-- - Passwords are only ever stored as argon2id PHC strings; the CHECKs
+--   below refuse anything else, so a plain password cannot slip in.
+-- - Text is stored verbatim: the store never interprets it, and every query
+--   binds its values as parameters.
+
+-- Games -------------------------------------------------------------------
+
+CREATE TABLE IF NOT EXISTS games (
+    id                   INTEGER PRIMARY KEY,
+    name                 TEXT    NOT NULL UNIQUE COLLATE NOCASE CHECK (name <> ''),
+    variant              TEXT    NOT NULL DEFAULT 'standard',
+    state                TEXT    NOT NULL DEFAULT 'forming'
+                         CHECK (state IN ('forming', 'active', 'paused', 'finished', 'terminated')),
+    -- Press mode, NMR rule, deadline schedule, ...: JSON, owned by the caller.
+    settings             TEXT    NOT NULL DEFAULT '{}' CHECK (json_valid(settings)),
+    master_address       TEXT,
+    master_password_hash TEXT
+                         CHECK (master_password_hash IS NULL
+                                OR substr(master_password_hash, 1, 10) = '$argon2id$'),
+    -- For anything the game decides by chance (power assignment): replayable.
+    seed                 INTEGER NOT NULL DEFAULT 0,
+    created_at           INTEGER NOT NULL,
+    ended_at             INTEGER,
+    -- How it ended, JSON ({"winner": "FRANCE"}, {"draw": [...]}), once ended.
+    result               TEXT    CHECK (result IS NULL OR json_valid(result))
+);
+
+-- Seats: one per power (before the start: one per player who joined, power
+-- NULL). The seat is the account: the player's address and password.
+CREATE TABLE IF NOT EXISTS seats (
+    id            INTEGER PRIMARY KEY,
+    game_id       INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    power         TEXT    CHECK (power IS NULL OR (power <> '' AND power = upper(power))),
+    address       TEXT    NOT NULL,
+    password_hash TEXT    NOT NULL CHECK (substr(password_hash, 1, 10) = '$argon2id$'),
+    status        TEXT    NOT NULL DEFAULT 'forming'
+                  CHECK (status IN ('forming', 'active', 'late', 'abandoned',
+                                    'civil_disorder', 'resigned', 'eliminated')),
+    -- Power preference list as given at sign-up.
+    preferences   TEXT,
+    -- SET WAIT: no early processing for this power.
+    wait          INTEGER NOT NULL DEFAULT 0 CHECK (wait IN (0, 1)),
+    -- SET DRAW: the phase in which it was given (NULL: no vote) and, for a
+    -- draw naming its members, their powers as a JSON array (NULL: all
+    -- survivors).
+    draw_vote     TEXT,
+    draw_powers   TEXT    CHECK (draw_powers IS NULL OR json_valid(draw_powers)),
+    joined_at     INTEGER NOT NULL,
+    UNIQUE (game_id, power)
+);
+CREATE INDEX IF NOT EXISTS seats_by_address ON seats (address COLLATE NOCASE);
+
+-- Who held which power when, for SUMMARY. to_phase NULL: still playing.
+CREATE TABLE IF NOT EXISTS seat_history (
+    id         INTEGER PRIMARY KEY,
+    game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    power      TEXT    NOT NULL,
+    address    TEXT    NOT NULL,
+    from_phase TEXT    NOT NULL,
+    to_phase   TEXT
+);
+CREATE INDEX IF NOT EXISTS seat_history_by_game ON seat_history (game_id, power);
+
+-- Announced absences (vacations): no deadline should fall inside one.
+CREATE TABLE IF NOT EXISTS absences (
+    id      INTEGER PRIMARY KEY,
+    seat_id INTEGER NOT NULL REFERENCES seats (id) ON DELETE CASCADE,
+    starts  INTEGER NOT NULL,
+    ends    INTEGER NOT NULL,
+    CHECK (ends > starts)
+);
+CREATE INDEX IF NOT EXISTS absences_by_seat ON absences (seat_id);
+
+CREATE TABLE IF NOT EXISTS observers (
+    id            INTEGER PRIMARY KEY,
+    game_id       INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    address       TEXT    NOT NULL COLLATE NOCASE,
+    password_hash TEXT    NOT NULL CHECK (substr(password_hash, 1, 10) = '$argon2id$'),
+    joined_at     INTEGER NOT NULL,
+    UNIQUE (game_id, address)
+);
+
+-- Phases ------------------------------------------------------------------
+
+-- One row per phase played or being played; the current phase is the one
+-- with the highest seq.
+CREATE TABLE IF NOT EXISTS phases (
+    id           INTEGER PRIMARY KEY,
+    game_id      INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    phase        TEXT    NOT NULL CHECK (phase <> ''),
+    seq          INTEGER NOT NULL CHECK (seq >= 1),
+    -- The position at the start of the phase (interchange::PositionJson).
+    position     TEXT    NOT NULL CHECK (json_valid(position)),
+    deadline     INTEGER,
+    grace_until  INTEGER,
+    started_at   INTEGER NOT NULL,
+    processed_at INTEGER,
+    -- What the adjudication said (orders and their results), JSON.
+    results      TEXT    CHECK (results IS NULL OR json_valid(results)),
+    UNIQUE (game_id, phase),
+    UNIQUE (game_id, seq)
+);
+CREATE INDEX IF NOT EXISTS phases_unprocessed ON phases (deadline) WHERE processed_at IS NULL;
+
+-- Orders: the last one given for each unit counts, so (game, phase, power,
+-- unit) is unique and a later order replaces the earlier one.
+CREATE TABLE IF NOT EXISTS orders (
+    id          INTEGER PRIMARY KEY,
+    game_id     INTEGER NOT NULL,
+    phase       TEXT    NOT NULL,
+    power       TEXT    NOT NULL CHECK (power <> '' AND power = upper(power)),
+    -- Which unit or slot: the location key ('PAR', 'STP') or an
+    -- adjustment slot ('BUILD:1', 'REMOVE:1').
+    unit        TEXT    NOT NULL CHECK (unit <> ''),
+    -- As the player wrote it, and as the judge understood it (short form).
+    written     TEXT    NOT NULL,
+    understood  TEXT    NOT NULL,
+    received_at INTEGER NOT NULL,
+    inbound_id  INTEGER REFERENCES inbound (id) ON DELETE SET NULL,
+    FOREIGN KEY (game_id, phase) REFERENCES phases (game_id, phase) ON DELETE CASCADE,
+    UNIQUE (game_id, phase, power, unit)
+);
+
+-- Press -------------------------------------------------------------------
+
+CREATE TABLE IF NOT EXISTS press (
+    id         INTEGER PRIMARY KEY,
+    game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    -- NULL before the game has a phase.
+    phase      TEXT,
+    -- A power, 'M' (the master) or 'O' (an observer).
+    from_power TEXT    NOT NULL CHECK (from_power <> ''),
+    -- JSON array of powers; empty for a broadcast.
+    to_powers  TEXT    NOT NULL DEFAULT '[]' CHECK (json_valid(to_powers)),
+    grey       INTEGER NOT NULL DEFAULT 0 CHECK (grey IN (0, 1)),
+    broadcast  INTEGER NOT NULL DEFAULT 0 CHECK (broadcast IN (0, 1)),
+    subject    TEXT,
+    body       TEXT    NOT NULL,
+    sent_at    INTEGER NOT NULL,
+    inbound_id INTEGER REFERENCES inbound (id) ON DELETE SET NULL
+);
+CREATE INDEX IF NOT EXISTS press_by_game ON press (game_id, sent_at);
+
+-- Mail --------------------------------------------------------------------
+
+-- Every mail received, raw, before anything is done with it. The Message-ID
+-- is unique: the same mail delivered twice is stored, and handled, once.
+CREATE TABLE IF NOT EXISTS inbound (
+    id          INTEGER PRIMARY KEY,
+    message_id  TEXT    NOT NULL UNIQUE CHECK (message_id <> ''),
+    received_at INTEGER NOT NULL,
+    raw         BLOB    NOT NULL,
+    sender      TEXT,
+    status      TEXT    NOT NULL DEFAULT 'new' CHECK (status IN ('new', 'handled', 'dropped')),
+    note        TEXT,
+    handled_at  INTEGER
+);
+CREATE INDEX IF NOT EXISTS inbound_new ON inbound (received_at) WHERE status = 'new';
+
+-- Rendered mails waiting to be sent, and those sent. A failed attempt sets
+-- last_error and next_attempt_at; abandoned_at is set when sending is given up.
+CREATE TABLE IF NOT EXISTS outbound (
+    id              INTEGER PRIMARY KEY,
+    message_id      TEXT    NOT NULL UNIQUE CHECK (message_id <> ''),
+    game_id         INTEGER REFERENCES games (id) ON DELETE SET NULL,
+    -- JSON array of envelope recipients.
+    recipients      TEXT    NOT NULL CHECK (json_valid(recipients)),
+    subject         TEXT    NOT NULL,
+    -- The full RFC 5322 message, headers and body, as it will be sent.
+    raw             BLOB    NOT NULL,
+    created_at      INTEGER NOT NULL,
+    attempts        INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+    last_error      TEXT,
+    next_attempt_at INTEGER NOT NULL,
+    sent_at         INTEGER,
+    abandoned_at    INTEGER
+);
+CREATE INDEX IF NOT EXISTS outbound_unsent ON outbound (next_attempt_at)
+    WHERE sent_at IS NULL AND abandoned_at IS NULL;
+
+-- Everything sent to the whole game (results, broadcasts, notices,
+-- summaries; never partial press), for HISTORY.
+CREATE TABLE IF NOT EXISTS archive (
+    id         INTEGER PRIMARY KEY,
+    game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    phase      TEXT,
+    kind       TEXT    NOT NULL CHECK (kind IN ('results', 'broadcast', 'notice', 'summary')),
+    subject    TEXT    NOT NULL,
+    body       TEXT    NOT NULL,
+    created_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS archive_by_game ON archive (game_id, created_at);

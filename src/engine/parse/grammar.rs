@@ -1,0 +1,629 @@
+//! The grammar of orders: tokens in, every complete reading of their shape
+//! out (`Skel<Place>`), each province slot still holding all the provinces
+//! its words may name. Which of them is meant is decided later, against the
+//! position (`check`).
+//!
+//! ```text
+//! order   := [power ":"] body
+//! body    := build [unit] place | waive | remove [unit] place | disband [unit] place
+//!          | "r" [unit] place [[move] place] | retreat [unit] place [move] place
+//!          | [unit] place tail
+//! tail    := ε | hold | move route [via] | retreat [move] place | disband | remove
+//!          | support [nation] [unit] place [hold | move route [via]]
+//!          | convoy+ [nation] [unit] place [move route]
+//! route   := place (move place)*
+//! place   := ["the"] name [coast]
+//! coast   := ["/" | "(" | tight "-"] (nc | north [coast] | n ...)
+//! ```
+//!
+//! Parsing explores every alternative (how many words a name takes, whether
+//! a coast follows, a nationality or not), bounded by a step budget, and
+//! remembers the farthest token at which it failed and what it wanted there,
+//! for the error message.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+
+use super::lexer::{Kind, Tok};
+use super::names::{How, NameIndex};
+use super::vocab;
+use crate::engine::map::{Coast, Map, Power, Province, UnitType};
+
+/// What the parser wanted where it failed (bits).
+pub(super) const PROVINCE: u8 = 1;
+pub(super) const VERB: u8 = 2;
+pub(super) const END: u8 = 4;
+
+const MAX_PARSES: usize = 16;
+const BUDGET: u32 = 4000;
+/// The longest name, in words ("Mid Atlantic Ocean", "Gulf of Lyons").
+const MAX_NAME_WORDS: usize = 5;
+
+/// A province slot as written: the provinces it may name, best first
+/// (all alike for an exact spelling or a prefix; a tie for a misspelling),
+/// and the coast written after it.
+#[derive(Clone, Debug)]
+pub(super) struct Place {
+    /// The byte range of the name in the order's text (without the coast).
+    pub start: usize,
+    pub end: usize,
+    pub cands: Vec<Province>,
+    pub how: How,
+    pub coast: Option<Coast>,
+}
+
+/// What an order says, once its slots are filled (`P` is a `Place` or a
+/// chosen province).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Verb<P> {
+    /// A unit and no order: `A Par`.
+    Missing,
+    Hold,
+    /// `route` ends at the destination; seas before it when spelt out.
+    Move {
+        route: Vec<P>,
+        via: bool,
+    },
+    Support {
+        nat: Option<Power>,
+        unit: Option<UnitType>,
+        from: P,
+        /// Empty for a support to hold.
+        route: Vec<P>,
+    },
+    Convoy {
+        nat: Option<Power>,
+        unit: Option<UnitType>,
+        from: P,
+        route: Vec<P>,
+    },
+    Retreat {
+        to: P,
+    },
+    Disband,
+    Remove,
+    Build,
+    Waive,
+    /// A leading `R`: remove (adjustments) or retreat (retreats).
+    LeadR {
+        to: Option<P>,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Skel<P> {
+    /// `France:` before the order.
+    pub prefix: Option<Power>,
+    /// The ordered unit's type, when written.
+    pub unit: Option<UnitType>,
+    /// The ordered unit's province (the build's, for a build).
+    pub at: Option<P>,
+    pub verb: Verb<P>,
+}
+
+impl<P> Skel<P> {
+    /// The province slots in a fixed order: `at`, then the verb's.
+    pub(super) fn places(&self) -> Vec<&P> {
+        let mut v: Vec<&P> = self.at.iter().collect();
+        match &self.verb {
+            Verb::Move { route, .. } => v.extend(route),
+            Verb::Support { from, route, .. } | Verb::Convoy { from, route, .. } => {
+                v.push(from);
+                v.extend(route);
+            }
+            Verb::Retreat { to } | Verb::LeadR { to: Some(to) } => v.push(to),
+            _ => {}
+        }
+        v
+    }
+
+    /// The same order with every slot passed through `f`, in the order of
+    /// `places`.
+    pub(super) fn map<Q>(&self, f: &mut impl FnMut(&P) -> Q) -> Skel<Q> {
+        let at = self.at.as_ref().map(&mut *f);
+        let verb = match &self.verb {
+            Verb::Missing => Verb::Missing,
+            Verb::Hold => Verb::Hold,
+            Verb::Move { route, via } => Verb::Move {
+                route: route.iter().map(&mut *f).collect(),
+                via: *via,
+            },
+            Verb::Support {
+                nat,
+                unit,
+                from,
+                route,
+            } => Verb::Support {
+                nat: *nat,
+                unit: *unit,
+                from: f(from),
+                route: route.iter().map(&mut *f).collect(),
+            },
+            Verb::Convoy {
+                nat,
+                unit,
+                from,
+                route,
+            } => Verb::Convoy {
+                nat: *nat,
+                unit: *unit,
+                from: f(from),
+                route: route.iter().map(&mut *f).collect(),
+            },
+            Verb::Retreat { to } => Verb::Retreat { to: f(to) },
+            Verb::Disband => Verb::Disband,
+            Verb::Remove => Verb::Remove,
+            Verb::Build => Verb::Build,
+            Verb::Waive => Verb::Waive,
+            Verb::LeadR { to } => Verb::LeadR {
+                to: to.as_ref().map(&mut *f),
+            },
+        };
+        Skel {
+            prefix: self.prefix,
+            unit: self.unit,
+            at,
+            verb,
+        }
+    }
+
+    /// The same order with the unit types left out (for suggestions: the
+    /// types are then taken from the position).
+    pub(super) fn without_unit_types(mut self) -> Skel<P> {
+        self.unit = None;
+        if let Verb::Support { unit, .. } | Verb::Convoy { unit, .. } = &mut self.verb {
+            *unit = None;
+        }
+        self
+    }
+}
+
+/// The readings of an order's shape, or where the parser got stuck.
+pub(super) struct Syntax {
+    pub parses: Vec<Skel<Place>>,
+    /// The farthest token reached without a reading, and what was wanted
+    /// there (`PROVINCE | VERB | END`).
+    pub far: usize,
+    pub expect: u8,
+    /// The step budget ran out (a pathological order).
+    pub exhausted: bool,
+}
+
+pub(super) fn parse(toks: &[Tok], names: &NameIndex, map: &Map) -> Syntax {
+    let p = Parser {
+        t: toks,
+        names,
+        map,
+        budget: Cell::new(BUDGET),
+        far: Cell::new(0),
+        expect: Cell::new(0),
+        cache: RefCell::new(HashMap::new()),
+    };
+    let parses = p.order();
+    Syntax {
+        parses,
+        far: p.far.get(),
+        expect: p.expect.get(),
+        exhausted: p.budget.get() == 0,
+    }
+}
+
+/// A name starting at some token: the token after it, the byte where it
+/// ends, its provinces and how they matched.
+type NameMatch = (usize, usize, Vec<Province>, How);
+type Alts<T> = Vec<(usize, T)>;
+type Supported = (Option<Power>, Option<UnitType>, Place);
+
+struct Parser<'a> {
+    t: &'a [Tok],
+    names: &'a NameIndex,
+    map: &'a Map,
+    budget: Cell<u32>,
+    far: Cell<usize>,
+    expect: Cell<u8>,
+    cache: RefCell<HashMap<usize, Vec<NameMatch>>>,
+}
+
+impl Parser<'_> {
+    fn spend(&self) -> bool {
+        let b = self.budget.get();
+        if b == 0 {
+            return false;
+        }
+        self.budget.set(b - 1);
+        true
+    }
+
+    fn fail(&self, i: usize, what: u8) {
+        if i > self.far.get() {
+            self.far.set(i);
+            self.expect.set(what);
+        } else if i == self.far.get() {
+            self.expect.set(self.expect.get() | what);
+        }
+    }
+
+    fn word(&self, i: usize) -> Option<&str> {
+        self.t
+            .get(i)
+            .filter(|t| t.kind == Kind::Word)
+            .map(|t| t.norm.as_str())
+    }
+
+    fn is(&self, i: usize, kind: Kind) -> bool {
+        self.t.get(i).is_some_and(|t| t.kind == kind)
+    }
+
+    fn order(&self) -> Vec<Skel<Place>> {
+        let n = self.t.len();
+        let mut out = Vec::new();
+        for (i, prefix) in self.prefix() {
+            for (j, mut s) in self.body(i) {
+                if j == n {
+                    s.prefix = prefix;
+                    out.push(s);
+                    if out.len() >= MAX_PARSES {
+                        return out;
+                    }
+                } else {
+                    self.fail(j, END);
+                }
+            }
+        }
+        out
+    }
+
+    /// `France:`, `F:`, `French` before the order.
+    fn prefix(&self) -> Alts<Option<Power>> {
+        let mut v = vec![(0, None)];
+        if let Some(p) = self.word(0).and_then(Power::parse) {
+            if self.is(1, Kind::Colon) {
+                v = vec![(2, Some(p))];
+            } else if vocab::nationality(self.word(0).unwrap_or_default()).is_some() {
+                v.push((1, Some(p)));
+            }
+        }
+        v
+    }
+
+    fn body(&self, i: usize) -> Alts<Skel<Place>> {
+        let mut out = Vec::new();
+        if !self.spend() {
+            return out;
+        }
+        let sk = |unit, at, verb| Skel {
+            prefix: None,
+            unit,
+            at,
+            verb,
+        };
+        if let Some(w) = self.word(i) {
+            if vocab::is_build(w) {
+                if self.word(i + 1).is_some_and(vocab::is_waive) {
+                    out.push((i + 2, sk(None, None, Verb::Waive)));
+                }
+                let (j, unit) = self.unit_opt(i + 1);
+                for (k, p) in self.place(j) {
+                    out.push((k, sk(unit, Some(p), Verb::Build)));
+                }
+            }
+            if vocab::is_waive(w) {
+                let j = if self.word(i + 1).is_some_and(vocab::is_build) {
+                    i + 2
+                } else {
+                    i + 1
+                };
+                out.push((j, sk(None, None, Verb::Waive)));
+            }
+            if vocab::is_remove(w) || vocab::is_disband(w) {
+                let verb = if vocab::is_remove(w) {
+                    Verb::Remove
+                } else {
+                    Verb::Disband
+                };
+                let (j, unit) = self.unit_opt(i + 1);
+                for (k, p) in self.place(j) {
+                    out.push((k, sk(unit, Some(p), verb.clone())));
+                }
+            }
+            if vocab::is_retreat(w) {
+                let lead_r = w == "r";
+                let (j, unit) = self.unit_opt(i + 1);
+                for (k, at) in self.place(j) {
+                    if lead_r {
+                        out.push((k, sk(unit, Some(at.clone()), Verb::LeadR { to: None })));
+                    }
+                    let m = self.move_op(k).unwrap_or(k);
+                    for (e, to) in self.place(m) {
+                        let verb = if lead_r {
+                            Verb::LeadR { to: Some(to) }
+                        } else {
+                            Verb::Retreat { to }
+                        };
+                        out.push((e, sk(unit, Some(at.clone()), verb)));
+                    }
+                }
+            }
+        }
+        let (j, unit) = self.unit_opt(i);
+        for (k, at) in self.place(j) {
+            for (m, verb) in self.tail(k) {
+                out.push((m, sk(unit, Some(at.clone()), verb)));
+            }
+        }
+        out
+    }
+
+    /// What follows the ordered unit.
+    fn tail(&self, i: usize) -> Alts<Verb<Place>> {
+        let mut out = Vec::new();
+        if !self.spend() {
+            return out;
+        }
+        if i == self.t.len() {
+            return vec![(i, Verb::Missing)];
+        }
+        if let Some(w) = self.word(i) {
+            if vocab::is_hold(w) {
+                out.push((i + 1, Verb::Hold));
+            }
+            if vocab::is_disband(w) {
+                out.push((i + 1, Verb::Disband));
+            }
+            if vocab::is_remove(w) {
+                out.push((i + 1, Verb::Remove));
+            }
+            if vocab::is_retreat(w) {
+                let j = self.move_op(i + 1).unwrap_or(i + 1);
+                for (k, to) in self.place(j) {
+                    out.push((k, Verb::Retreat { to }));
+                }
+            }
+            if vocab::is_support(w) {
+                for (k, (nat, unit, from)) in self.supported(i + 1) {
+                    let support = |route| Verb::Support {
+                        nat,
+                        unit,
+                        from: from.clone(),
+                        route,
+                    };
+                    if self.word(k).is_some_and(vocab::is_hold) {
+                        out.push((k + 1, support(Vec::new())));
+                    }
+                    out.push((k, support(Vec::new())));
+                    if let Some(m) = self.move_op(k) {
+                        for (e, route) in self.route(m) {
+                            let (e, _) = self.via(e);
+                            out.push((e, support(route)));
+                        }
+                    }
+                }
+            }
+            if vocab::is_convoy(w) {
+                let mut j = i + 1;
+                while self.word(j).is_some_and(vocab::is_convoy) {
+                    j += 1;
+                }
+                for (k, (nat, unit, from)) in self.supported(j) {
+                    let convoy = |route| Verb::Convoy {
+                        nat,
+                        unit,
+                        from: from.clone(),
+                        route,
+                    };
+                    out.push((k, convoy(Vec::new())));
+                    if let Some(m) = self.move_op(k) {
+                        for (e, route) in self.route(m) {
+                            out.push((e, convoy(route)));
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(j) = self.move_op(i) {
+            for (k, route) in self.route(j) {
+                let (e, via) = self.via(k);
+                out.push((e, Verb::Move { route, via }));
+            }
+        }
+        if out.is_empty() {
+            self.fail(i, VERB);
+        }
+        out
+    }
+
+    /// The unit a support or convoy is for: `[nation] [unit] place`.
+    fn supported(&self, i: usize) -> Alts<Supported> {
+        let mut nats = vec![(i, None)];
+        if let Some(p) = self.word(i).and_then(vocab::nationality) {
+            nats.insert(0, (i + 1, Some(p)));
+        }
+        let mut out = Vec::new();
+        for (j, nat) in nats {
+            let (k, unit) = self.unit_opt(j);
+            for (m, from) in self.place(k) {
+                out.push((m, (nat, unit, from)));
+            }
+        }
+        out
+    }
+
+    /// One place, then more after each move arrow: `Lon - Nth - Bel`.
+    fn route(&self, i: usize) -> Alts<Vec<Place>> {
+        let mut out = Vec::new();
+        if !self.spend() {
+            return out;
+        }
+        for (k, p) in self.place(i) {
+            match self.move_op(k) {
+                Some(m) => {
+                    for (e, rest) in self.route(m) {
+                        let mut r = Vec::with_capacity(rest.len() + 1);
+                        r.push(p.clone());
+                        r.extend(rest);
+                        out.push((e, r));
+                    }
+                }
+                None => out.push((k, vec![p])),
+            }
+        }
+        out
+    }
+
+    /// `via convoy`, `by c`, `(via convoy)`, `via`.
+    fn via(&self, i: usize) -> (usize, bool) {
+        let j = if self.is(i, Kind::Open) { i + 1 } else { i };
+        if self.word(j).is_some_and(vocab::is_via) {
+            if self.word(j + 1).is_some_and(vocab::is_via_object) {
+                return (j + 2, true);
+            }
+            return (j + 1, true);
+        }
+        (i, false)
+    }
+
+    /// One or more arrows or move words (`-`, `moves to`).
+    fn move_op(&self, i: usize) -> Option<usize> {
+        let mut j = i;
+        while self.is(j, Kind::Dash) || self.word(j).is_some_and(vocab::is_move) {
+            j += 1;
+        }
+        (j > i).then_some(j)
+    }
+
+    fn unit_opt(&self, i: usize) -> (usize, Option<UnitType>) {
+        match self.word(i).and_then(vocab::unit) {
+            Some(u) if !self.is(i + 1, Kind::Colon) => (i + 1, Some(u)),
+            _ => (i, None),
+        }
+    }
+
+    fn place(&self, i: usize) -> Alts<Place> {
+        let mut out = Vec::new();
+        if !self.spend() {
+            return out;
+        }
+        let mut starts = vec![i];
+        if self.word(i) == Some("the") {
+            starts.push(i + 1);
+        }
+        for s in starts {
+            for (j, end, cands, how) in self.names_at(s) {
+                let base = Place {
+                    start: self.t[s].start,
+                    end,
+                    cands,
+                    how,
+                    coast: None,
+                };
+                if let Some((k, c)) = self.coast(j) {
+                    out.push((
+                        k,
+                        Place {
+                            coast: Some(c),
+                            ..base.clone()
+                        },
+                    ));
+                }
+                out.push((j, base));
+            }
+        }
+        if out.is_empty() {
+            self.fail(i, PROVINCE);
+        }
+        out
+    }
+
+    /// The names that start at token `i`: every exact spelling of one to
+    /// five words (longest first; words may be joined by a tight hyphen,
+    /// `Mid-Atlantic`), or, when there is none, the loose matches of
+    /// phrases without order words.
+    fn names_at(&self, i: usize) -> Vec<NameMatch> {
+        if let Some(v) = self.cache.borrow().get(&i) {
+            return v.clone();
+        }
+        // (next token, end byte, key, crosses a hyphen, holds an order word)
+        let mut phrases: Vec<(usize, usize, String, bool, bool)> = Vec::new();
+        let mut key = String::new();
+        let (mut k, mut dash, mut kw) = (i, false, false);
+        while let Some(w) = self.word(k) {
+            key.push_str(w);
+            // A power's adjective may open a name (`English Ch`), but is
+            // no name alone (`S Russian A ...` is not Prussia).
+            kw |= vocab::is_keyword(w) && vocab::nationality(w).is_none();
+            let lone_nation = phrases.is_empty() && vocab::nationality(w).is_some();
+            phrases.push((k + 1, self.t[k].end, key.clone(), dash, kw || lone_nation));
+            k += 1;
+            if phrases.len() == MAX_NAME_WORDS {
+                break;
+            }
+            if self.is(k, Kind::Dash) && self.t[k].tight && self.word(k + 1).is_some() {
+                dash = true;
+                k += 1;
+            }
+        }
+        let sorted = |mut c: Vec<Province>| {
+            c.sort_by_key(|&p| self.map.name(p));
+            c
+        };
+        let mut out: Vec<NameMatch> = phrases
+            .iter()
+            .rev()
+            .filter_map(|(next, end, key, _, _)| {
+                let c = self.names.exact(key)?;
+                Some((*next, *end, sorted(c.to_vec()), How::Exact))
+            })
+            .collect();
+        // Loosely, only phrases longer than any exact one: `Mid Atl` is
+        // not `Mid` (an alias) followed by nonsense.
+        let longest = out.first().map_or(i, |m| m.0);
+        out.extend(
+            phrases
+                .iter()
+                .rev()
+                .filter(|(next, _, _, dash, kw)| *next > longest && !dash && !kw)
+                .filter_map(|(next, end, key, _, _)| {
+                    let (how, c) = self.names.loose(key)?;
+                    Some((*next, *end, sorted(c), how))
+                }),
+        );
+        self.cache.borrow_mut().insert(i, out.clone());
+        out
+    }
+
+    /// A coast after a name: `/nc`, `(nc)`, `nc`, `/north coast`,
+    /// `north coast`, `(north)`, `.nc`, `/n`, `-nc`, `n.c.`.
+    fn coast(&self, i: usize) -> Option<(usize, Coast)> {
+        let t = self.t.get(i)?;
+        let (mut k, intro, dash) = match t.kind {
+            Kind::Slash | Kind::Open => (i + 1, true, false),
+            Kind::Dash if t.tight => (i + 1, true, true),
+            _ => (i, false, false),
+        };
+        let w = self.word(k)?;
+        let intro = intro || self.t[k].after_dot;
+        let (c, letter) = vocab::coast(w)?;
+        let mut full = vocab::is_full_coast(w);
+        // `n.c.`: a letter, then `c` right after a full stop.
+        let dotted_c = self.word(k + 1) == Some("c") && self.t[k + 1].after_dot;
+        if letter && !intro && !dotted_c {
+            return None;
+        }
+        k += 1;
+        match self.word(k) {
+            Some("coast" | "cst") => {
+                k += 1;
+                full = true;
+            }
+            Some("c") if letter && self.t[k].after_dot => {
+                k += 1;
+                full = true;
+            }
+            _ => {}
+        }
+        if dash && !full {
+            return None;
+        }
+        Some((k, c))
+    }
+}

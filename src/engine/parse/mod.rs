@@ -1,0 +1,505 @@
+//! The player-facing order parser: the orders players mail, in all their
+//! spellings, read against the position into the engine's `Order`s — or
+//! refused with a sentence saying why, and the nearest valid order when
+//! there is exactly one. Pure: text in, orders or errors out.
+//!
+//! - `lexer`: words and signs.
+//! - `names`: province names (exact, prefix, misspelt).
+//! - `vocab`: the other words of orders.
+//! - `grammar`: the shapes of orders, with each province slot still open.
+//! - `check`: one reading against the position and the phase.
+//! - `message`: `OrderError` and the English of the messages.
+//!
+//! The rulebook's rule decides between readings: an order that admits two
+//! meanings is not followed; a badly written order that can have only one
+//! meaning is. So a slot whose words name several provinces (`Nor`: North
+//! Africa, North Atlantic Ocean, North Sea, Norwegian Sea, Norway; or a
+//! misspelling) is resolved when exactly one of its provinces makes a valid
+//! order, and refused, naming them, otherwise. A fleet's coast is filled
+//! in only when it can reach just one.
+
+mod check;
+mod grammar;
+mod lexer;
+mod message;
+mod names;
+mod vocab;
+
+use std::borrow::Cow;
+
+pub use message::OrderError;
+
+use check::{Checked, Checker, Pick, Problem};
+use grammar::{Place, Skel, Syntax, Verb};
+use lexer::{Kind, Tok};
+use message::{friendly, or_list};
+use names::{How, NameIndex};
+
+use super::map::{Map, Power, Province};
+use super::order::Order;
+use super::phase::PhaseKind;
+use super::position::Position;
+
+/// Longer lines are refused whole.
+const MAX_LINE_BYTES: usize = 10_000;
+/// Orders read from one line; the rest are refused with one error.
+const MAX_ORDERS_PER_LINE: usize = 100;
+/// Longer orders are refused.
+const MAX_ORDER_BYTES: usize = 300;
+const MAX_TOKENS: usize = 48;
+/// Readings (choices of a province for every unclear slot) checked per order.
+const MAX_READINGS: usize = 400;
+
+/// Reads one line of orders for `power`: several orders may be separated
+/// by `,` or `;` (or line breaks). Empty pieces are skipped; every other
+/// piece gives one result, in order.
+pub fn parse_orders(
+    map: &Map,
+    position: &Position,
+    power: Power,
+    line: &str,
+) -> Vec<Result<Order, OrderError>> {
+    if line.len() > MAX_LINE_BYTES {
+        return vec![Err(OrderError::new(
+            line,
+            format!(
+                "This line is too long to read ({} characters); write one order per line, \
+                 or a few separated by commas.",
+                line.chars().count()
+            ),
+        ))];
+    }
+    let cx = Context::new(map, position, power);
+    let mut out = Vec::new();
+    for piece in line.split([',', ';', '\n', '\r']) {
+        if !piece.chars().any(char::is_alphanumeric) {
+            continue;
+        }
+        if out.len() == MAX_ORDERS_PER_LINE {
+            out.push(Err(OrderError::new(
+                piece,
+                format!(
+                    "Too many orders on one line: only the first {MAX_ORDERS_PER_LINE} were read."
+                ),
+            )));
+            break;
+        }
+        out.push(cx.parse(piece, true));
+    }
+    out
+}
+
+/// Reads one order for `power` in `position` (whose phase decides what
+/// the order may be).
+pub fn parse_order(
+    map: &Map,
+    position: &Position,
+    power: Power,
+    text: &str,
+) -> Result<Order, OrderError> {
+    Context::new(map, position, power).parse(text, true)
+}
+
+/// One reading of an order: which parse, the province chosen for each
+/// slot, and the verdict.
+struct Reading {
+    parse: usize,
+    picks: Vec<Pick>,
+    result: Checked,
+}
+
+struct Context<'a> {
+    map: &'a Map,
+    pos: &'a Position,
+    power: Power,
+    names: Cow<'static, NameIndex>,
+}
+
+impl<'a> Context<'a> {
+    fn new(map: &'a Map, pos: &'a Position, power: Power) -> Context<'a> {
+        Context {
+            map,
+            pos,
+            power,
+            names: NameIndex::of(map),
+        }
+    }
+
+    fn checker(&self) -> Checker<'a> {
+        Checker {
+            map: self.map,
+            pos: self.pos,
+            power: self.power,
+        }
+    }
+
+    fn parse(&self, text: &str, suggest: bool) -> Result<Order, OrderError> {
+        if text.len() > MAX_ORDER_BYTES {
+            return Err(OrderError::new(
+                text,
+                format!(
+                    "This is too long to be an order ({} characters).",
+                    text.chars().count()
+                ),
+            ));
+        }
+        let toks = lexer::lex(text);
+        if toks.is_empty() {
+            return Err(OrderError::new(text, "There is no order here."));
+        }
+        if toks.len() > MAX_TOKENS {
+            return Err(OrderError::new(
+                text,
+                format!("This is too long to be an order ({} words).", toks.len()),
+            ));
+        }
+        let syntax = grammar::parse(&toks, &self.names, self.map);
+        if syntax.parses.is_empty() {
+            return Err(self.syntax_error(text, &toks, &syntax, suggest));
+        }
+        self.choose(text, &syntax.parses, suggest)
+    }
+
+    /// Checks every reading of every parse; one meaning is followed.
+    fn choose(
+        &self,
+        text: &str,
+        parses: &[Skel<Place>],
+        suggest: bool,
+    ) -> Result<Order, OrderError> {
+        let checker = self.checker();
+        let mut readings: Vec<Reading> = Vec::new();
+        let mut budget = MAX_READINGS;
+        for (pi, skel) in parses.iter().enumerate() {
+            let places = skel.places();
+            let refuse = |readings: &mut Vec<Reading>, text: String| {
+                readings.push(Reading {
+                    parse: pi,
+                    picks: Vec::new(),
+                    result: Err(Problem { stage: 0, text }),
+                })
+            };
+            // A misspelling as near to two provinces is never guessed.
+            if let Some(tie) = places
+                .iter()
+                .find(|p| p.how == How::Fuzzy && p.cands.len() > 1)
+            {
+                refuse(&mut readings, self.could_be(text, tie, &tie.cands));
+                continue;
+            }
+            let sizes: Vec<usize> = places.iter().map(|p| p.cands.len()).collect();
+            let total = sizes
+                .iter()
+                .try_fold(1usize, |acc, &n| acc.checked_mul(n))
+                .unwrap_or(usize::MAX);
+            if total > budget {
+                refuse(
+                    &mut readings,
+                    "Too many of its names are unclear to read it: write the provinces' \
+                     abbreviations."
+                        .to_string(),
+                );
+                continue;
+            }
+            budget -= total;
+            for mut index in 0..total {
+                let picks: Vec<Pick> = places
+                    .iter()
+                    .map(|p| {
+                        let n = p.cands.len();
+                        let pick = Pick {
+                            prov: p.cands[index % n],
+                            coast: p.coast,
+                        };
+                        index /= n;
+                        pick
+                    })
+                    .collect();
+                let result = checker.check(&with_picks(skel, &picks));
+                readings.push(Reading {
+                    parse: pi,
+                    picks,
+                    result,
+                });
+            }
+        }
+
+        let valid: Vec<&Reading> = readings.iter().filter(|r| r.result.is_ok()).collect();
+        let strong: Vec<&Reading> = valid
+            .iter()
+            .copied()
+            .filter(|r| r.result.as_ref().is_ok_and(|v| !v.weak))
+            .collect();
+        let pool = if strong.is_empty() { valid } else { strong };
+        let mut orders: Vec<Order> = Vec::new();
+        for r in &pool {
+            if let Ok(v) = &r.result {
+                if !orders.contains(&v.order) {
+                    orders.push(v.order);
+                }
+            }
+        }
+        match orders.len() {
+            1 => Ok(orders[0]),
+            0 => Err(self.refusal(text, parses, &readings, suggest)),
+            _ => Err(OrderError::new(
+                text,
+                self.ambiguity(text, parses, &pool, &orders),
+            )),
+        }
+    }
+
+    /// Several meanings: name the unclear slot's fitting provinces, or
+    /// else the readings.
+    fn ambiguity(
+        &self,
+        text: &str,
+        parses: &[Skel<Place>],
+        pool: &[&Reading],
+        orders: &[Order],
+    ) -> String {
+        let first = pool[0].parse;
+        if pool.iter().all(|r| r.parse == first) {
+            let places = parses[first].places();
+            for (i, place) in places.iter().enumerate() {
+                let mut provs: Vec<Province> = Vec::new();
+                for r in pool {
+                    if !provs.contains(&r.picks[i].prov) {
+                        provs.push(r.picks[i].prov);
+                    }
+                }
+                if provs.len() > 1 {
+                    provs.sort_by_key(|&p| self.map.name(p));
+                    return self.could_be(text, place, &provs);
+                }
+            }
+        }
+        let texts: Vec<String> = orders
+            .iter()
+            .take(3)
+            .map(|o| format!("'{}'", friendly(self.map, o)))
+            .collect();
+        format!("It can be read as {}: say which.", or_list(&texts))
+    }
+
+    /// `'Nor' could be North Sea or Norway.`
+    fn could_be(&self, text: &str, place: &Place, provs: &[Province]) -> String {
+        let names: Vec<&str> = provs.iter().map(|&p| self.map.name(p)).collect();
+        format!(
+            "'{}' could be {}.",
+            text.get(place.start..place.end).unwrap_or_default(),
+            or_list(&names)
+        )
+    }
+
+    /// No meaning: the reason of the reading that got farthest, when the
+    /// farthest agree; else the unclear slot's provinces.
+    fn refusal(
+        &self,
+        text: &str,
+        parses: &[Skel<Place>],
+        readings: &[Reading],
+        suggest: bool,
+    ) -> OrderError {
+        let stage = |r: &Reading| r.result.as_ref().err().map_or(0, |p| p.stage);
+        let best = readings.iter().map(stage).max().unwrap_or(0);
+        let Some(first) = readings.iter().find(|r| stage(r) == best) else {
+            return OrderError::new(text, "This order cannot be read.");
+        };
+        let top: Vec<&Reading> = readings
+            .iter()
+            .filter(|r| r.parse == first.parse && stage(r) == best)
+            .collect();
+        let message = |r: &Reading| {
+            r.result
+                .as_ref()
+                .err()
+                .map(|p| p.text.clone())
+                .unwrap_or_default()
+        };
+        let problem = message(first);
+        if top.iter().all(|r| message(r) == problem) {
+            let mut e = OrderError::new(text, problem);
+            if suggest && !first.picks.is_empty() {
+                let skel = with_picks(&parses[first.parse], &first.picks);
+                e.suggestion = self.suggestion(&skel, best);
+            }
+            return e;
+        }
+        let places = parses[first.parse].places();
+        match places.iter().find(|p| p.cands.len() > 1) {
+            Some(p) => OrderError::new(text, self.could_be(text, p, &p.cands)),
+            None => OrderError::new(text, problem),
+        }
+    }
+
+    /// The one valid order a small edit of this failed reading gives: the
+    /// unit types taken from the board, one province swapped for a
+    /// like-spelt one, another coast, origin and destination swapped (when
+    /// there is no unit at the origin), or a move to where the unit stands
+    /// read as a hold.
+    ///
+    /// The unit's own province is swapped only when the failure was about
+    /// it (`stage` 1 or 2: no unit of the player's there, or no home
+    /// centre to build in).
+    fn suggestion(&self, skel: &Skel<Pick>, stage: u8) -> Option<String> {
+        let map = self.map;
+        let mut alts: Vec<Skel<Pick>> = vec![skel.clone().without_unit_types()];
+        let places: Vec<Pick> = skel.places().into_iter().copied().collect();
+        let unit_found = match skel.verb {
+            Verb::Build => stage != 1,
+            _ => !(1..=2).contains(&stage),
+        };
+        // A province swapped in elsewhere than for the unit must lie next
+        // to the unit or to the province it replaces.
+        let home = places.first().map(|p| p.prov);
+        let near = |a: Province, b: Province| {
+            map.army_adjacent(a, b) || map.fleet_adjacent_provinces(a, b)
+        };
+        for (i, cur) in places.iter().enumerate() {
+            if i == 0 && unit_found {
+                continue;
+            }
+            for q in map.provinces() {
+                let close = i == 0 || near(q, cur.prov) || home.is_some_and(|h| near(q, h));
+                if close && names::similar(map, cur.prov, q) {
+                    alts.push(replace(
+                        skel,
+                        i,
+                        Pick {
+                            prov: q,
+                            coast: None,
+                        },
+                    ));
+                }
+            }
+            for &l in map.coasts(cur.prov) {
+                let coast = map.coast_of(l);
+                if coast != cur.coast {
+                    alts.push(replace(
+                        skel,
+                        i,
+                        Pick {
+                            prov: cur.prov,
+                            coast,
+                        },
+                    ));
+                }
+            }
+        }
+        if let (Some(at), Verb::Move { route, via }) = (&skel.at, &skel.verb) {
+            // The unit is at the destination: origin and destination swapped.
+            if let ([to], 1) = (&route[..], stage) {
+                let to = *to;
+                let swapped = Skel {
+                    at: Some(to),
+                    verb: Verb::Move {
+                        route: vec![*at],
+                        via: *via,
+                    },
+                    ..skel.clone()
+                };
+                alts.push(swapped.without_unit_types());
+            }
+            if let [to] = route[..] {
+                if to.prov == at.prov {
+                    alts.push(Skel {
+                        verb: Verb::Hold,
+                        ..skel.clone()
+                    });
+                }
+            }
+        }
+        // Only plain readings: a move that needs a convoy nobody asked for
+        // is no likely meaning.
+        let checker = self.checker();
+        let mut found: Vec<Order> = Vec::new();
+        for alt in &alts {
+            if let Ok(v) = checker.check(alt) {
+                if !v.weak && !found.contains(&v.order) {
+                    found.push(v.order);
+                }
+            }
+        }
+        match found[..] {
+            [o] => Some(friendly(map, &o)),
+            _ => None,
+        }
+    }
+
+    fn syntax_error(&self, text: &str, toks: &[Tok], syn: &Syntax, suggest: bool) -> OrderError {
+        if syn.exhausted {
+            return OrderError::new(
+                text,
+                "This order is too tangled to read: write it more simply.",
+            );
+        }
+        let far = syn.far.min(toks.len());
+        let wants = |bit| syn.expect & bit != 0;
+        let slice = |t: &Tok| text.get(t.start..t.end).unwrap_or_default();
+        let Some(t) = toks.get(far) else {
+            let last = toks.last().map(slice).unwrap_or_default();
+            let problem = if wants(grammar::PROVINCE) {
+                format!("A province should follow '{last}'.")
+            } else {
+                "The order stops short.".to_string()
+            };
+            return OrderError::new(text, problem);
+        };
+        let before = text.get(..t.start).unwrap_or_default().trim_end();
+        let prev = far
+            .checked_sub(1)
+            .map(|i| slice(&toks[i]))
+            .unwrap_or_default();
+        let here = slice(t);
+        let rest = message::shown(text.get(t.start..).unwrap_or_default());
+        let kind = self.pos.phase.kind;
+        let problem = if far == 0 && t.kind != Kind::Word {
+            format!("An order cannot start with '{here}'.")
+        } else if wants(grammar::PROVINCE) && t.kind == Kind::Word && !vocab::is_keyword(&t.norm) {
+            format!("'{here}' is not a province.")
+        } else if wants(grammar::PROVINCE) && far > 0 {
+            format!("A province should follow '{prev}', not '{here}'.")
+        } else if wants(grammar::PROVINCE) {
+            format!("An order cannot start with '{here}': start with the unit, as in A Par - Bur.")
+        } else if wants(grammar::VERB) {
+            match kind {
+                PhaseKind::Movement => format!(
+                    "'{here}' is not an order: after '{before}' write H, - and a province, S or C."
+                ),
+                PhaseKind::Retreat => format!(
+                    "'{here}' is not an order: after '{before}' write R and a province, or D."
+                ),
+                PhaseKind::Adjustment => format!(
+                    "'{here}' is not an order: in the adjustment phase write Build, Remove or Waive."
+                ),
+            }
+        } else {
+            format!("'{rest}' makes no sense after '{before}'.")
+        };
+        let mut e = OrderError::new(text, problem);
+        // `A Par Bur`: the arrow left out.
+        if suggest && wants(grammar::VERB) && t.kind == Kind::Word && kind != PhaseKind::Adjustment
+        {
+            let fixed = format!("{}- {}", &text[..t.start], &text[t.start..]);
+            if let Ok(o) = self.parse(&fixed, false) {
+                e.suggestion = Some(friendly(self.map, &o));
+            }
+        }
+        e
+    }
+}
+
+fn with_picks(skel: &Skel<Place>, picks: &[Pick]) -> Skel<Pick> {
+    let mut it = picks.iter();
+    skel.map(&mut |_| *it.next().expect("a pick per slot"))
+}
+
+fn replace(skel: &Skel<Pick>, slot: usize, pick: Pick) -> Skel<Pick> {
+    let mut i = 0;
+    skel.map(&mut |p| {
+        let r = if i == slot { pick } else { *p };
+        i += 1;
+        r
+    })
+}

@@ -1,0 +1,81 @@
+//! The per-game archive: everything sent to the whole game (results,
+//! broadcasts, notices, summaries; never partial press), for HISTORY.
+
+use rusqlite::{params, Connection, Row};
+
+use super::{text_enum, Result};
+
+text_enum! {
+    /// What kind of mail to the whole game.
+    ArchiveKind {
+        Results = "results",
+        Broadcast = "broadcast",
+        Notice = "notice",
+        Summary = "summary",
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArchiveEntry {
+    pub id: i64,
+    pub game_id: i64,
+    pub phase: Option<String>,
+    pub kind: ArchiveKind,
+    pub subject: String,
+    pub body: String,
+    pub created_at: i64,
+}
+
+const COLUMNS: &str = "id, game_id, phase, kind, subject, body, created_at";
+
+fn from_row(r: &Row<'_>) -> rusqlite::Result<ArchiveEntry> {
+    Ok(ArchiveEntry {
+        id: r.get(0)?,
+        game_id: r.get(1)?,
+        phase: r.get(2)?,
+        kind: r.get(3)?,
+        subject: r.get(4)?,
+        body: r.get(5)?,
+        created_at: r.get(6)?,
+    })
+}
+
+/// Adds a mail sent to the whole game at `now`; its id.
+pub fn append_archive(
+    conn: &Connection,
+    game_id: i64,
+    phase: Option<&str>,
+    kind: ArchiveKind,
+    subject: &str,
+    body: &str,
+    now: i64,
+) -> Result<i64> {
+    conn.execute(
+        "INSERT INTO archive (game_id, phase, kind, subject, body, created_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![game_id, phase, kind, subject, body, now],
+    )?;
+    Ok(conn.last_insert_rowid())
+}
+
+/// The game's archive from `from` (inclusive) to `to` (exclusive), oldest
+/// first.
+pub fn archive_between(
+    conn: &Connection,
+    game_id: i64,
+    from: i64,
+    to: i64,
+) -> Result<Vec<ArchiveEntry>> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {COLUMNS} FROM archive \
+         WHERE game_id = ?1 AND created_at >= ?2 AND created_at < ?3 \
+         ORDER BY created_at, id"
+    ))?;
+    let rows = stmt.query_map(params![game_id, from, to], from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The game's whole archive, oldest first.
+pub fn archive_of_game(conn: &Connection, game_id: i64) -> Result<Vec<ArchiveEntry>> {
+    archive_between(conn, game_id, i64::MIN, i64::MAX)
+}

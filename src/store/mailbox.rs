@@ -1,0 +1,294 @@
+//! Mail: every inbound mail stored raw under its Message-ID before anything
+//! is done with it (the same mail twice is handled once), and the outbound
+//! queue of rendered mails with their attempts, last error and backoff.
+
+use rusqlite::{params, Connection, OptionalExtension, Row};
+
+use super::{expect_one, text_enum, unique_as_duplicate, Result};
+
+text_enum! {
+    /// What became of an inbound mail.
+    InboundStatus {
+        /// Stored, not yet acted on.
+        New = "new",
+        /// Acted on (and answered, if it called for an answer).
+        Handled = "handled",
+        /// Deliberately ignored: a bounce, a vacation reply, a loop.
+        Dropped = "dropped",
+    }
+}
+
+/// The Message-ID as stored: surrounding white space and one pair of angle
+/// brackets removed, so `<a@b>` and `a@b` are the same mail. Otherwise
+/// verbatim (Message-IDs are case-sensitive).
+pub fn normalize_message_id(message_id: &str) -> &str {
+    let t = message_id.trim();
+    t.strip_prefix('<')
+        .and_then(|s| s.strip_suffix('>'))
+        .unwrap_or(t)
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Inbound {
+    pub id: i64,
+    pub message_id: String,
+    pub received_at: i64,
+    /// The mail exactly as received.
+    pub raw: Vec<u8>,
+    pub sender: Option<String>,
+    pub status: InboundStatus,
+    pub note: Option<String>,
+    pub handled_at: Option<i64>,
+}
+
+const INBOUND_COLUMNS: &str =
+    "id, message_id, received_at, raw, sender, status, note, handled_at";
+
+fn inbound_from_row(r: &Row<'_>) -> rusqlite::Result<Inbound> {
+    Ok(Inbound {
+        id: r.get(0)?,
+        message_id: r.get(1)?,
+        received_at: r.get(2)?,
+        raw: r.get(3)?,
+        sender: r.get(4)?,
+        status: r.get(5)?,
+        note: r.get(6)?,
+        handled_at: r.get(7)?,
+    })
+}
+
+/// Stores a received mail as `new`; its id, or None when a mail with that
+/// Message-ID (see [`normalize_message_id`]) is already stored: a
+/// duplicate, to be ignored. A mail without a Message-ID needs one made up
+/// by the caller (from a digest of `raw`, so a re-delivery still matches).
+pub fn insert_inbound(
+    conn: &Connection,
+    message_id: &str,
+    raw: &[u8],
+    sender: Option<&str>,
+    now: i64,
+) -> Result<Option<i64>> {
+    let n = conn.execute(
+        "INSERT INTO inbound (message_id, received_at, raw, sender, status) \
+         VALUES (?1, ?2, ?3, ?4, 'new') ON CONFLICT (message_id) DO NOTHING",
+        params![normalize_message_id(message_id), now, raw, sender],
+    )?;
+    Ok((n == 1).then(|| conn.last_insert_rowid()))
+}
+
+/// Records what became of the mail, with an optional note (why dropped).
+pub fn mark_inbound(
+    conn: &Connection,
+    id: i64,
+    status: InboundStatus,
+    note: Option<&str>,
+    now: i64,
+) -> Result<()> {
+    let n = conn.execute(
+        "UPDATE inbound SET status = ?2, note = ?3, \
+             handled_at = CASE WHEN ?2 = 'new' THEN NULL ELSE ?4 END \
+         WHERE id = ?1",
+        params![id, status, note, now],
+    )?;
+    expect_one(n, || format!("inbound mail #{id}"))
+}
+
+/// The mails not yet acted on, oldest first (after a crash: the ones to
+/// redo).
+pub fn unhandled_inbound(conn: &Connection) -> Result<Vec<Inbound>> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {INBOUND_COLUMNS} FROM inbound WHERE status = 'new' ORDER BY received_at, id"
+    ))?;
+    let rows = stmt.query_map([], inbound_from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+pub fn inbound_by_id(conn: &Connection, id: i64) -> Result<Option<Inbound>> {
+    Ok(conn
+        .query_row(
+            &format!("SELECT {INBOUND_COLUMNS} FROM inbound WHERE id = ?1"),
+            [id],
+            inbound_from_row,
+        )
+        .optional()?)
+}
+
+pub fn inbound_by_message_id(conn: &Connection, message_id: &str) -> Result<Option<Inbound>> {
+    Ok(conn
+        .query_row(
+            &format!("SELECT {INBOUND_COLUMNS} FROM inbound WHERE message_id = ?1"),
+            [normalize_message_id(message_id)],
+            inbound_from_row,
+        )
+        .optional()?)
+}
+
+// The outbound queue ----------------------------------------------------
+
+/// The first retry waits this long (seconds)...
+pub const RETRY_FIRST: i64 = 60;
+/// ...doubling each time up to this.
+pub const RETRY_MAX: i64 = 3600;
+
+/// Seconds to wait after the `attempts`-th failed attempt: 1 min, 2, 4,
+/// ... doubling, at most 1 h.
+pub fn retry_delay(attempts: i64) -> i64 {
+    let doublings = attempts.clamp(1, 63) - 1;
+    RETRY_FIRST
+        .checked_shl(doublings as u32)
+        .filter(|d| *d > 0)
+        .map_or(RETRY_MAX, |d| d.min(RETRY_MAX))
+}
+
+/// A rendered mail to queue.
+#[derive(Clone, Debug)]
+pub struct NewMail<'a> {
+    /// The Message-ID it carries (unique).
+    pub message_id: &'a str,
+    /// The game it is about, if any.
+    pub game_id: Option<i64>,
+    /// Envelope recipients.
+    pub recipients: &'a [&'a str],
+    pub subject: &'a str,
+    /// The complete RFC 5322 message.
+    pub raw: &'a [u8],
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outbound {
+    pub id: i64,
+    pub message_id: String,
+    pub game_id: Option<i64>,
+    pub recipients: Vec<String>,
+    pub subject: String,
+    pub raw: Vec<u8>,
+    pub created_at: i64,
+    pub attempts: i64,
+    pub last_error: Option<String>,
+    pub next_attempt_at: i64,
+    pub sent_at: Option<i64>,
+    pub abandoned_at: Option<i64>,
+}
+
+const OUTBOUND_COLUMNS: &str = "id, message_id, game_id, recipients, subject, raw, created_at, \
+                                attempts, last_error, next_attempt_at, sent_at, abandoned_at";
+
+fn outbound_from_row(r: &Row<'_>) -> rusqlite::Result<Outbound> {
+    let recipients: String = r.get(3)?;
+    let recipients = serde_json::from_str(&recipients).map_err(|e| {
+        rusqlite::Error::FromSqlConversionFailure(3, rusqlite::types::Type::Text, Box::new(e))
+    })?;
+    Ok(Outbound {
+        id: r.get(0)?,
+        message_id: r.get(1)?,
+        game_id: r.get(2)?,
+        recipients,
+        subject: r.get(4)?,
+        raw: r.get(5)?,
+        created_at: r.get(6)?,
+        attempts: r.get(7)?,
+        last_error: r.get(8)?,
+        next_attempt_at: r.get(9)?,
+        sent_at: r.get(10)?,
+        abandoned_at: r.get(11)?,
+    })
+}
+
+/// Queues a mail, due at once; its id. [`StoreError::Duplicate`] if that
+/// Message-ID is already queued.
+///
+/// [`StoreError::Duplicate`]: super::StoreError::Duplicate
+pub fn queue_mail(conn: &Connection, mail: &NewMail<'_>, now: i64) -> Result<i64> {
+    let recipients = serde_json::to_string(mail.recipients)?;
+    conn.execute(
+        "INSERT INTO outbound (message_id, game_id, recipients, subject, raw, created_at, \
+                               next_attempt_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
+        params![
+            mail.message_id,
+            mail.game_id,
+            recipients,
+            mail.subject,
+            mail.raw,
+            now
+        ],
+    )
+    .map_err(|e| unique_as_duplicate(e, || format!("outbound mail {:?}", mail.message_id)))?;
+    Ok(conn.last_insert_rowid())
+}
+
+/// Up to `limit` unsent mails whose next attempt is due at `now`, the
+/// longest-waiting first.
+pub fn due_mail(conn: &Connection, now: i64, limit: usize) -> Result<Vec<Outbound>> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {OUTBOUND_COLUMNS} FROM outbound \
+         WHERE sent_at IS NULL AND abandoned_at IS NULL AND next_attempt_at <= ?1 \
+         ORDER BY next_attempt_at, id LIMIT ?2"
+    ))?;
+    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+    let rows = stmt.query_map(params![now, limit], outbound_from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+pub fn outbound_by_id(conn: &Connection, id: i64) -> Result<Option<Outbound>> {
+    Ok(conn
+        .query_row(
+            &format!("SELECT {OUTBOUND_COLUMNS} FROM outbound WHERE id = ?1"),
+            [id],
+            outbound_from_row,
+        )
+        .optional()?)
+}
+
+/// How many mails wait to be sent (due or not).
+pub fn unsent_count(conn: &Connection) -> Result<i64> {
+    Ok(conn.query_row(
+        "SELECT count(*) FROM outbound WHERE sent_at IS NULL AND abandoned_at IS NULL",
+        [],
+        |r| r.get(0),
+    )?)
+}
+
+/// The mail went out at `now`.
+pub fn mark_sent(conn: &Connection, id: i64, now: i64) -> Result<()> {
+    let n = conn.execute(
+        "UPDATE outbound SET sent_at = ?2, attempts = attempts + 1 \
+         WHERE id = ?1 AND sent_at IS NULL",
+        params![id, now],
+    )?;
+    expect_one(n, || format!("unsent outbound mail #{id}"))
+}
+
+/// An attempt at `now` failed with `error`: counts the attempt and
+/// schedules the next after [`retry_delay`]; the time of the next attempt.
+pub fn mark_failed(conn: &Connection, id: i64, error: &str, now: i64) -> Result<i64> {
+    let attempts: Option<i64> = conn
+        .query_row(
+            "UPDATE outbound SET attempts = attempts + 1, last_error = ?2 \
+             WHERE id = ?1 AND sent_at IS NULL RETURNING attempts",
+            params![id, error],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let Some(attempts) = attempts else {
+        return Err(super::StoreError::NotFound(format!(
+            "unsent outbound mail #{id}"
+        )));
+    };
+    let next = now.saturating_add(retry_delay(attempts));
+    conn.execute(
+        "UPDATE outbound SET next_attempt_at = ?2 WHERE id = ?1",
+        params![id, next],
+    )?;
+    Ok(next)
+}
+
+/// Gives up on the mail (a permanent failure, or too many attempts).
+pub fn abandon_mail(conn: &Connection, id: i64, error: &str, now: i64) -> Result<()> {
+    let n = conn.execute(
+        "UPDATE outbound SET abandoned_at = ?3, last_error = ?2 \
+         WHERE id = ?1 AND sent_at IS NULL",
+        params![id, error, now],
+    )?;
+    expect_one(n, || format!("unsent outbound mail #{id}"))
+}

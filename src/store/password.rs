@@ -1,0 +1,129 @@
+//! Passwords: only ever stored as argon2id hashes in the PHC string form
+//! (`$argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>`), with a fresh random
+//! salt each time and the OWASP parameters (19 MiB of memory, 2 passes, one
+//! lane).
+//!
+//! Hashing and checking cost milliseconds (tens of them, more in an
+//! unoptimised build) and 19 MiB of memory **by design**: that is what makes
+//! a stolen database expensive to attack. Check a password once per mail,
+//! not in a loop.
+
+use std::fmt;
+
+use argon2::password_hash::rand_core::OsRng;
+use argon2::password_hash::{PasswordHasher, PasswordVerifier, SaltString};
+use argon2::{Algorithm, Argon2, Params, Version};
+use rusqlite::types::{FromSql, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
+
+use super::{Result, StoreError};
+
+/// Memory cost in KiB (OWASP: at least 19456).
+pub const ARGON2_M_KIB: u32 = 19_456;
+/// Passes over the memory (OWASP: at least 2 with 19 MiB).
+pub const ARGON2_T: u32 = 2;
+/// Lanes.
+pub const ARGON2_P: u32 = 1;
+
+fn hasher() -> Result<Argon2<'static>> {
+    let params = Params::new(ARGON2_M_KIB, ARGON2_T, ARGON2_P, None)
+        .map_err(|e| StoreError::Password(e.to_string()))?;
+    Ok(Argon2::new(Algorithm::Argon2id, Version::V0x13, params))
+}
+
+/// An argon2id PHC string. It can only be made by hashing
+/// ([`hash_password`]) or by [`PasswordHash::parse`] of a well-formed
+/// argon2id string, so a plain password cannot be passed where a hash goes.
+#[derive(Clone, PartialEq, Eq)]
+pub struct PasswordHash(String);
+
+impl PasswordHash {
+    /// Accepts `phc` if it is a well-formed argon2id PHC string.
+    pub fn parse(phc: &str) -> Result<PasswordHash> {
+        let parsed = argon2::password_hash::PasswordHash::new(phc)
+            .map_err(|e| StoreError::Password(format!("not a PHC string: {e}")))?;
+        if parsed.algorithm != Algorithm::Argon2id.ident() {
+            return Err(StoreError::Password(format!(
+                "{} is not argon2id",
+                parsed.algorithm
+            )));
+        }
+        if parsed.hash.is_none() || parsed.salt.is_none() {
+            return Err(StoreError::Password("PHC string without salt or hash".into()));
+        }
+        Ok(PasswordHash(phc.to_string()))
+    }
+
+    /// The PHC string.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Whether `plain` is the password (constant-time comparison of the
+    /// hashes, by the argon2 crate). Costs milliseconds by design.
+    pub fn verify(&self, plain: &str) -> bool {
+        verify_password(plain, &self.0)
+    }
+
+    /// Whether this hash was made with weaker parameters than today's, so
+    /// it should be replaced by a fresh hash at the next successful sign-on.
+    pub fn needs_rehash(&self) -> bool {
+        let Ok(parsed) = argon2::password_hash::PasswordHash::new(&self.0) else {
+            return true;
+        };
+        match Params::try_from(&parsed) {
+            Ok(p) => {
+                p.m_cost() < ARGON2_M_KIB
+                    || p.t_cost() < ARGON2_T
+                    || parsed.version != Some(Version::V0x13.into())
+            }
+            Err(_) => true,
+        }
+    }
+}
+
+impl fmt::Debug for PasswordHash {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // The parameters are no secret; the salt and hash need not be printed.
+        let params = self.0.split('$').take(4).collect::<Vec<_>>().join("$");
+        write!(f, "PasswordHash({params}$…)")
+    }
+}
+
+impl ToSql for PasswordHash {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(self.0.as_str().into())
+    }
+}
+
+impl FromSql for PasswordHash {
+    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+        // The column's CHECK already insists on argon2id; keep it cheap.
+        Ok(PasswordHash(value.as_str()?.to_string()))
+    }
+}
+
+/// Hashes `plain` with argon2id (m = 19456 KiB, t = 2, p = 1) and a fresh
+/// random 16-byte salt. Costs milliseconds by design.
+pub fn hash_password(plain: &str) -> Result<PasswordHash> {
+    let salt = SaltString::generate(&mut OsRng);
+    let hash = hasher()?
+        .hash_password(plain.as_bytes(), &salt)
+        .map_err(|e| StoreError::Password(e.to_string()))?;
+    Ok(PasswordHash(hash.to_string()))
+}
+
+/// Whether `plain` matches the argon2id PHC string `phc`, using the
+/// parameters written in it. False for a malformed or non-argon2id string.
+/// The comparison is constant-time (the argon2 crate); the check costs
+/// milliseconds by design.
+pub fn verify_password(plain: &str, phc: &str) -> bool {
+    let Ok(parsed) = argon2::password_hash::PasswordHash::new(phc) else {
+        return false;
+    };
+    if parsed.algorithm != Algorithm::Argon2id.ident() {
+        return false;
+    }
+    Argon2::default()
+        .verify_password(plain.as_bytes(), &parsed)
+        .is_ok()
+}

@@ -1,0 +1,183 @@
+//! Phases: one row per phase of a game, with the position at its start
+//! (`interchange::PositionJson` as JSON), its deadline and grace, and once
+//! processed, when and with what results.
+
+use rusqlite::{params, Connection, OptionalExtension, Row};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use super::{expect_one, unique_as_duplicate, Result};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct PhaseRecord {
+    pub id: i64,
+    pub game_id: i64,
+    /// `S1901M` ...
+    pub phase: String,
+    /// 1 for the game's first phase, then up by one.
+    pub seq: i64,
+    /// JSON text of the position at the start of the phase.
+    pub position: String,
+    pub deadline: Option<i64>,
+    pub grace_until: Option<i64>,
+    pub started_at: i64,
+    pub processed_at: Option<i64>,
+    /// JSON text of the adjudication's results, once processed.
+    pub results: Option<String>,
+}
+
+impl PhaseRecord {
+    /// The position parsed into the caller's type (`PositionJson`).
+    pub fn position_as<T: DeserializeOwned>(&self) -> Result<T> {
+        Ok(serde_json::from_str(&self.position)?)
+    }
+
+    /// The results parsed into the caller's type.
+    pub fn results_as<T: DeserializeOwned>(&self) -> Result<Option<T>> {
+        match &self.results {
+            Some(text) => Ok(Some(serde_json::from_str(text)?)),
+            None => Ok(None),
+        }
+    }
+
+    pub fn is_processed(&self) -> bool {
+        self.processed_at.is_some()
+    }
+}
+
+const COLUMNS: &str = "id, game_id, phase, seq, position, deadline, grace_until, started_at, \
+                       processed_at, results";
+
+fn from_row(r: &Row<'_>) -> rusqlite::Result<PhaseRecord> {
+    Ok(PhaseRecord {
+        id: r.get(0)?,
+        game_id: r.get(1)?,
+        phase: r.get(2)?,
+        seq: r.get(3)?,
+        position: r.get(4)?,
+        deadline: r.get(5)?,
+        grace_until: r.get(6)?,
+        started_at: r.get(7)?,
+        processed_at: r.get(8)?,
+        results: r.get(9)?,
+    })
+}
+
+/// Starts `phase` of the game with `position` (serialised to JSON: pass a
+/// `PositionJson`), after every phase already stored; its id.
+/// [`StoreError::Duplicate`] if the game already has that phase.
+///
+/// [`StoreError::Duplicate`]: super::StoreError::Duplicate
+pub fn insert_phase<P: Serialize + ?Sized>(
+    conn: &Connection,
+    game_id: i64,
+    phase: &str,
+    position: &P,
+    deadline: Option<i64>,
+    grace_until: Option<i64>,
+    now: i64,
+) -> Result<i64> {
+    let position = serde_json::to_string(position)?;
+    conn.execute(
+        "INSERT INTO phases (game_id, phase, seq, position, deadline, grace_until, started_at) \
+         VALUES (?1, ?2, \
+                 (SELECT coalesce(max(seq), 0) + 1 FROM phases WHERE game_id = ?1), \
+                 ?3, ?4, ?5, ?6)",
+        params![game_id, phase, position, deadline, grace_until, now],
+    )
+    .map_err(|e| unique_as_duplicate(e, || format!("phase {phase:?} of game #{game_id}")))?;
+    Ok(conn.last_insert_rowid())
+}
+
+/// The game's latest phase (processed or not), if it has one.
+pub fn current_phase(conn: &Connection, game_id: i64) -> Result<Option<PhaseRecord>> {
+    Ok(conn
+        .query_row(
+            &format!("SELECT {COLUMNS} FROM phases WHERE game_id = ?1 ORDER BY seq DESC LIMIT 1"),
+            [game_id],
+            from_row,
+        )
+        .optional()?)
+}
+
+pub fn phase_by_name(conn: &Connection, game_id: i64, phase: &str) -> Result<Option<PhaseRecord>> {
+    Ok(conn
+        .query_row(
+            &format!("SELECT {COLUMNS} FROM phases WHERE game_id = ?1 AND phase = ?2"),
+            params![game_id, phase],
+            from_row,
+        )
+        .optional()?)
+}
+
+/// Every phase of the game, first to last.
+pub fn phases_of_game(conn: &Connection, game_id: i64) -> Result<Vec<PhaseRecord>> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {COLUMNS} FROM phases WHERE game_id = ?1 ORDER BY seq"
+    ))?;
+    let rows = stmt.query_map([game_id], from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Sets the deadline and end of grace of an unprocessed phase.
+pub fn set_deadline(
+    conn: &Connection,
+    game_id: i64,
+    phase: &str,
+    deadline: Option<i64>,
+    grace_until: Option<i64>,
+) -> Result<()> {
+    let n = conn.execute(
+        "UPDATE phases SET deadline = ?3, grace_until = ?4 \
+         WHERE game_id = ?1 AND phase = ?2 AND processed_at IS NULL",
+        params![game_id, phase, deadline, grace_until],
+    )?;
+    expect_one(n, || format!("unprocessed phase {phase:?} of game #{game_id}"))
+}
+
+/// Records that the phase was adjudicated at `now` with `results`
+/// (serialised to JSON). Fails if it is unknown or already processed.
+pub fn mark_processed<R: Serialize + ?Sized>(
+    conn: &Connection,
+    game_id: i64,
+    phase: &str,
+    results: &R,
+    now: i64,
+) -> Result<()> {
+    let results = serde_json::to_string(results)?;
+    let n = conn.execute(
+        "UPDATE phases SET processed_at = ?3, results = ?4 \
+         WHERE game_id = ?1 AND phase = ?2 AND processed_at IS NULL",
+        params![game_id, phase, now, results],
+    )?;
+    expect_one(n, || format!("unprocessed phase {phase:?} of game #{game_id}"))
+}
+
+/// The unprocessed current phases of active games whose deadline is at or
+/// before `now`, earliest deadline first: what the clock has to look at.
+pub fn phases_due(conn: &Connection, now: i64) -> Result<Vec<PhaseRecord>> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {COLUMNS} FROM phases p \
+         WHERE p.processed_at IS NULL AND p.deadline IS NOT NULL AND p.deadline <= ?1 \
+           AND EXISTS (SELECT 1 FROM games g WHERE g.id = p.game_id AND g.state = 'active') \
+           AND p.seq = (SELECT max(seq) FROM phases q WHERE q.game_id = p.game_id) \
+         ORDER BY p.deadline, p.id"
+    ))?;
+    let rows = stmt.query_map([now], from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The earliest deadline or end of grace still ahead of `now` among the
+/// unprocessed phases of active games: when the clock should next wake.
+pub fn next_wakeup(conn: &Connection, now: i64) -> Result<Option<i64>> {
+    Ok(conn.query_row(
+        "SELECT min(t) FROM ( \
+             SELECT p.deadline AS t FROM phases p JOIN games g ON g.id = p.game_id \
+             WHERE p.processed_at IS NULL AND g.state = 'active' AND p.deadline > ?1 \
+             UNION ALL \
+             SELECT p.grace_until FROM phases p JOIN games g ON g.id = p.game_id \
+             WHERE p.processed_at IS NULL AND g.state = 'active' AND p.grace_until > ?1)",
+        [now],
+        |r| r.get(0),
+    )?)
+}

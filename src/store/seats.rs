@@ -1,0 +1,422 @@
+//! Seats (a power and the player holding it: the account), who held which
+//! power when, absences, and observers.
+
+use rusqlite::{params, Connection, OptionalExtension, Row};
+
+use super::{expect_one, text_enum, unique_as_duplicate, PasswordHash, Result};
+
+text_enum! {
+    /// A seat's standing.
+    SeatStatus {
+        /// Joined a forming game; no power yet.
+        Forming = "forming",
+        Active = "active",
+        /// Past the deadline without complete orders.
+        Late = "late",
+        /// The player left or vanished (NoNMR: the game waits for a
+        /// replacement).
+        Abandoned = "abandoned",
+        /// Nobody plays it; its units hold (NMR after grace).
+        CivilDisorder = "civil_disorder",
+        Resigned = "resigned",
+        /// No units and no centres left.
+        Eliminated = "eliminated",
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Seat {
+    pub id: i64,
+    pub game_id: i64,
+    /// Upper-case power name; None until the game starts.
+    pub power: Option<String>,
+    pub address: String,
+    pub password: PasswordHash,
+    pub status: SeatStatus,
+    pub preferences: Option<String>,
+    /// SET WAIT.
+    pub wait: bool,
+    /// SET DRAW: the phase it was given in.
+    pub draw_vote: Option<String>,
+    /// SET DRAW naming its members (JSON array); None: all survivors.
+    pub draw_powers: Option<String>,
+    pub joined_at: i64,
+}
+
+/// What it takes to add a seat.
+#[derive(Clone, Debug)]
+pub struct NewSeat<'a> {
+    pub game_id: i64,
+    pub power: Option<&'a str>,
+    pub address: &'a str,
+    pub password: &'a PasswordHash,
+    pub status: SeatStatus,
+    pub preferences: Option<&'a str>,
+}
+
+const COLUMNS: &str = "id, game_id, power, address, password_hash, status, preferences, wait, \
+                       draw_vote, draw_powers, joined_at";
+
+fn from_row(r: &Row<'_>) -> rusqlite::Result<Seat> {
+    Ok(Seat {
+        id: r.get(0)?,
+        game_id: r.get(1)?,
+        power: r.get(2)?,
+        address: r.get(3)?,
+        password: r.get(4)?,
+        status: r.get(5)?,
+        preferences: r.get(6)?,
+        wait: r.get(7)?,
+        draw_vote: r.get(8)?,
+        draw_powers: r.get(9)?,
+        joined_at: r.get(10)?,
+    })
+}
+
+/// Adds a seat; its id. [`StoreError::Duplicate`] if the power is taken.
+///
+/// [`StoreError::Duplicate`]: super::StoreError::Duplicate
+pub fn add_seat(conn: &Connection, seat: &NewSeat<'_>, now: i64) -> Result<i64> {
+    conn.execute(
+        "INSERT INTO seats (game_id, power, address, password_hash, status, preferences, joined_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![
+            seat.game_id,
+            seat.power,
+            seat.address,
+            seat.password,
+            seat.status,
+            seat.preferences,
+            now
+        ],
+    )
+    .map_err(|e| unique_as_duplicate(e, || format!("power {:?}", seat.power)))?;
+    Ok(conn.last_insert_rowid())
+}
+
+pub fn seat_by_id(conn: &Connection, seat_id: i64) -> Result<Option<Seat>> {
+    Ok(conn
+        .query_row(
+            &format!("SELECT {COLUMNS} FROM seats WHERE id = ?1"),
+            [seat_id],
+            from_row,
+        )
+        .optional()?)
+}
+
+/// The seat of `power` (upper case) in the game.
+pub fn seat_by_power(conn: &Connection, game_id: i64, power: &str) -> Result<Option<Seat>> {
+    Ok(conn
+        .query_row(
+            &format!("SELECT {COLUMNS} FROM seats WHERE game_id = ?1 AND power = ?2"),
+            params![game_id, power],
+            from_row,
+        )
+        .optional()?)
+}
+
+/// The game's seats: by power, then (unassigned) by joining order.
+pub fn seats_of_game(conn: &Connection, game_id: i64) -> Result<Vec<Seat>> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {COLUMNS} FROM seats WHERE game_id = ?1 ORDER BY power IS NULL, power, id"
+    ))?;
+    let rows = stmt.query_map([game_id], from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Every seat held by `address` (compared case-insensitively), in any game.
+pub fn seats_of_address(conn: &Connection, address: &str) -> Result<Vec<Seat>> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {COLUMNS} FROM seats WHERE address = ?1 COLLATE NOCASE ORDER BY game_id, id"
+    ))?;
+    let rows = stmt.query_map([address], from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+fn update(conn: &Connection, seat_id: i64, sql: &str, value: &dyn rusqlite::ToSql) -> Result<()> {
+    let n = conn.execute(sql, params![seat_id, value])?;
+    expect_one(n, || format!("seat #{seat_id}"))
+}
+
+/// Gives a forming seat its power at the start of the game, makes it active
+/// and opens its history from `phase`.
+pub fn assign_power(conn: &Connection, seat_id: i64, power: &str, phase: &str) -> Result<()> {
+    let n = conn
+        .execute(
+            "UPDATE seats SET power = ?2, status = 'active' WHERE id = ?1",
+            params![seat_id, power],
+        )
+        .map_err(|e| unique_as_duplicate(e, || format!("power {power:?}")))?;
+    expect_one(n, || format!("seat #{seat_id}"))?;
+    conn.execute(
+        "INSERT INTO seat_history (game_id, power, address, from_phase) \
+         SELECT game_id, power, address, ?2 FROM seats WHERE id = ?1",
+        params![seat_id, phase],
+    )?;
+    Ok(())
+}
+
+/// A new player takes over the seat from `phase`: new address and password,
+/// active, WAIT and DRAW cleared; the seat history closes the previous
+/// player's time at `phase` and opens the new one's.
+pub fn replace_player(
+    conn: &Connection,
+    seat_id: i64,
+    address: &str,
+    password: &PasswordHash,
+    phase: &str,
+) -> Result<()> {
+    conn.execute(
+        "UPDATE seat_history SET to_phase = ?2 \
+         WHERE to_phase IS NULL AND (game_id, power) = \
+               (SELECT game_id, power FROM seats WHERE id = ?1)",
+        params![seat_id, phase],
+    )?;
+    let n = conn.execute(
+        "UPDATE seats SET address = ?2, password_hash = ?3, status = 'active', wait = 0, \
+                          draw_vote = NULL, draw_powers = NULL \
+         WHERE id = ?1",
+        params![seat_id, address, password],
+    )?;
+    expect_one(n, || format!("seat #{seat_id}"))?;
+    conn.execute(
+        "INSERT INTO seat_history (game_id, power, address, from_phase) \
+         SELECT game_id, power, address, ?2 FROM seats WHERE id = ?1 AND power IS NOT NULL",
+        params![seat_id, phase],
+    )?;
+    Ok(())
+}
+
+/// Closes the open history rows of the game at `phase` (its last phase).
+pub fn close_seat_history(conn: &Connection, game_id: i64, phase: &str) -> Result<()> {
+    conn.execute(
+        "UPDATE seat_history SET to_phase = ?2 WHERE game_id = ?1 AND to_phase IS NULL",
+        params![game_id, phase],
+    )?;
+    Ok(())
+}
+
+pub fn set_seat_password(conn: &Connection, seat_id: i64, password: &PasswordHash) -> Result<()> {
+    update(
+        conn,
+        seat_id,
+        "UPDATE seats SET password_hash = ?2 WHERE id = ?1",
+        password,
+    )
+}
+
+/// The player's new address (history keeps the one it started with).
+pub fn set_seat_address(conn: &Connection, seat_id: i64, address: &str) -> Result<()> {
+    update(
+        conn,
+        seat_id,
+        "UPDATE seats SET address = ?2 WHERE id = ?1",
+        &address,
+    )
+}
+
+pub fn set_seat_status(conn: &Connection, seat_id: i64, status: SeatStatus) -> Result<()> {
+    update(
+        conn,
+        seat_id,
+        "UPDATE seats SET status = ?2 WHERE id = ?1",
+        &status,
+    )
+}
+
+pub fn set_seat_preferences(conn: &Connection, seat_id: i64, preferences: Option<&str>) -> Result<()> {
+    update(
+        conn,
+        seat_id,
+        "UPDATE seats SET preferences = ?2 WHERE id = ?1",
+        &preferences,
+    )
+}
+
+/// SET WAIT / SET NOWAIT.
+pub fn set_seat_wait(conn: &Connection, seat_id: i64, wait: bool) -> Result<()> {
+    update(
+        conn,
+        seat_id,
+        "UPDATE seats SET wait = ?2 WHERE id = ?1",
+        &wait,
+    )
+}
+
+/// SET DRAW (given in `phase`, optionally naming the draw's members as a
+/// JSON array) or, with `phase` None, SET NODRAW.
+pub fn set_seat_draw(
+    conn: &Connection,
+    seat_id: i64,
+    phase: Option<&str>,
+    powers: Option<&[&str]>,
+) -> Result<()> {
+    let powers = match (phase, powers) {
+        (Some(_), Some(list)) => Some(serde_json::to_string(list)?),
+        _ => None,
+    };
+    let n = conn.execute(
+        "UPDATE seats SET draw_vote = ?2, draw_powers = ?3 WHERE id = ?1",
+        params![seat_id, phase, powers],
+    )?;
+    expect_one(n, || format!("seat #{seat_id}"))
+}
+
+/// Clears every WAIT of the game (after a phase is processed).
+pub fn clear_waits(conn: &Connection, game_id: i64) -> Result<usize> {
+    Ok(conn.execute(
+        "UPDATE seats SET wait = 0 WHERE game_id = ?1 AND wait = 1",
+        [game_id],
+    )?)
+}
+
+/// Clears every draw vote of the game.
+pub fn clear_draw_votes(conn: &Connection, game_id: i64) -> Result<usize> {
+    Ok(conn.execute(
+        "UPDATE seats SET draw_vote = NULL, draw_powers = NULL \
+         WHERE game_id = ?1 AND draw_vote IS NOT NULL",
+        [game_id],
+    )?)
+}
+
+/// One player's time at one power.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatTenure {
+    pub power: String,
+    pub address: String,
+    pub from_phase: String,
+    /// None: still playing.
+    pub to_phase: Option<String>,
+}
+
+/// Who held which power, from when to when: by power, in order.
+pub fn seat_history(conn: &Connection, game_id: i64) -> Result<Vec<SeatTenure>> {
+    let mut stmt = conn.prepare(
+        "SELECT power, address, from_phase, to_phase FROM seat_history \
+         WHERE game_id = ?1 ORDER BY power, id",
+    )?;
+    let rows = stmt.query_map([game_id], |r| {
+        Ok(SeatTenure {
+            power: r.get(0)?,
+            address: r.get(1)?,
+            from_phase: r.get(2)?,
+            to_phase: r.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+// Absences --------------------------------------------------------------
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Absence {
+    pub id: i64,
+    pub seat_id: i64,
+    pub starts: i64,
+    pub ends: i64,
+}
+
+/// Records that the seat's player is away from `starts` to `ends`.
+pub fn add_absence(conn: &Connection, seat_id: i64, starts: i64, ends: i64) -> Result<i64> {
+    conn.execute(
+        "INSERT INTO absences (seat_id, starts, ends) VALUES (?1, ?2, ?3)",
+        params![seat_id, starts, ends],
+    )?;
+    Ok(conn.last_insert_rowid())
+}
+
+pub fn remove_absence(conn: &Connection, absence_id: i64) -> Result<()> {
+    let n = conn.execute("DELETE FROM absences WHERE id = ?1", [absence_id])?;
+    expect_one(n, || format!("absence #{absence_id}"))
+}
+
+/// The absences of the game's seats that have not ended by `now`, by start.
+pub fn absences_of_game(conn: &Connection, game_id: i64, now: i64) -> Result<Vec<Absence>> {
+    let mut stmt = conn.prepare(
+        "SELECT a.id, a.seat_id, a.starts, a.ends FROM absences a \
+         JOIN seats s ON s.id = a.seat_id \
+         WHERE s.game_id = ?1 AND a.ends > ?2 ORDER BY a.starts, a.id",
+    )?;
+    let rows = stmt.query_map(params![game_id, now], |r| {
+        Ok(Absence {
+            id: r.get(0)?,
+            seat_id: r.get(1)?,
+            starts: r.get(2)?,
+            ends: r.get(3)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+// Observers -------------------------------------------------------------
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Observer {
+    pub id: i64,
+    pub game_id: i64,
+    pub address: String,
+    pub password: PasswordHash,
+    pub joined_at: i64,
+}
+
+/// Adds an observer; None if that address (any case) already observes.
+pub fn add_observer(
+    conn: &Connection,
+    game_id: i64,
+    address: &str,
+    password: &PasswordHash,
+    now: i64,
+) -> Result<Option<i64>> {
+    let n = conn.execute(
+        "INSERT INTO observers (game_id, address, password_hash, joined_at) \
+         VALUES (?1, ?2, ?3, ?4) ON CONFLICT (game_id, address) DO NOTHING",
+        params![game_id, address, password, now],
+    )?;
+    Ok((n == 1).then(|| conn.last_insert_rowid()))
+}
+
+/// Removes the observer; whether there was one.
+pub fn remove_observer(conn: &Connection, game_id: i64, address: &str) -> Result<bool> {
+    let n = conn.execute(
+        "DELETE FROM observers WHERE game_id = ?1 AND address = ?2",
+        params![game_id, address],
+    )?;
+    Ok(n > 0)
+}
+
+/// The game's observers, in joining order.
+pub fn observers_of_game(conn: &Connection, game_id: i64) -> Result<Vec<Observer>> {
+    let mut stmt = conn.prepare(
+        "SELECT id, game_id, address, password_hash, joined_at FROM observers \
+         WHERE game_id = ?1 ORDER BY id",
+    )?;
+    let rows = stmt.query_map([game_id], |r| {
+        Ok(Observer {
+            id: r.get(0)?,
+            game_id: r.get(1)?,
+            address: r.get(2)?,
+            password: r.get(3)?,
+            joined_at: r.get(4)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+pub fn observer_by_address(conn: &Connection, game_id: i64, address: &str) -> Result<Option<Observer>> {
+    Ok(conn
+        .query_row(
+            "SELECT id, game_id, address, password_hash, joined_at FROM observers \
+             WHERE game_id = ?1 AND address = ?2",
+            params![game_id, address],
+            |r| {
+                Ok(Observer {
+                    id: r.get(0)?,
+                    game_id: r.get(1)?,
+                    address: r.get(2)?,
+                    password: r.get(3)?,
+                    joined_at: r.get(4)?,
+                })
+            },
+        )
+        .optional()?)
+}

@@ -1,0 +1,141 @@
+//! `judge adjudicate` as a whole process: JSON Lines in, one line out per
+//! line, in order. The DATC movement and adjustment cases go through the
+//! player-facing order parser and the JSON layer, and must end where the
+//! engine-level DATC test says.
+
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+fn run_judge(input: &str) -> (Vec<Value>, bool) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_judge"))
+        .arg("adjudicate")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start judge");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_string();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().expect("judge runs");
+    writer.join().unwrap().unwrap();
+    let lines = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("every output line is JSON"))
+        .collect();
+    (lines, out.status.success())
+}
+
+/// "POWER: unit" for every unit of a per-power map of lists or objects.
+fn unit_set(v: &Value) -> BTreeSet<String> {
+    let mut set = BTreeSet::new();
+    if let Some(powers) = v.as_object() {
+        for (power, units) in powers {
+            match units {
+                Value::Array(list) => {
+                    for u in list {
+                        set.insert(format!("{power}: {}", u.as_str().unwrap()));
+                    }
+                }
+                Value::Object(map) => {
+                    for u in map.keys() {
+                        set.insert(format!("{power}: {u}"));
+                    }
+                }
+                _ => panic!("unexpected {units}"),
+            }
+        }
+    }
+    set
+}
+
+#[test]
+fn datc_movement_and_adjustment_cases_through_the_json_interface() {
+    let cases: Vec<Value> = include_str!("datc/v2.4.jsonl")
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        // Retreat cases carry the retreat options in the engine test's own
+        // keys, not in `retreats`: they stay with tests/datc.rs.
+        .filter(|c: &Value| !c["phase"].as_str().unwrap().ends_with('R'))
+        .collect();
+    let input: String = cases.iter().map(|c| format!("{c}\n")).collect();
+    let (outputs, ok) = run_judge(&input);
+    assert!(ok, "every DATC line is a possible position");
+    assert_eq!(outputs.len(), cases.len(), "one line out per line in");
+    let mut failures = Vec::new();
+    for (case, out) in cases.iter().zip(&outputs) {
+        let name = case["name"].as_str().unwrap();
+        assert_eq!(out["phase"], case["phase"], "{name}: output in input order");
+        let units = unit_set(&out["next"]["units"]);
+        let expected = unit_set(&case["expect"]["units"]);
+        let dislodged = unit_set(&out["next"]["retreats"]);
+        let expected_dislodged = unit_set(&case["expect"]["dislodged"]);
+        if units != expected || !expected_dislodged.is_subset(&dislodged) {
+            failures.push(format!(
+                "{name}: units {units:?} (expected {expected:?}), retreating {dislodged:?} \
+                 (expected {expected_dislodged:?}); errors {}",
+                out["errors"]
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn results_and_errors_are_reported_per_order() {
+    let line = r#"{"phase": "S1901M", "units": {"FRANCE": ["A PAR", "A MAR"], "GERMANY": ["A MUN"]},
+        "orders": {"FRANCE": ["A Par - Bur", "A Mar S A Par - Bur"], "GERMANY": ["Army Munich -> Burgundy", "F Kie - Hol"]}}"#;
+    let (out, ok) = run_judge(&format!("{}\n", line.replace('\n', " ")));
+    assert!(ok);
+    let out = &out[0];
+    assert_eq!(out["results"]["A PAR - BUR"], "ok");
+    assert_eq!(out["results"]["A MUN - BUR"], "bounce");
+    assert_eq!(out["next"]["phase"], "F1901M");
+    assert_eq!(
+        unit_set(&out["next"]["units"]),
+        BTreeSet::from([
+            "FRANCE: A BUR".to_string(),
+            "FRANCE: A MAR".to_string(),
+            "GERMANY: A MUN".to_string()
+        ])
+    );
+    let errors = out["errors"].as_array().unwrap();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0]
+        .as_str()
+        .unwrap()
+        .starts_with("GERMANY: F Kie - Hol"));
+}
+
+#[test]
+fn fall_moves_change_ownership_and_skip_empty_phases() {
+    let line = r#"{"phase": "F1901M", "units": {"ENGLAND": ["F NTH", "A YOR"], "FRANCE": ["A BEL"]}, "centers": {"ENGLAND": ["LON", "EDI"]}, "orders": {"ENGLAND": ["A YOR - HOL VIA CONVOY", "F NTH C A YOR - HOL"]}}"#;
+    let (out, ok) = run_judge(&format!("{line}\n"));
+    assert!(ok);
+    let next = &out[0]["next"];
+    assert_eq!(
+        next["centers"]["ENGLAND"],
+        serde_json::json!(["EDI", "HOL", "LON"])
+    );
+    // England: 3 centres, 2 units, a free home centre (LON): it builds.
+    assert_eq!(next["phase"], "W1901A");
+    assert_eq!(out[0]["results"]["A YOR - HOL VIA CONVOY"], "ok");
+}
+
+#[test]
+fn bad_lines_get_an_error_line_and_a_failing_exit() {
+    let input = "not json\n{\"phase\": \"S1901M\", \"units\": {\"FRANCE\": [\"F PAR\"]}}\n{\"phase\": \"X1901M\"}\n{\"phase\": \"S1901M\", \"units\": {\"FRANCE\": [\"A PAR\"], \"GERMANY\": [\"A PAR\"]}}\n{\"phase\": \"S1901M\"}\n";
+    let (out, ok) = run_judge(input);
+    assert!(!ok, "exit status is non-zero");
+    assert_eq!(out.len(), 5);
+    assert_eq!(out[0]["line"], 1);
+    assert!(out[0]["error"].as_str().unwrap().starts_with("bad JSON"));
+    assert_eq!(out[1]["error"], "\"F PAR\": a fleet cannot stand in Paris");
+    assert!(out[2]["error"].as_str().unwrap().contains("is not a phase"));
+    assert_eq!(out[3]["error"], "two units in PAR");
+    assert_eq!(out[4]["phase"], "S1901M", "an empty board is a position");
+}

@@ -1,0 +1,1118 @@
+//! The store against real SQLite files in a temporary directory: schema and
+//! versions, mail deduplication, the outbound queue, orders, transactions,
+//! hostile text, and passwords.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
+
+use judge::store::rusqlite::{self, Connection};
+use judge::store::{self, *};
+use serde_json::json;
+
+const T0: i64 = 1_700_000_000;
+
+/// A directory under the system temp dir, removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(test: &str) -> TempDir {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0);
+        let dir = std::env::temp_dir().join(format!(
+            "judge-store-{}-{test}-{nanos}-{}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    fn db(&self) -> PathBuf {
+        self.0.join("judge.db")
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// One hash for the tests that only need some valid hash (hashing is slow
+/// by design).
+fn some_hash() -> &'static PasswordHash {
+    static HASH: OnceLock<PasswordHash> = OnceLock::new();
+    HASH.get_or_init(|| hash_password("not the point here").unwrap())
+}
+
+fn new_game<'a>(name: &'a str) -> NewGame<'a> {
+    NewGame {
+        name,
+        variant: "standard",
+        settings: "{}",
+        master_address: None,
+        master_password: None,
+        seed: 7,
+    }
+}
+
+fn position(phase: &str) -> serde_json::Value {
+    json!({ "phase": phase, "units": { "FRANCE": ["A PAR", "A MAR", "F BRE"] } })
+}
+
+/// A game with its first phase S1901M, active.
+fn game_with_phase(conn: &Connection, name: &str) -> i64 {
+    let id = create_game(conn, &new_game(name), T0).unwrap();
+    insert_phase(conn, id, "S1901M", &position("S1901M"), Some(T0 + 3600), None, T0).unwrap();
+    set_game_state(conn, id, GameState::Active, T0).unwrap();
+    id
+}
+
+fn table_names(conn: &Connection) -> Vec<String> {
+    let mut stmt = conn
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
+        .unwrap();
+    stmt.query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap()
+}
+
+const TABLES: [&str; 11] = [
+    "absences",
+    "archive",
+    "games",
+    "inbound",
+    "observers",
+    "orders",
+    "outbound",
+    "phases",
+    "press",
+    "seat_history",
+    "seats",
+];
+
+// Schema and versions -----------------------------------------------------
+
+#[test]
+fn schema_applies_twice_and_records_version() {
+    let dir = TempDir::new("schema");
+    let path = dir.0.join("nested").join("deeper").join("judge.db");
+    {
+        let store = Store::open(&path).unwrap();
+        assert_eq!(store.path(), Some(path.as_path()));
+        assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+        assert_eq!(SCHEMA_VERSION, 1 + MIGRATIONS.len() as i64);
+        let conn = store.conn();
+        create_game(conn, &new_game("keep"), T0).unwrap();
+        let mode: String = conn
+            .pragma_query_value(None, "journal_mode", |r| r.get(0))
+            .unwrap();
+        assert_eq!(mode, "wal");
+        let fk: i64 = conn
+            .pragma_query_value(None, "foreign_keys", |r| r.get(0))
+            .unwrap();
+        assert_eq!(fk, 1);
+        let busy: i64 = conn
+            .pragma_query_value(None, "busy_timeout", |r| r.get(0))
+            .unwrap();
+        assert_eq!(busy, 5000);
+        let app: i64 = conn
+            .pragma_query_value(None, "application_id", |r| r.get(0))
+            .unwrap();
+        assert_eq!(app, APPLICATION_ID);
+        for t in TABLES {
+            assert!(table_names(conn).iter().any(|n| n == t), "{t}");
+        }
+        // The schema text itself is idempotent.
+        conn.execute_batch(SCHEMA).unwrap();
+        conn.execute_batch(SCHEMA).unwrap();
+    }
+    // Opening again applies it again: nothing lost, same version.
+    for _ in 0..2 {
+        let store = Store::open(&path).unwrap();
+        assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+        let games = list_games(store.conn()).unwrap();
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].name, "keep");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o077, 0, "the database is private: {mode:o}");
+    }
+}
+
+#[test]
+fn newer_version_is_refused_and_left_alone() {
+    let dir = TempDir::new("newer");
+    drop(Store::open(dir.db()).unwrap());
+    let newer = SCHEMA_VERSION + 1;
+    {
+        let conn = Connection::open(dir.db()).unwrap();
+        conn.pragma_update(None, "user_version", newer).unwrap();
+    }
+    let err = Store::open(dir.db()).unwrap_err();
+    match &err {
+        StoreError::NewerSchema { found, supported } => {
+            assert_eq!((*found, *supported), (newer, SCHEMA_VERSION));
+        }
+        other => panic!("{other:?}"),
+    }
+    let message = err.to_string();
+    assert!(message.contains(&newer.to_string()), "{message}");
+    assert!(message.contains("newer"), "{message}");
+    let conn = Connection::open(dir.db()).unwrap();
+    let v: i64 = conn
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .unwrap();
+    assert_eq!(v, newer, "the refused file is not touched");
+}
+
+#[test]
+fn foreign_sqlite_file_is_refused() {
+    let dir = TempDir::new("foreign");
+    {
+        let conn = Connection::open(dir.db()).unwrap();
+        conn.execute_batch("CREATE TABLE recipes (name TEXT);").unwrap();
+    }
+    assert!(matches!(
+        Store::open(dir.db()),
+        Err(StoreError::NotAJudgeDatabase(_))
+    ));
+    {
+        let conn = Connection::open(dir.db()).unwrap();
+        conn.pragma_update(None, "user_version", 1).unwrap();
+    }
+    assert!(matches!(
+        Store::open(dir.db()),
+        Err(StoreError::NotAJudgeDatabase(_))
+    ));
+}
+
+// Mail in -----------------------------------------------------------------
+
+#[test]
+fn duplicate_message_id_is_stored_once() {
+    let dir = TempDir::new("dedup");
+    let mut db = Store::open(dir.db()).unwrap();
+    let raw = b"From: a@example.org\r\nMessage-ID: <x1@example.org>\r\n\r\nSIGNON Fgame pw\r\n";
+    let tx = db.transaction().unwrap();
+    let first = insert_inbound(&tx, "<x1@example.org>", raw, Some("a@example.org"), T0).unwrap();
+    let id = first.expect("first delivery stored");
+    tx.commit().unwrap();
+    // The same mail delivered again (with or without brackets, later): ignored.
+    assert_eq!(
+        insert_inbound(db.conn(), "<x1@example.org>", raw, None, T0 + 5).unwrap(),
+        None
+    );
+    assert_eq!(
+        insert_inbound(db.conn(), " x1@example.org ", b"other", None, T0 + 6).unwrap(),
+        None
+    );
+    // Message-IDs are case-sensitive: a different one is a different mail.
+    assert!(insert_inbound(db.conn(), "X1@example.org", raw, None, T0 + 7)
+        .unwrap()
+        .is_some());
+    let new = unhandled_inbound(db.conn()).unwrap();
+    assert_eq!(new.len(), 2);
+    assert_eq!(new[0].id, id);
+    assert_eq!(new[0].message_id, "x1@example.org");
+    assert_eq!(new[0].raw, raw.to_vec());
+    assert_eq!(new[0].sender.as_deref(), Some("a@example.org"));
+    assert_eq!(new[0].status, InboundStatus::New);
+
+    mark_inbound(db.conn(), id, InboundStatus::Handled, None, T0 + 10).unwrap();
+    mark_inbound(db.conn(), new[1].id, InboundStatus::Dropped, Some("auto-reply"), T0 + 11)
+        .unwrap();
+    assert!(unhandled_inbound(db.conn()).unwrap().is_empty());
+    let handled = inbound_by_message_id(db.conn(), "<x1@example.org>")
+        .unwrap()
+        .unwrap();
+    assert_eq!(handled.status, InboundStatus::Handled);
+    assert_eq!(handled.handled_at, Some(T0 + 10));
+    let dropped = inbound_by_id(db.conn(), new[1].id).unwrap().unwrap();
+    assert_eq!(dropped.note.as_deref(), Some("auto-reply"));
+    // Still a duplicate after handling.
+    assert_eq!(
+        insert_inbound(db.conn(), "x1@example.org", raw, None, T0 + 99).unwrap(),
+        None
+    );
+    assert!(matches!(
+        mark_inbound(db.conn(), 9999, InboundStatus::Handled, None, T0),
+        Err(StoreError::NotFound(_))
+    ));
+}
+
+// Mail out ----------------------------------------------------------------
+
+#[test]
+fn retry_delay_doubles_from_a_minute_to_an_hour() {
+    let delays: Vec<i64> = (1..=9).map(retry_delay).collect();
+    assert_eq!(delays, [60, 120, 240, 480, 960, 1920, 3600, 3600, 3600]);
+    assert_eq!(retry_delay(0), 60);
+    assert_eq!(retry_delay(64), 3600);
+    assert_eq!(retry_delay(i64::MAX), 3600);
+}
+
+#[test]
+fn outbound_queue_due_sent_failed_with_backoff() {
+    let dir = TempDir::new("outbound");
+    let mut db = Store::open(dir.db()).unwrap();
+    let game = create_game(db.conn(), &new_game("queue"), T0).unwrap();
+    let tx = db.transaction().unwrap();
+    let a = queue_mail(
+        &tx,
+        &NewMail {
+            message_id: "a@judge",
+            game_id: Some(game),
+            recipients: &["one@example.org", "two@example.org"],
+            subject: "DPJ:queue - S1901M Results",
+            raw: b"Subject: x\r\n\r\nbody\r\n",
+        },
+        T0,
+    )
+    .unwrap();
+    let b = queue_mail(
+        &tx,
+        &NewMail {
+            message_id: "b@judge",
+            game_id: None,
+            recipients: &["three@example.org"],
+            subject: "reply",
+            raw: b"raw b",
+        },
+        T0 + 1,
+    )
+    .unwrap();
+    tx.commit().unwrap();
+    assert!(matches!(
+        queue_mail(
+            db.conn(),
+            &NewMail {
+                message_id: "a@judge",
+                game_id: None,
+                recipients: &[],
+                subject: "",
+                raw: b"",
+            },
+            T0
+        ),
+        Err(StoreError::Duplicate(_))
+    ));
+
+    assert!(due_mail(db.conn(), T0 - 1, 10).unwrap().is_empty());
+    let due = due_mail(db.conn(), T0 + 1, 10).unwrap();
+    assert_eq!(due.iter().map(|m| m.id).collect::<Vec<_>>(), [a, b]);
+    assert_eq!(due[0].recipients, ["one@example.org", "two@example.org"]);
+    assert_eq!(due[0].raw, b"Subject: x\r\n\r\nbody\r\n".to_vec());
+    assert_eq!(due[0].game_id, Some(game));
+    assert_eq!(due_mail(db.conn(), T0 + 1, 1).unwrap().len(), 1);
+    assert_eq!(unsent_count(db.conn()).unwrap(), 2);
+
+    // a goes out.
+    mark_sent(db.conn(), a, T0 + 2).unwrap();
+    assert!(matches!(
+        mark_sent(db.conn(), a, T0 + 3),
+        Err(StoreError::NotFound(_))
+    ));
+    let sent = outbound_by_id(db.conn(), a).unwrap().unwrap();
+    assert_eq!((sent.sent_at, sent.attempts), (Some(T0 + 2), 1));
+
+    // b fails, again and again: 1 min, 2 min, 4 min ... at most an hour.
+    let mut now = T0 + 2;
+    let mut expected_delays = vec![60, 120, 240, 480, 960, 1920, 3600, 3600];
+    expected_delays.reverse();
+    for attempt in 1..=8 {
+        let due = due_mail(db.conn(), now, 10).unwrap();
+        assert_eq!(due.iter().map(|m| m.id).collect::<Vec<_>>(), [b], "attempt {attempt}");
+        let next = mark_failed(db.conn(), b, &format!("451 try later ({attempt})"), now).unwrap();
+        assert_eq!(next - now, expected_delays.pop().unwrap());
+        assert!(due_mail(db.conn(), next - 1, 10).unwrap().is_empty());
+        let row = outbound_by_id(db.conn(), b).unwrap().unwrap();
+        assert_eq!(row.attempts, attempt);
+        assert_eq!(row.next_attempt_at, next);
+        assert_eq!(row.last_error, Some(format!("451 try later ({attempt})")));
+        now = next;
+    }
+    mark_sent(db.conn(), b, now).unwrap();
+    assert!(due_mail(db.conn(), i64::MAX, 10).unwrap().is_empty());
+    assert_eq!(unsent_count(db.conn()).unwrap(), 0);
+    assert!(matches!(
+        mark_failed(db.conn(), b, "late", now),
+        Err(StoreError::NotFound(_))
+    ));
+
+    // A permanent failure is given up.
+    let c = queue_mail(
+        db.conn(),
+        &NewMail {
+            message_id: "c@judge",
+            game_id: None,
+            recipients: &["nobody@invalid"],
+            subject: "s",
+            raw: b"r",
+        },
+        now,
+    )
+    .unwrap();
+    abandon_mail(db.conn(), c, "550 no such user", now + 1).unwrap();
+    assert!(due_mail(db.conn(), i64::MAX, 10).unwrap().is_empty());
+    let gone = outbound_by_id(db.conn(), c).unwrap().unwrap();
+    assert_eq!(gone.abandoned_at, Some(now + 1));
+    assert_eq!(gone.sent_at, None);
+}
+
+// Games, seats, phases, orders ---------------------------------------------
+
+#[test]
+fn later_order_for_the_same_unit_replaces_the_earlier() {
+    let dir = TempDir::new("orders");
+    let db = Store::open(dir.db()).unwrap();
+    let conn = db.conn();
+    let game = game_with_phase(conn, "orders");
+    let order = |unit: &'static str, written: &'static str, understood: &'static str| NewOrder {
+        game_id: game,
+        phase: "S1901M",
+        power: "FRANCE",
+        unit,
+        written,
+        understood,
+        inbound_id: None,
+    };
+    set_order(conn, &order("PAR", "a par-bur", "A PAR - BUR"), T0 + 1).unwrap();
+    set_order(conn, &order("MAR", "mar h", "A MAR H"), T0 + 2).unwrap();
+    set_order(conn, &order("PAR", "Paris to Picardy", "A PAR - PIC"), T0 + 3).unwrap();
+    let orders = orders_of_power(conn, game, "S1901M", "FRANCE").unwrap();
+    let got: Vec<_> = orders
+        .iter()
+        .map(|o| (o.unit.as_str(), o.written.as_str(), o.understood.as_str(), o.received_at))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("MAR", "mar h", "A MAR H", T0 + 2),
+            ("PAR", "Paris to Picardy", "A PAR - PIC", T0 + 3)
+        ]
+    );
+    // Another power's orders are its own.
+    set_order(
+        conn,
+        &NewOrder {
+            power: "GERMANY",
+            ..order("MUN", "mun-bur", "A MUN - BUR")
+        },
+        T0 + 4,
+    )
+    .unwrap();
+    assert_eq!(orders_of_phase(conn, game, "S1901M").unwrap().len(), 3);
+    assert!(delete_order(conn, game, "S1901M", "FRANCE", "MAR").unwrap());
+    assert!(!delete_order(conn, game, "S1901M", "FRANCE", "MAR").unwrap());
+    assert_eq!(clear_orders(conn, game, "S1901M", "FRANCE").unwrap(), 1);
+    assert!(orders_of_power(conn, game, "S1901M", "FRANCE").unwrap().is_empty());
+    assert_eq!(orders_of_power(conn, game, "S1901M", "GERMANY").unwrap().len(), 1);
+    // No orders for a phase that does not exist (foreign key), nor for a
+    // lower-case power (CHECK).
+    assert!(set_order(
+        conn,
+        &NewOrder {
+            phase: "F1901M",
+            ..order("PAR", "x", "x")
+        },
+        T0
+    )
+    .is_err());
+    assert!(set_order(
+        conn,
+        &NewOrder {
+            power: "france",
+            ..order("PAR", "x", "x")
+        },
+        T0
+    )
+    .is_err());
+}
+
+#[test]
+fn games_seats_phases_press_archive() {
+    let dir = TempDir::new("games");
+    let mut db = Store::open(dir.db()).unwrap();
+    let hash = some_hash();
+    let tx = db.transaction().unwrap();
+    let settings = r#"{"press":"white","nmr":false,"deadline":{"movement":"24h"}}"#;
+    let game = create_game(
+        &tx,
+        &NewGame {
+            name: "Cafe",
+            variant: "standard",
+            settings,
+            master_address: Some("gm@example.org"),
+            master_password: Some(hash),
+            seed: -42,
+        },
+        T0,
+    )
+    .unwrap();
+    tx.commit().unwrap();
+    let conn = db.conn();
+    assert!(matches!(
+        create_game(conn, &new_game("CAFE"), T0),
+        Err(StoreError::Duplicate(_))
+    ));
+    let g = game_by_name(conn, "cafe").unwrap().unwrap();
+    assert_eq!((g.id, g.name.as_str(), g.state), (game, "Cafe", GameState::Forming));
+    assert_eq!(g.seed, -42);
+    assert_eq!(g.master_password.as_ref(), Some(hash));
+    let parsed: serde_json::Value = g.settings_as().unwrap();
+    assert_eq!(parsed["press"], "white");
+    assert!(game_by_name(conn, "nope").unwrap().is_none());
+    assert!(set_game_settings(conn, game, "not json").is_err());
+    set_game_settings(conn, game, r#"{"press":"grey"}"#).unwrap();
+
+    // Seats: seven players join, get powers when the game starts.
+    let powers = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"];
+    let mut seats = Vec::new();
+    for (i, _) in powers.iter().enumerate() {
+        let address = format!("Player{i}@Example.org");
+        seats.push(
+            add_seat(
+                conn,
+                &NewSeat {
+                    game_id: game,
+                    power: None,
+                    address: &address,
+                    password: hash,
+                    status: SeatStatus::Forming,
+                    preferences: Some("FEG"),
+                },
+                T0 + i as i64,
+            )
+            .unwrap(),
+        );
+    }
+    insert_phase(conn, game, "S1901M", &position("S1901M"), Some(T0 + 86400), Some(T0 + 90000), T0)
+        .unwrap();
+    for (seat, power) in seats.iter().zip(powers) {
+        assign_power(conn, *seat, power, "S1901M").unwrap();
+    }
+    assert!(matches!(
+        assign_power(conn, seats[0], "ENGLAND", "S1901M"),
+        Err(StoreError::Duplicate(_))
+    ));
+    set_game_state(conn, game, GameState::Active, T0).unwrap();
+    let france = seat_by_power(conn, game, "FRANCE").unwrap().unwrap();
+    assert_eq!(france.status, SeatStatus::Active);
+    assert_eq!(france.address, "Player2@Example.org");
+    assert_eq!(seats_of_address(conn, "player2@example.ORG").unwrap(), [france.clone()]);
+    assert_eq!(seats_of_game(conn, game).unwrap().len(), 7);
+
+    set_seat_wait(conn, france.id, true).unwrap();
+    set_seat_draw(conn, france.id, Some("S1901M"), Some(&["FRANCE", "ENGLAND"])).unwrap();
+    set_seat_status(conn, france.id, SeatStatus::Late).unwrap();
+    let f = seat_by_id(conn, france.id).unwrap().unwrap();
+    assert!(f.wait);
+    assert_eq!(f.draw_vote.as_deref(), Some("S1901M"));
+    assert_eq!(f.draw_powers.as_deref(), Some(r#"["FRANCE","ENGLAND"]"#));
+    assert_eq!(f.status, SeatStatus::Late);
+    assert_eq!(clear_waits(conn, game).unwrap(), 1);
+    assert_eq!(clear_draw_votes(conn, game).unwrap(), 1);
+    set_seat_draw(conn, france.id, None, None).unwrap();
+    assert!(matches!(
+        set_seat_status(conn, 9999, SeatStatus::Active),
+        Err(StoreError::NotFound(_))
+    ));
+
+    // Phases: the current one is the latest; deadlines; processing.
+    let current = current_phase(conn, game).unwrap().unwrap();
+    assert_eq!((current.phase.as_str(), current.seq), ("S1901M", 1));
+    assert_eq!(current.position_as::<serde_json::Value>().unwrap(), position("S1901M"));
+    assert!(matches!(
+        insert_phase(conn, game, "S1901M", &position("S1901M"), None, None, T0),
+        Err(StoreError::Duplicate(_))
+    ));
+    assert_eq!(next_wakeup(conn, T0).unwrap(), Some(T0 + 86400));
+    assert!(phases_due(conn, T0 + 86399).unwrap().is_empty());
+    assert_eq!(phases_due(conn, T0 + 86400).unwrap().len(), 1);
+    set_game_state(conn, game, GameState::Paused, T0).unwrap();
+    assert!(phases_due(conn, T0 + 86400).unwrap().is_empty());
+    set_game_state(conn, game, GameState::Active, T0).unwrap();
+    set_deadline(conn, game, "S1901M", Some(T0 + 100), None).unwrap();
+    assert_eq!(next_wakeup(conn, T0).unwrap(), Some(T0 + 100));
+    let results = json!({ "A PAR - BUR": "bounce" });
+    mark_processed(conn, game, "S1901M", &results, T0 + 200).unwrap();
+    assert!(matches!(
+        mark_processed(conn, game, "S1901M", &results, T0 + 201),
+        Err(StoreError::NotFound(_))
+    ));
+    assert!(set_deadline(conn, game, "S1901M", None, None).is_err());
+    insert_phase(conn, game, "F1901M", &position("F1901M"), Some(T0 + 999), None, T0 + 200)
+        .unwrap();
+    let current = current_phase(conn, game).unwrap().unwrap();
+    assert_eq!((current.phase.as_str(), current.seq), ("F1901M", 2));
+    let s = phase_by_name(conn, game, "S1901M").unwrap().unwrap();
+    assert_eq!(s.processed_at, Some(T0 + 200));
+    assert_eq!(s.results_as::<serde_json::Value>().unwrap(), Some(results));
+    assert_eq!(phases_of_game(conn, game).unwrap().len(), 2);
+
+    // A replacement player: the history shows both.
+    let new_hash = hash_password("replacement").unwrap();
+    replace_player(conn, france.id, "new@example.org", &new_hash, "F1901M").unwrap();
+    let f = seat_by_id(conn, france.id).unwrap().unwrap();
+    assert_eq!(f.address, "new@example.org");
+    assert!(f.password.verify("replacement"));
+    let history: Vec<_> = seat_history(conn, game)
+        .unwrap()
+        .into_iter()
+        .filter(|t| t.power == "FRANCE")
+        .collect();
+    assert_eq!(
+        history,
+        [
+            SeatTenure {
+                power: "FRANCE".into(),
+                address: "Player2@Example.org".into(),
+                from_phase: "S1901M".into(),
+                to_phase: Some("F1901M".into())
+            },
+            SeatTenure {
+                power: "FRANCE".into(),
+                address: "new@example.org".into(),
+                from_phase: "F1901M".into(),
+                to_phase: None
+            }
+        ]
+    );
+
+    // Absences and observers.
+    let away = add_absence(conn, france.id, T0 + 1000, T0 + 2000).unwrap();
+    assert!(add_absence(conn, france.id, T0 + 2000, T0 + 1000).is_err());
+    assert_eq!(absences_of_game(conn, game, T0).unwrap().len(), 1);
+    assert!(absences_of_game(conn, game, T0 + 2000).unwrap().is_empty());
+    remove_absence(conn, away).unwrap();
+    assert!(add_observer(conn, game, "Watcher@example.org", hash, T0).unwrap().is_some());
+    assert!(add_observer(conn, game, "watcher@EXAMPLE.org", hash, T0).unwrap().is_none());
+    assert_eq!(observers_of_game(conn, game).unwrap().len(), 1);
+    assert!(observer_by_address(conn, game, "WATCHER@example.org").unwrap().is_some());
+    assert!(remove_observer(conn, game, "watcher@example.org").unwrap());
+
+    // Press.
+    insert_press(
+        conn,
+        &NewPress {
+            game_id: game,
+            phase: Some("F1901M"),
+            from: "FRANCE",
+            to: &["ENGLAND", "GERMANY"],
+            grey: true,
+            broadcast: false,
+            subject: None,
+            body: "Shall we?",
+            inbound_id: None,
+        },
+        T0 + 300,
+    )
+    .unwrap();
+    let press = press_of_game(conn, game).unwrap();
+    assert_eq!(press[0].to, ["ENGLAND", "GERMANY"]);
+    assert!(press[0].grey && !press[0].broadcast);
+
+    // Archive between dates: [from, to).
+    for (i, kind) in ArchiveKind::ALL.iter().enumerate() {
+        append_archive(conn, game, Some("S1901M"), *kind, "subject", "body", T0 + i as i64 * 10)
+            .unwrap();
+    }
+    assert_eq!(archive_of_game(conn, game).unwrap().len(), 4);
+    let some = archive_between(conn, game, T0 + 10, T0 + 30).unwrap();
+    assert_eq!(
+        some.iter().map(|e| e.kind).collect::<Vec<_>>(),
+        [ArchiveKind::Broadcast, ArchiveKind::Notice]
+    );
+
+    // The end.
+    end_game(conn, game, GameState::Finished, r#"{"draw":["FRANCE","ENGLAND"]}"#, T0 + 999)
+        .unwrap();
+    close_seat_history(conn, game, "F1901M").unwrap();
+    let g = game_by_id(conn, game).unwrap().unwrap();
+    assert_eq!((g.state, g.ended_at), (GameState::Finished, Some(T0 + 999)));
+    assert_eq!(games_in_state(conn, GameState::Finished).unwrap().len(), 1);
+    assert!(games_in_state(conn, GameState::Active).unwrap().is_empty());
+    assert!(seat_history(conn, game).unwrap().iter().all(|t| t.to_phase.is_some()));
+}
+
+// Transactions ------------------------------------------------------------
+
+/// Does a bit of everything in `tx`.
+fn write_everything(tx: &Connection, name: &str) {
+    let game = game_with_phase(tx, name);
+    let seat = add_seat(
+        tx,
+        &NewSeat {
+            game_id: game,
+            power: None,
+            address: "a@example.org",
+            password: some_hash(),
+            status: SeatStatus::Forming,
+            preferences: None,
+        },
+        T0,
+    )
+    .unwrap();
+    assign_power(tx, seat, "FRANCE", "S1901M").unwrap();
+    add_absence(tx, seat, T0, T0 + 1).unwrap();
+    add_observer(tx, game, "o@example.org", some_hash(), T0).unwrap();
+    let inbound = insert_inbound(tx, &format!("{name}@in"), b"raw", None, T0).unwrap();
+    set_order(
+        tx,
+        &NewOrder {
+            game_id: game,
+            phase: "S1901M",
+            power: "FRANCE",
+            unit: "PAR",
+            written: "A PAR H",
+            understood: "A PAR H",
+            inbound_id: inbound,
+        },
+        T0,
+    )
+    .unwrap();
+    insert_press(
+        tx,
+        &NewPress {
+            game_id: game,
+            phase: None,
+            from: "M",
+            to: &[],
+            grey: false,
+            broadcast: true,
+            subject: Some("hello"),
+            body: "hello",
+            inbound_id: inbound,
+        },
+        T0,
+    )
+    .unwrap();
+    queue_mail(
+        tx,
+        &NewMail {
+            message_id: &format!("{name}@out"),
+            game_id: Some(game),
+            recipients: &["a@example.org"],
+            subject: "s",
+            raw: b"r",
+        },
+        T0,
+    )
+    .unwrap();
+    append_archive(tx, game, None, ArchiveKind::Notice, "s", "b", T0).unwrap();
+}
+
+fn row_counts(conn: &Connection) -> Vec<(String, i64)> {
+    table_names(conn)
+        .into_iter()
+        .map(|t| {
+            let n = conn
+                .query_row(&format!("SELECT count(*) FROM \"{t}\""), [], |r| r.get(0))
+                .unwrap();
+            (t, n)
+        })
+        .collect()
+}
+
+#[test]
+fn a_rolled_back_transaction_leaves_nothing() {
+    let dir = TempDir::new("rollback");
+    {
+        let mut db = Store::open(dir.db()).unwrap();
+        // Dropped without commit.
+        {
+            let tx = db.transaction().unwrap();
+            write_everything(&tx, "dropped");
+        }
+        // Rolled back explicitly.
+        let tx = db.transaction().unwrap();
+        write_everything(&tx, "rolledback");
+        tx.rollback().unwrap();
+        // A failure half-way, then the caller's `?` drops the transaction.
+        let mut attempt = || -> store::Result<()> {
+            let tx = db.transaction()?;
+            create_game(&tx, &new_game("halfway"), T0)?;
+            create_game(&tx, &new_game("HALFWAY"), T0)?; // duplicate: fails
+            tx.commit()?;
+            Ok(())
+        };
+        assert!(matches!(attempt(), Err(StoreError::Duplicate(_))));
+    }
+    // Nothing reached the file.
+    let db = Store::open(dir.db()).unwrap();
+    let counts = row_counts(db.conn());
+    assert!(counts.iter().all(|(_, n)| *n == 0), "{counts:?}");
+    // The same work committed is all there.
+    let mut db = db;
+    let tx = db.transaction().unwrap();
+    write_everything(&tx, "committed");
+    tx.commit().unwrap();
+    drop(db);
+    let db = Store::open(dir.db()).unwrap();
+    let counts = row_counts(db.conn());
+    assert!(counts.iter().all(|(_, n)| *n >= 1), "{counts:?}");
+}
+
+#[test]
+fn readers_see_only_committed_state() {
+    let dir = TempDir::new("wal");
+    let mut writer = Store::open(dir.db()).unwrap();
+    let reader = Store::open(dir.db()).unwrap();
+    let tx = writer.transaction().unwrap();
+    create_game(&tx, &new_game("pending"), T0).unwrap();
+    // WAL: the reader is not blocked and does not see the uncommitted game.
+    assert!(list_games(reader.conn()).unwrap().is_empty());
+    tx.commit().unwrap();
+    assert_eq!(list_games(reader.conn()).unwrap().len(), 1);
+}
+
+// Hostile text ------------------------------------------------------------
+
+const NASTY: &[&str] = &[
+    "'; DROP TABLE games; --",
+    "Robert'); DROP TABLE seats;--",
+    "\" OR \"1\"=\"1",
+    "' OR '1'='1",
+    "`backticks` and \\backslashes\\ and ?1 :name @x $y",
+    "100% _like_ [glob]*?",
+    "nul\0inside\0",
+    "line\nbreak\r\ncrlf\ttab",
+    "üñíçødé 🎲 \u{202e}rtl",
+    "  leading and trailing  ",
+    "*/ /* -- ;",
+];
+
+#[test]
+fn sql_metacharacters_round_trip_verbatim() {
+    let dir = TempDir::new("nasty");
+    let mut db = Store::open(dir.db()).unwrap();
+    let hash = some_hash();
+    let tx = db.transaction().unwrap();
+    for (i, s) in NASTY.iter().copied().enumerate() {
+        let t = i as i64;
+        let name = format!("{i}{s}");
+        let settings = json!({ "press": s }).to_string();
+        let game = create_game(
+            &tx,
+            &NewGame {
+                name: &name,
+                variant: s,
+                settings: &settings,
+                master_address: Some(s),
+                master_password: Some(hash),
+                seed: t,
+            },
+            T0,
+        )
+        .unwrap();
+        let g = game_by_name(&tx, &name).unwrap().expect(s);
+        assert_eq!(g.id, game);
+        assert_eq!(g.name, name);
+        assert_eq!(g.variant, s);
+        assert_eq!(g.settings, settings);
+        assert_eq!(g.master_address.as_deref(), Some(s));
+        end_game(&tx, game, GameState::Terminated, &json!({ "why": s }).to_string(), T0).unwrap();
+        set_game_state(&tx, game, GameState::Active, T0).unwrap();
+        let g = game_by_id(&tx, game).unwrap().unwrap();
+        assert_eq!(g.result, Some(json!({ "why": s }).to_string()));
+
+        // Phase names, positions and results.
+        let phase = format!("S1901{s}");
+        let pos = json!({ "phase": s, "units": { s: [s] } });
+        insert_phase(&tx, game, &phase, &pos, None, None, T0).unwrap();
+        let p = current_phase(&tx, game).unwrap().unwrap();
+        assert_eq!(p.phase, phase);
+        assert_eq!(p.position_as::<serde_json::Value>().unwrap(), pos);
+        assert_eq!(phase_by_name(&tx, game, &phase).unwrap().unwrap().id, p.id);
+
+        // Seats.
+        let power = s.to_uppercase();
+        let seat = add_seat(
+            &tx,
+            &NewSeat {
+                game_id: game,
+                power: None,
+                address: s,
+                password: hash,
+                status: SeatStatus::Forming,
+                preferences: Some(s),
+            },
+            T0,
+        )
+        .unwrap();
+        assign_power(&tx, seat, &power, &phase).unwrap();
+        set_seat_draw(&tx, seat, Some(s), Some(&[s, power.as_str()])).unwrap();
+        let seat_row = seat_by_power(&tx, game, &power).unwrap().expect(s);
+        assert_eq!(seat_row.id, seat);
+        assert_eq!(seat_row.power.as_deref(), Some(power.as_str()));
+        assert_eq!(seat_row.address, s);
+        assert_eq!(seat_row.preferences.as_deref(), Some(s));
+        assert_eq!(seat_row.draw_vote.as_deref(), Some(s));
+        assert_eq!(
+            seat_row.draw_powers,
+            Some(serde_json::to_string(&[s, power.as_str()]).unwrap())
+        );
+        set_seat_address(&tx, seat, &format!("{s}{s}")).unwrap();
+        assert_eq!(seat_by_id(&tx, seat).unwrap().unwrap().address, format!("{s}{s}"));
+        replace_player(&tx, seat, s, hash, &format!("F1901{s}")).unwrap();
+        let history = seat_history(&tx, game).unwrap();
+        assert_eq!(history[0].address, s);
+        assert_eq!(history[0].to_phase, Some(format!("F1901{s}")));
+        add_observer(&tx, game, s, hash, T0).unwrap().expect(s);
+        assert_eq!(
+            observer_by_address(&tx, game, s).unwrap().expect(s).address,
+            s
+        );
+
+        // Orders.
+        let mail = insert_inbound(&tx, &format!("m{i}{s}m"), s.as_bytes(), Some(s), T0)
+            .unwrap()
+            .expect(s);
+        set_order(
+            &tx,
+            &NewOrder {
+                game_id: game,
+                phase: &phase,
+                power: &power,
+                unit: s,
+                written: s,
+                understood: s,
+                inbound_id: Some(mail),
+            },
+            T0,
+        )
+        .unwrap();
+        let o = &orders_of_power(&tx, game, &phase, &power).unwrap()[0];
+        assert_eq!((o.unit.as_str(), o.written.as_str(), o.understood.as_str()), (s, s, s));
+
+        // Press.
+        insert_press(
+            &tx,
+            &NewPress {
+                game_id: game,
+                phase: Some(&phase),
+                from: s,
+                to: &[s, "FRANCE"],
+                grey: false,
+                broadcast: false,
+                subject: Some(s),
+                body: s,
+                inbound_id: Some(mail),
+            },
+            T0,
+        )
+        .unwrap();
+        let p = &press_of_game(&tx, game).unwrap()[0];
+        assert_eq!(p.from, s);
+        assert_eq!(p.to, [s, "FRANCE"]);
+        assert_eq!((p.subject.as_deref(), p.body.as_str()), (Some(s), s));
+
+        // Inbound.
+        mark_inbound(&tx, mail, InboundStatus::Dropped, Some(s), T0).unwrap();
+        let m = inbound_by_id(&tx, mail).unwrap().unwrap();
+        assert_eq!(m.message_id, format!("m{i}{s}m"));
+        assert_eq!(m.raw, s.as_bytes());
+        assert_eq!(m.sender.as_deref(), Some(s));
+        assert_eq!(m.note.as_deref(), Some(s));
+
+        // Outbound.
+        let out_id = format!("o{i}{s}");
+        let raw = format!("Subject: {s}\r\n\r\n{s}\r\n");
+        let out = queue_mail(
+            &tx,
+            &NewMail {
+                message_id: &out_id,
+                game_id: Some(game),
+                recipients: &[s, "x@example.org"],
+                subject: s,
+                raw: raw.as_bytes(),
+            },
+            T0,
+        )
+        .unwrap();
+        mark_failed(&tx, out, s, T0).unwrap();
+        let m = outbound_by_id(&tx, out).unwrap().unwrap();
+        assert_eq!(m.message_id, out_id);
+        assert_eq!(m.recipients, [s, "x@example.org"]);
+        assert_eq!(m.subject, s);
+        assert_eq!(m.raw, raw.as_bytes());
+        assert_eq!(m.last_error.as_deref(), Some(s));
+
+        // Archive.
+        append_archive(&tx, game, Some(&phase), ArchiveKind::Broadcast, s, s, T0 + t).unwrap();
+        let a = &archive_of_game(&tx, game).unwrap()[0];
+        assert_eq!((a.phase.as_deref(), a.subject.as_str(), a.body.as_str()), (Some(phase.as_str()), s, s));
+    }
+    tx.commit().unwrap();
+    drop(db);
+
+    // Every table is still there, every row too, after a reopen.
+    let db = Store::open(dir.db()).unwrap();
+    for t in TABLES {
+        assert!(table_names(db.conn()).iter().any(|n| n == t), "{t} dropped!");
+    }
+    assert_eq!(list_games(db.conn()).unwrap().len(), NASTY.len());
+    for (i, s) in NASTY.iter().enumerate() {
+        let g = game_by_name(db.conn(), &format!("{i}{s}")).unwrap().expect(s);
+        assert_eq!(g.variant, *s);
+    }
+    // A bare metacharacter name is just a name (not found, no error).
+    assert!(game_by_name(db.conn(), "' OR 1=1 --").unwrap().is_none());
+}
+
+// Passwords ---------------------------------------------------------------
+
+#[test]
+fn passwords_are_argon2id_with_owasp_parameters() {
+    let plain = "correct horse battery staple";
+    let h1 = hash_password(plain).unwrap();
+    let h2 = hash_password(plain).unwrap();
+    let parts: Vec<&str> = h1.as_str().split('$').collect();
+    // "", "argon2id", "v=19", "m=19456,t=2,p=1", salt, hash
+    assert_eq!(parts.len(), 6, "{}", h1.as_str());
+    assert_eq!(parts[1], "argon2id");
+    assert_eq!(parts[2], "v=19");
+    let params: Vec<(&str, u32)> = parts[3]
+        .split(',')
+        .map(|kv| {
+            let (k, v) = kv.split_once('=').unwrap();
+            (k, v.parse().unwrap())
+        })
+        .collect();
+    assert_eq!(params, [("m", ARGON2_M_KIB), ("t", ARGON2_T), ("p", ARGON2_P)]);
+    assert!(ARGON2_M_KIB >= 19_456 && ARGON2_T >= 2 && ARGON2_P == 1);
+    assert!(parts[4].len() >= 22, "salt of at least 16 bytes");
+    assert!(parts[5].len() >= 43, "hash of at least 32 bytes");
+    assert_ne!(h1, h2, "a fresh salt each time");
+    assert!(!h1.as_str().contains(plain));
+
+    assert!(h1.verify(plain));
+    assert!(verify_password(plain, h2.as_str()));
+    assert!(!h1.verify("correct horse battery stapl"));
+    assert!(!h1.verify("Correct horse battery staple"));
+    assert!(!h1.verify(""));
+    assert!(!verify_password(plain, "garbage"));
+    assert!(!verify_password(plain, plain));
+    assert!(!verify_password(plain, ""));
+    assert!(!h1.needs_rehash());
+    assert!(!format!("{h1:?}").contains(parts[5]), "Debug hides the hash");
+
+    // A PHC string parses back; anything else is refused.
+    assert_eq!(PasswordHash::parse(h1.as_str()).unwrap(), h1);
+    assert!(PasswordHash::parse(plain).is_err());
+    assert!(PasswordHash::parse("$argon2id$").is_err());
+
+    // Weaker or other algorithms: not accepted as ours.
+    use argon2::password_hash::{PasswordHasher, SaltString};
+    let salt = SaltString::encode_b64(b"0123456789abcdef").unwrap();
+    let weak = argon2::Argon2::new(
+        argon2::Algorithm::Argon2id,
+        argon2::Version::V0x13,
+        argon2::Params::new(8192, 1, 1, None).unwrap(),
+    )
+    .hash_password(plain.as_bytes(), &salt)
+    .unwrap()
+    .to_string();
+    let weak = PasswordHash::parse(&weak).unwrap();
+    assert!(weak.verify(plain), "old hashes still verify");
+    assert!(weak.needs_rehash());
+    let argon2i = argon2::Argon2::new(
+        argon2::Algorithm::Argon2i,
+        argon2::Version::V0x13,
+        argon2::Params::new(19456, 2, 1, None).unwrap(),
+    )
+    .hash_password(plain.as_bytes(), &salt)
+    .unwrap()
+    .to_string();
+    assert!(PasswordHash::parse(&argon2i).is_err());
+    assert!(!verify_password(plain, &argon2i));
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+fn files_containing(dir: &Path, needle: &[u8]) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file() && contains(&std::fs::read(p).unwrap(), needle))
+        .collect()
+}
+
+#[test]
+fn plain_passwords_never_reach_the_file() {
+    let dir = TempDir::new("plain");
+    let seat_plain = "Plain-Seat-Pw-7Qx9!";
+    let master_plain = "Plain-Master-Pw-3Kv2!";
+    let observer_plain = "Plain-Observer-Pw-8Zr1!";
+    let seat_hash = hash_password(seat_plain).unwrap();
+    let master_hash = hash_password(master_plain).unwrap();
+    let observer_hash = hash_password(observer_plain).unwrap();
+    {
+        let mut db = Store::open(dir.db()).unwrap();
+        let tx = db.transaction().unwrap();
+        let game = create_game(
+            &tx,
+            &NewGame {
+                master_address: Some("gm@example.org"),
+                master_password: Some(&master_hash),
+                ..new_game("secret")
+            },
+            T0,
+        )
+        .unwrap();
+        let seat = add_seat(
+            &tx,
+            &NewSeat {
+                game_id: game,
+                power: Some("ITALY"),
+                address: "it@example.org",
+                password: &seat_hash,
+                status: SeatStatus::Active,
+                preferences: None,
+            },
+            T0,
+        )
+        .unwrap();
+        add_observer(&tx, game, "obs@example.org", &observer_hash, T0).unwrap();
+        let new_seat_hash = hash_password(seat_plain).unwrap();
+        set_seat_password(&tx, seat, &new_seat_hash).unwrap();
+        set_game_master(&tx, game, Some("gm2@example.org"), Some(&master_hash)).unwrap();
+        // The database itself refuses a plain password, whatever the code.
+        for sql in [
+            "UPDATE seats SET password_hash = 'Plain-Seat-Pw-7Qx9!'",
+            "UPDATE games SET master_password_hash = 'Plain-Master-Pw-3Kv2!'",
+            "UPDATE observers SET password_hash = 'Plain-Observer-Pw-8Zr1!'",
+        ] {
+            assert!(tx.execute(sql, []).is_err(), "{sql}");
+        }
+        tx.commit().unwrap();
+        let seat_row = seat_by_id(db.conn(), seat).unwrap().unwrap();
+        assert!(seat_row.password.verify(seat_plain));
+        assert!(!seat_row.password.verify(master_plain));
+        let g = game_by_id(db.conn(), game).unwrap().unwrap();
+        assert!(g.master_password.unwrap().verify(master_plain));
+        // While open: the WAL holds the latest pages.
+        for plain in [seat_plain, master_plain, observer_plain] {
+            assert!(files_containing(&dir.0, plain.as_bytes()).is_empty(), "{plain}");
+        }
+        assert!(!files_containing(&dir.0, new_seat_hash.as_str().as_bytes()).is_empty());
+    }
+    // After closing (checkpointed into the main file).
+    for plain in [seat_plain, master_plain, observer_plain] {
+        assert!(files_containing(&dir.0, plain.as_bytes()).is_empty(), "{plain}");
+    }
+    let db_bytes = std::fs::read(dir.db()).unwrap();
+    assert!(contains(&db_bytes, master_hash.as_str().as_bytes()), "the search works");
+    assert!(contains(&db_bytes, b"it@example.org"));
+}
