@@ -6,12 +6,22 @@
 //!   database.
 //! - [`interchange`]: the JSON form of positions, orders and results.
 //! - [`commands`]: the `judge` subcommands, one file each.
+//! - [`config`]: `judge.toml`.
+//! - [`frontend`]: one mail in — its commands run against the store — and
+//!   the replies queued.
+//! - [`game`]: games between the front end and the store: settings,
+//!   deadlines, order sets, starting, processing a phase.
 //! - [`store`]: the SQLite store — games, seats, phases, orders, press, mail in
 //!   and out, archive — and argon2id password hashing.
 //! - [`mail`]: one inbound mail read into values, one outbound mail rendered.
+//! - [`report`]: the mails to the whole game (results), from editable templates.
 
 pub mod commands;
+pub mod config;
 pub mod engine;
+pub mod frontend;
+pub mod game;
 pub mod interchange;
 pub mod mail;
+pub mod report;
 pub mod store;

@@ -906,6 +906,9 @@ fn refused_orders_in_other_positions() {
             ("F Yor - Lon", "F Yor - Lon: There is no unit in Yorkshire. Did you mean F Lon - Yor?"),
             ("F Eng - Lon", "F Eng - Lon: There is no unit in English Channel. Did you mean F Lon - Eng?"),
             ("F Nwy - Nth", "F Nwy - Nth: There is no unit in Norway. Did you mean F Nth - Nwy?"),
+            // No swap, but the one step from London towards Picardy.
+            ("Pic - Lon", "Pic - Lon: There is no unit in Picardy. Did you mean F Lon - Eng?"),
+            ("F Bel - Lon", "F Bel - Lon: There is no unit in Belgium."),
         ],
     );
     check_errors(

@@ -538,6 +538,28 @@ proptest! {
                 prop_assert!(next.unit_in(map, map.province_of(l)).is_none());
             }
         }
+        // No unit appears or vanishes unaccounted for.
+        let (before, after) = (pos.units.len(), next.units.len());
+        match pos.phase.kind {
+            PhaseKind::Movement => prop_assert_eq!(
+                after + next.dislodged.len() + result.destroyed.len(),
+                before
+            ),
+            PhaseKind::Retreat => {
+                prop_assert!(before <= after && after <= before + pos.dislodged.len())
+            }
+            PhaseKind::Adjustment => {
+                for power in Power::ALL {
+                    let (had, has) = (pos.unit_count(power), next.unit_count(power));
+                    let due = pos.adjustment_due(power);
+                    if due < 0 {
+                        prop_assert_eq!(has, pos.centre_count(power), "{}", power);
+                    } else {
+                        prop_assert!(had <= has && has <= had + due as usize, "{}", power);
+                    }
+                }
+            }
+        }
     }
 }
 

@@ -67,7 +67,16 @@ fn position(phase: &str) -> serde_json::Value {
 /// A game with its first phase S1901M, active.
 fn game_with_phase(conn: &Connection, name: &str) -> i64 {
     let id = create_game(conn, &new_game(name), T0).unwrap();
-    insert_phase(conn, id, "S1901M", &position("S1901M"), Some(T0 + 3600), None, T0).unwrap();
+    insert_phase(
+        conn,
+        id,
+        "S1901M",
+        &position("S1901M"),
+        Some(T0 + 3600),
+        None,
+        T0,
+    )
+    .unwrap();
     set_game_state(conn, id, GameState::Active, T0).unwrap();
     id
 }
@@ -179,7 +188,8 @@ fn foreign_sqlite_file_is_refused() {
     let dir = TempDir::new("foreign");
     {
         let conn = Connection::open(dir.db()).unwrap();
-        conn.execute_batch("CREATE TABLE recipes (name TEXT);").unwrap();
+        conn.execute_batch("CREATE TABLE recipes (name TEXT);")
+            .unwrap();
     }
     assert!(matches!(
         Store::open(dir.db()),
@@ -216,9 +226,11 @@ fn duplicate_message_id_is_stored_once() {
         None
     );
     // Message-IDs are case-sensitive: a different one is a different mail.
-    assert!(insert_inbound(db.conn(), "X1@example.org", raw, None, T0 + 7)
-        .unwrap()
-        .is_some());
+    assert!(
+        insert_inbound(db.conn(), "X1@example.org", raw, None, T0 + 7)
+            .unwrap()
+            .is_some()
+    );
     let new = unhandled_inbound(db.conn()).unwrap();
     assert_eq!(new.len(), 2);
     assert_eq!(new[0].id, id);
@@ -228,8 +240,14 @@ fn duplicate_message_id_is_stored_once() {
     assert_eq!(new[0].status, InboundStatus::New);
 
     mark_inbound(db.conn(), id, InboundStatus::Handled, None, T0 + 10).unwrap();
-    mark_inbound(db.conn(), new[1].id, InboundStatus::Dropped, Some("auto-reply"), T0 + 11)
-        .unwrap();
+    mark_inbound(
+        db.conn(),
+        new[1].id,
+        InboundStatus::Dropped,
+        Some("auto-reply"),
+        T0 + 11,
+    )
+    .unwrap();
     assert!(unhandled_inbound(db.conn()).unwrap().is_empty());
     let handled = inbound_by_message_id(db.conn(), "<x1@example.org>")
         .unwrap()
@@ -330,7 +348,11 @@ fn outbound_queue_due_sent_failed_with_backoff() {
     expected_delays.reverse();
     for attempt in 1..=8 {
         let due = due_mail(db.conn(), now, 10).unwrap();
-        assert_eq!(due.iter().map(|m| m.id).collect::<Vec<_>>(), [b], "attempt {attempt}");
+        assert_eq!(
+            due.iter().map(|m| m.id).collect::<Vec<_>>(),
+            [b],
+            "attempt {attempt}"
+        );
         let next = mark_failed(db.conn(), b, &format!("451 try later ({attempt})"), now).unwrap();
         assert_eq!(next - now, expected_delays.pop().unwrap());
         assert!(due_mail(db.conn(), next - 1, 10).unwrap().is_empty());
@@ -387,11 +409,23 @@ fn later_order_for_the_same_unit_replaces_the_earlier() {
     };
     set_order(conn, &order("PAR", "a par-bur", "A PAR - BUR"), T0 + 1).unwrap();
     set_order(conn, &order("MAR", "mar h", "A MAR H"), T0 + 2).unwrap();
-    set_order(conn, &order("PAR", "Paris to Picardy", "A PAR - PIC"), T0 + 3).unwrap();
+    set_order(
+        conn,
+        &order("PAR", "Paris to Picardy", "A PAR - PIC"),
+        T0 + 3,
+    )
+    .unwrap();
     let orders = orders_of_power(conn, game, "S1901M", "FRANCE").unwrap();
     let got: Vec<_> = orders
         .iter()
-        .map(|o| (o.unit.as_str(), o.written.as_str(), o.understood.as_str(), o.received_at))
+        .map(|o| {
+            (
+                o.unit.as_str(),
+                o.written.as_str(),
+                o.understood.as_str(),
+                o.received_at,
+            )
+        })
         .collect();
     assert_eq!(
         got,
@@ -414,8 +448,15 @@ fn later_order_for_the_same_unit_replaces_the_earlier() {
     assert!(delete_order(conn, game, "S1901M", "FRANCE", "MAR").unwrap());
     assert!(!delete_order(conn, game, "S1901M", "FRANCE", "MAR").unwrap());
     assert_eq!(clear_orders(conn, game, "S1901M", "FRANCE").unwrap(), 1);
-    assert!(orders_of_power(conn, game, "S1901M", "FRANCE").unwrap().is_empty());
-    assert_eq!(orders_of_power(conn, game, "S1901M", "GERMANY").unwrap().len(), 1);
+    assert!(orders_of_power(conn, game, "S1901M", "FRANCE")
+        .unwrap()
+        .is_empty());
+    assert_eq!(
+        orders_of_power(conn, game, "S1901M", "GERMANY")
+            .unwrap()
+            .len(),
+        1
+    );
     // No orders for a phase that does not exist (foreign key), nor for a
     // lower-case power (CHECK).
     assert!(set_order(
@@ -465,7 +506,10 @@ fn games_seats_phases_press_archive() {
         Err(StoreError::Duplicate(_))
     ));
     let g = game_by_name(conn, "cafe").unwrap().unwrap();
-    assert_eq!((g.id, g.name.as_str(), g.state), (game, "Cafe", GameState::Forming));
+    assert_eq!(
+        (g.id, g.name.as_str(), g.state),
+        (game, "Cafe", GameState::Forming)
+    );
     assert_eq!(g.seed, -42);
     assert_eq!(g.master_password.as_ref(), Some(hash));
     let parsed: serde_json::Value = g.settings_as().unwrap();
@@ -475,7 +519,9 @@ fn games_seats_phases_press_archive() {
     set_game_settings(conn, game, r#"{"press":"grey"}"#).unwrap();
 
     // Seats: seven players join, get powers when the game starts.
-    let powers = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"];
+    let powers = [
+        "AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY",
+    ];
     let mut seats = Vec::new();
     for (i, _) in powers.iter().enumerate() {
         let address = format!("Player{i}@Example.org");
@@ -495,8 +541,16 @@ fn games_seats_phases_press_archive() {
             .unwrap(),
         );
     }
-    insert_phase(conn, game, "S1901M", &position("S1901M"), Some(T0 + 86400), Some(T0 + 90000), T0)
-        .unwrap();
+    insert_phase(
+        conn,
+        game,
+        "S1901M",
+        &position("S1901M"),
+        Some(T0 + 86400),
+        Some(T0 + 90000),
+        T0,
+    )
+    .unwrap();
     for (seat, power) in seats.iter().zip(powers) {
         assign_power(conn, *seat, power, "S1901M").unwrap();
     }
@@ -508,11 +562,20 @@ fn games_seats_phases_press_archive() {
     let france = seat_by_power(conn, game, "FRANCE").unwrap().unwrap();
     assert_eq!(france.status, SeatStatus::Active);
     assert_eq!(france.address, "Player2@Example.org");
-    assert_eq!(seats_of_address(conn, "player2@example.ORG").unwrap(), [france.clone()]);
+    assert_eq!(
+        seats_of_address(conn, "player2@example.ORG").unwrap(),
+        std::slice::from_ref(&france)
+    );
     assert_eq!(seats_of_game(conn, game).unwrap().len(), 7);
 
     set_seat_wait(conn, france.id, true).unwrap();
-    set_seat_draw(conn, france.id, Some("S1901M"), Some(&["FRANCE", "ENGLAND"])).unwrap();
+    set_seat_draw(
+        conn,
+        france.id,
+        Some("S1901M"),
+        Some(&["FRANCE", "ENGLAND"]),
+    )
+    .unwrap();
     set_seat_status(conn, france.id, SeatStatus::Late).unwrap();
     let f = seat_by_id(conn, france.id).unwrap().unwrap();
     assert!(f.wait);
@@ -530,7 +593,10 @@ fn games_seats_phases_press_archive() {
     // Phases: the current one is the latest; deadlines; processing.
     let current = current_phase(conn, game).unwrap().unwrap();
     assert_eq!((current.phase.as_str(), current.seq), ("S1901M", 1));
-    assert_eq!(current.position_as::<serde_json::Value>().unwrap(), position("S1901M"));
+    assert_eq!(
+        current.position_as::<serde_json::Value>().unwrap(),
+        position("S1901M")
+    );
     assert!(matches!(
         insert_phase(conn, game, "S1901M", &position("S1901M"), None, None, T0),
         Err(StoreError::Duplicate(_))
@@ -550,8 +616,16 @@ fn games_seats_phases_press_archive() {
         Err(StoreError::NotFound(_))
     ));
     assert!(set_deadline(conn, game, "S1901M", None, None).is_err());
-    insert_phase(conn, game, "F1901M", &position("F1901M"), Some(T0 + 999), None, T0 + 200)
-        .unwrap();
+    insert_phase(
+        conn,
+        game,
+        "F1901M",
+        &position("F1901M"),
+        Some(T0 + 999),
+        None,
+        T0 + 200,
+    )
+    .unwrap();
     let current = current_phase(conn, game).unwrap().unwrap();
     assert_eq!((current.phase.as_str(), current.seq), ("F1901M", 2));
     let s = phase_by_name(conn, game, "S1901M").unwrap().unwrap();
@@ -594,10 +668,16 @@ fn games_seats_phases_press_archive() {
     assert_eq!(absences_of_game(conn, game, T0).unwrap().len(), 1);
     assert!(absences_of_game(conn, game, T0 + 2000).unwrap().is_empty());
     remove_absence(conn, away).unwrap();
-    assert!(add_observer(conn, game, "Watcher@example.org", hash, T0).unwrap().is_some());
-    assert!(add_observer(conn, game, "watcher@EXAMPLE.org", hash, T0).unwrap().is_none());
+    assert!(add_observer(conn, game, "Watcher@example.org", hash, T0)
+        .unwrap()
+        .is_some());
+    assert!(add_observer(conn, game, "watcher@EXAMPLE.org", hash, T0)
+        .unwrap()
+        .is_none());
     assert_eq!(observers_of_game(conn, game).unwrap().len(), 1);
-    assert!(observer_by_address(conn, game, "WATCHER@example.org").unwrap().is_some());
+    assert!(observer_by_address(conn, game, "WATCHER@example.org")
+        .unwrap()
+        .is_some());
     assert!(remove_observer(conn, game, "watcher@example.org").unwrap());
 
     // Press.
@@ -623,8 +703,16 @@ fn games_seats_phases_press_archive() {
 
     // Archive between dates: [from, to).
     for (i, kind) in ArchiveKind::ALL.iter().enumerate() {
-        append_archive(conn, game, Some("S1901M"), *kind, "subject", "body", T0 + i as i64 * 10)
-            .unwrap();
+        append_archive(
+            conn,
+            game,
+            Some("S1901M"),
+            *kind,
+            "subject",
+            "body",
+            T0 + i as i64 * 10,
+        )
+        .unwrap();
     }
     assert_eq!(archive_of_game(conn, game).unwrap().len(), 4);
     let some = archive_between(conn, game, T0 + 10, T0 + 30).unwrap();
@@ -634,14 +722,23 @@ fn games_seats_phases_press_archive() {
     );
 
     // The end.
-    end_game(conn, game, GameState::Finished, r#"{"draw":["FRANCE","ENGLAND"]}"#, T0 + 999)
-        .unwrap();
+    end_game(
+        conn,
+        game,
+        GameState::Finished,
+        r#"{"draw":["FRANCE","ENGLAND"]}"#,
+        T0 + 999,
+    )
+    .unwrap();
     close_seat_history(conn, game, "F1901M").unwrap();
     let g = game_by_id(conn, game).unwrap().unwrap();
     assert_eq!((g.state, g.ended_at), (GameState::Finished, Some(T0 + 999)));
     assert_eq!(games_in_state(conn, GameState::Finished).unwrap().len(), 1);
     assert!(games_in_state(conn, GameState::Active).unwrap().is_empty());
-    assert!(seat_history(conn, game).unwrap().iter().all(|t| t.to_phase.is_some()));
+    assert!(seat_history(conn, game)
+        .unwrap()
+        .iter()
+        .all(|t| t.to_phase.is_some()));
 }
 
 // Transactions ------------------------------------------------------------
@@ -820,7 +917,14 @@ fn sql_metacharacters_round_trip_verbatim() {
         assert_eq!(g.variant, s);
         assert_eq!(g.settings, settings);
         assert_eq!(g.master_address.as_deref(), Some(s));
-        end_game(&tx, game, GameState::Terminated, &json!({ "why": s }).to_string(), T0).unwrap();
+        end_game(
+            &tx,
+            game,
+            GameState::Terminated,
+            &json!({ "why": s }).to_string(),
+            T0,
+        )
+        .unwrap();
         set_game_state(&tx, game, GameState::Active, T0).unwrap();
         let g = game_by_id(&tx, game).unwrap().unwrap();
         assert_eq!(g.result, Some(json!({ "why": s }).to_string()));
@@ -862,7 +966,10 @@ fn sql_metacharacters_round_trip_verbatim() {
             Some(serde_json::to_string(&[s, power.as_str()]).unwrap())
         );
         set_seat_address(&tx, seat, &format!("{s}{s}")).unwrap();
-        assert_eq!(seat_by_id(&tx, seat).unwrap().unwrap().address, format!("{s}{s}"));
+        assert_eq!(
+            seat_by_id(&tx, seat).unwrap().unwrap().address,
+            format!("{s}{s}")
+        );
         replace_player(&tx, seat, s, hash, &format!("F1901{s}")).unwrap();
         let history = seat_history(&tx, game).unwrap();
         assert_eq!(history[0].address, s);
@@ -892,7 +999,10 @@ fn sql_metacharacters_round_trip_verbatim() {
         )
         .unwrap();
         let o = &orders_of_power(&tx, game, &phase, &power).unwrap()[0];
-        assert_eq!((o.unit.as_str(), o.written.as_str(), o.understood.as_str()), (s, s, s));
+        assert_eq!(
+            (o.unit.as_str(), o.written.as_str(), o.understood.as_str()),
+            (s, s, s)
+        );
 
         // Press.
         insert_press(
@@ -948,9 +1058,21 @@ fn sql_metacharacters_round_trip_verbatim() {
         assert_eq!(m.last_error.as_deref(), Some(s));
 
         // Archive.
-        append_archive(&tx, game, Some(&phase), ArchiveKind::Broadcast, s, s, T0 + t).unwrap();
+        append_archive(
+            &tx,
+            game,
+            Some(&phase),
+            ArchiveKind::Broadcast,
+            s,
+            s,
+            T0 + t,
+        )
+        .unwrap();
         let a = &archive_of_game(&tx, game).unwrap()[0];
-        assert_eq!((a.phase.as_deref(), a.subject.as_str(), a.body.as_str()), (Some(phase.as_str()), s, s));
+        assert_eq!(
+            (a.phase.as_deref(), a.subject.as_str(), a.body.as_str()),
+            (Some(phase.as_str()), s, s)
+        );
     }
     tx.commit().unwrap();
     drop(db);
@@ -958,11 +1080,16 @@ fn sql_metacharacters_round_trip_verbatim() {
     // Every table is still there, every row too, after a reopen.
     let db = Store::open(dir.db()).unwrap();
     for t in TABLES {
-        assert!(table_names(db.conn()).iter().any(|n| n == t), "{t} dropped!");
+        assert!(
+            table_names(db.conn()).iter().any(|n| n == t),
+            "{t} dropped!"
+        );
     }
     assert_eq!(list_games(db.conn()).unwrap().len(), NASTY.len());
     for (i, s) in NASTY.iter().enumerate() {
-        let g = game_by_name(db.conn(), &format!("{i}{s}")).unwrap().expect(s);
+        let g = game_by_name(db.conn(), &format!("{i}{s}"))
+            .unwrap()
+            .expect(s);
         assert_eq!(g.variant, *s);
     }
     // A bare metacharacter name is just a name (not found, no error).
@@ -988,8 +1115,11 @@ fn passwords_are_argon2id_with_owasp_parameters() {
             (k, v.parse().unwrap())
         })
         .collect();
-    assert_eq!(params, [("m", ARGON2_M_KIB), ("t", ARGON2_T), ("p", ARGON2_P)]);
-    assert!(ARGON2_M_KIB >= 19_456 && ARGON2_T >= 2 && ARGON2_P == 1);
+    assert_eq!(
+        params,
+        [("m", ARGON2_M_KIB), ("t", ARGON2_T), ("p", ARGON2_P)]
+    );
+    const { assert!(ARGON2_M_KIB >= 19_456 && ARGON2_T >= 2 && ARGON2_P == 1) };
     assert!(parts[4].len() >= 22, "salt of at least 16 bytes");
     assert!(parts[5].len() >= 43, "hash of at least 32 bytes");
     assert_ne!(h1, h2, "a fresh salt each time");
@@ -1004,7 +1134,10 @@ fn passwords_are_argon2id_with_owasp_parameters() {
     assert!(!verify_password(plain, plain));
     assert!(!verify_password(plain, ""));
     assert!(!h1.needs_rehash());
-    assert!(!format!("{h1:?}").contains(parts[5]), "Debug hides the hash");
+    assert!(
+        !format!("{h1:?}").contains(parts[5]),
+        "Debug hides the hash"
+    );
 
     // A PHC string parses back; anything else is refused.
     assert_eq!(PasswordHash::parse(h1.as_str()).unwrap(), h1);
@@ -1104,15 +1237,24 @@ fn plain_passwords_never_reach_the_file() {
         assert!(g.master_password.unwrap().verify(master_plain));
         // While open: the WAL holds the latest pages.
         for plain in [seat_plain, master_plain, observer_plain] {
-            assert!(files_containing(&dir.0, plain.as_bytes()).is_empty(), "{plain}");
+            assert!(
+                files_containing(&dir.0, plain.as_bytes()).is_empty(),
+                "{plain}"
+            );
         }
         assert!(!files_containing(&dir.0, new_seat_hash.as_str().as_bytes()).is_empty());
     }
     // After closing (checkpointed into the main file).
     for plain in [seat_plain, master_plain, observer_plain] {
-        assert!(files_containing(&dir.0, plain.as_bytes()).is_empty(), "{plain}");
+        assert!(
+            files_containing(&dir.0, plain.as_bytes()).is_empty(),
+            "{plain}"
+        );
     }
     let db_bytes = std::fs::read(dir.db()).unwrap();
-    assert!(contains(&db_bytes, master_hash.as_str().as_bytes()), "the search works");
+    assert!(
+        contains(&db_bytes, master_hash.as_str().as_bytes()),
+        "the search works"
+    );
     assert!(contains(&db_bytes, b"it@example.org"));
 }

@@ -41,8 +41,7 @@ pub struct Inbound {
     pub handled_at: Option<i64>,
 }
 
-const INBOUND_COLUMNS: &str =
-    "id, message_id, received_at, raw, sender, status, note, handled_at";
+const INBOUND_COLUMNS: &str = "id, message_id, received_at, raw, sender, status, note, handled_at";
 
 fn inbound_from_row(r: &Row<'_>) -> rusqlite::Result<Inbound> {
     Ok(Inbound {

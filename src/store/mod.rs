@@ -267,7 +267,8 @@ impl Store {
         }
         create_private(path)?;
         let conn = Connection::open(path)?;
-        let mode: String = conn.pragma_update_and_check(None, "journal_mode", "wal", |r| r.get(0))?;
+        let mode: String =
+            conn.pragma_update_and_check(None, "journal_mode", "wal", |r| r.get(0))?;
         if !mode.eq_ignore_ascii_case("wal") {
             return Err(StoreError::Setup(format!(
                 "could not switch {} to WAL mode (got {mode})",
@@ -409,11 +410,8 @@ mod tests {
         let mut conn = Connection::open_in_memory().unwrap();
         apply_schema(&mut conn, SCHEMA, &[]).unwrap();
         assert_eq!(schema_version(&conn).unwrap(), 1);
-        conn.execute(
-            "INSERT INTO games (name, created_at) VALUES ('old', 1)",
-            [],
-        )
-        .unwrap();
+        conn.execute("INSERT INTO games (name, created_at) VALUES ('old', 1)", [])
+            .unwrap();
         // A later build adds a column in version 2 and a table in version 3.
         let v2 = "ALTER TABLE games ADD COLUMN motto TEXT NOT NULL DEFAULT 'none';";
         let v3 = "CREATE TABLE fans (id INTEGER PRIMARY KEY);";
@@ -421,7 +419,9 @@ mod tests {
         apply_schema(&mut conn, &schema, &[v2, v3]).unwrap();
         assert_eq!(schema_version(&conn).unwrap(), 3);
         let motto: String = conn
-            .query_row("SELECT motto FROM games WHERE name = 'old'", [], |r| r.get(0))
+            .query_row("SELECT motto FROM games WHERE name = 'old'", [], |r| {
+                r.get(0)
+            })
             .unwrap();
         assert_eq!(motto, "none");
         // Opening again at version 3 runs nothing twice.
@@ -429,7 +429,10 @@ mod tests {
         assert_eq!(schema_version(&conn).unwrap(), 3);
         // And the version-1 build refuses it.
         match apply_schema(&mut conn, SCHEMA, &[]) {
-            Err(StoreError::NewerSchema { found: 3, supported: 1 }) => {}
+            Err(StoreError::NewerSchema {
+                found: 3,
+                supported: 1,
+            }) => {}
             other => panic!("{other:?}"),
         }
     }

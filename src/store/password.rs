@@ -48,7 +48,9 @@ impl PasswordHash {
             )));
         }
         if parsed.hash.is_none() || parsed.salt.is_none() {
-            return Err(StoreError::Password("PHC string without salt or hash".into()));
+            return Err(StoreError::Password(
+                "PHC string without salt or hash".into(),
+            ));
         }
         Ok(PasswordHash(phc.to_string()))
     }

@@ -132,7 +132,9 @@ pub fn set_deadline(
          WHERE game_id = ?1 AND phase = ?2 AND processed_at IS NULL",
         params![game_id, phase, deadline, grace_until],
     )?;
-    expect_one(n, || format!("unprocessed phase {phase:?} of game #{game_id}"))
+    expect_one(n, || {
+        format!("unprocessed phase {phase:?} of game #{game_id}")
+    })
 }
 
 /// Records that the phase was adjudicated at `now` with `results`
@@ -150,7 +152,9 @@ pub fn mark_processed<R: Serialize + ?Sized>(
          WHERE game_id = ?1 AND phase = ?2 AND processed_at IS NULL",
         params![game_id, phase, now, results],
     )?;
-    expect_one(n, || format!("unprocessed phase {phase:?} of game #{game_id}"))
+    expect_one(n, || {
+        format!("unprocessed phase {phase:?} of game #{game_id}")
+    })
 }
 
 /// The unprocessed current phases of active games whose deadline is at or
@@ -180,4 +184,32 @@ pub fn next_wakeup(conn: &Connection, now: i64) -> Result<Option<i64>> {
         [now],
         |r| r.get(0),
     )?)
+}
+
+/// Rolls a game back to the start of `phase`: later phases and their
+/// orders go, the phase is unprocessed again and its orders cleared, and
+/// seat history opened after it is undone. How many phases were removed.
+pub fn rollback_to(conn: &Connection, game_id: i64, phase: &str) -> Result<usize> {
+    let seq: i64 = conn
+        .query_row(
+            "SELECT seq FROM phases WHERE game_id = ?1 AND phase = ?2",
+            params![game_id, phase],
+            |r| r.get(0),
+        )
+        .optional()?
+        .ok_or_else(|| super::StoreError::NotFound(format!("phase {phase}")))?;
+    conn.execute(
+        "DELETE FROM orders WHERE game_id = ?1 AND phase IN \
+         (SELECT phase FROM phases WHERE game_id = ?1 AND seq >= ?2)",
+        params![game_id, seq],
+    )?;
+    let removed = conn.execute(
+        "DELETE FROM phases WHERE game_id = ?1 AND seq > ?2",
+        params![game_id, seq],
+    )?;
+    conn.execute(
+        "UPDATE phases SET processed_at = NULL, results = NULL WHERE game_id = ?1 AND seq = ?2",
+        params![game_id, seq],
+    )?;
+    Ok(removed)
 }

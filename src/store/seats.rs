@@ -224,7 +224,11 @@ pub fn set_seat_status(conn: &Connection, seat_id: i64, status: SeatStatus) -> R
     )
 }
 
-pub fn set_seat_preferences(conn: &Connection, seat_id: i64, preferences: Option<&str>) -> Result<()> {
+pub fn set_seat_preferences(
+    conn: &Connection,
+    seat_id: i64,
+    preferences: Option<&str>,
+) -> Result<()> {
     update(
         conn,
         seat_id,
@@ -402,7 +406,11 @@ pub fn observers_of_game(conn: &Connection, game_id: i64) -> Result<Vec<Observer
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-pub fn observer_by_address(conn: &Connection, game_id: i64, address: &str) -> Result<Option<Observer>> {
+pub fn observer_by_address(
+    conn: &Connection,
+    game_id: i64,
+    address: &str,
+) -> Result<Option<Observer>> {
     Ok(conn
         .query_row(
             "SELECT id, game_id, address, password_hash, joined_at FROM observers \
@@ -419,4 +427,10 @@ pub fn observer_by_address(conn: &Connection, game_id: i64, address: &str) -> Re
             },
         )
         .optional()?)
+}
+
+/// Removes a seat of a forming game (its player left before the start).
+pub fn remove_seat(conn: &Connection, seat_id: i64) -> Result<()> {
+    let n = conn.execute("DELETE FROM seats WHERE id = ?1", params![seat_id])?;
+    expect_one(n, || format!("seat {seat_id}"))
 }

@@ -139,12 +139,13 @@ impl Checker<'_> {
                         from,
                         route,
                     } => self.convoy(unit, *nat, *t, from, route),
-                    _ => valid(Order::new(
+                    Verb::Hold => valid(Order::new(
                         self.power,
                         unit.kind,
                         unit.location,
                         OrderKind::Hold,
                     )),
+                    _ => Err(problem(0, "This order cannot be read.")),
                 }
             }
             (_, None, _) => Err(problem(0, "The order does not say which unit.")),

@@ -10,13 +10,33 @@
 //! - `check`: one reading against the position and the phase.
 //! - `message`: `OrderError` and the English of the messages.
 //!
+//! What players may write (any case, dots and hyphens as they like):
+//!
+//! - places: abbreviations, full names, the map's aliases (`St. P.`,
+//!   `Norw. Sea`, `Mid-Atlantic`, `nat`, `gol`, `ech`), prefixes (`Pari`,
+//!   `North Atl`) and misspellings (`Marsailles`); coasts as `/nc`, `(nc)`,
+//!   `nc`, `north coast`, `(north)`, `.nc`, `/n`, `-nc`, `n.c.`;
+//! - the unit type, optional (`A`, `F`, `Army`, `Fleet`), taken from the board;
+//! - `-`, `->`, `=>`, `m`, `move(s) (to)`, `to`; `H`, `hold(s)`, `stand(s)`;
+//!   `S`, `support(s)`; `C`, `convoy(s)`, `T`, `transport(s)`; a nationality
+//!   before a supported or convoyed unit (`S Russian A War - Pru`);
+//! - convoy routes (`A Lon-Nth-Bel`), `via convoy`, `by convoy`, `via c`;
+//! - retreats: `A Bur - Gas`, `A Bur R Gas`, `R A Bur Gas`, `A Bur retreats to
+//!   Gas`, `A Bur disband`, `D A Bur`;
+//! - adjustments: `Build A Par`, `B F StP/nc`, `Build Par` (inland: an army),
+//!   `Remove A Mun`, `Disband A Mun`, `R A Mun`, `Waive`, `W`;
+//! - a power's name first, if it is the player's: `France: A Par - Bur`,
+//!   `F: A Par - Bur`; several orders on a line, split by `,` or `;`.
+//!
 //! The rulebook's rule decides between readings: an order that admits two
 //! meanings is not followed; a badly written order that can have only one
 //! meaning is. So a slot whose words name several provinces (`Nor`: North
 //! Africa, North Atlantic Ocean, North Sea, Norwegian Sea, Norway; or a
 //! misspelling) is resolved when exactly one of its provinces makes a valid
 //! order, and refused, naming them, otherwise. A fleet's coast is filled
-//! in only when it can reach just one.
+//! in only when it can reach just one. An army's move to a province it does
+//! not border is accepted when some convoy could carry it (the adjudicator
+//! decides), but such a reading gives way to one by land.
 
 mod check;
 mod grammar;
@@ -335,9 +355,9 @@ impl<'a> Context<'a> {
 
     /// The one valid order a small edit of this failed reading gives: the
     /// unit types taken from the board, one province swapped for a
-    /// like-spelt one, another coast, origin and destination swapped (when
-    /// there is no unit at the origin), or a move to where the unit stands
-    /// read as a hold.
+    /// like-spelt one nearby, another coast, origin and destination swapped
+    /// (when there is no unit at the origin), or a move to where the unit
+    /// stands read as a hold.
     ///
     /// The unit's own province is swapped only when the failure was about
     /// it (`stage` 1 or 2: no unit of the player's there, or no home
@@ -387,19 +407,33 @@ impl<'a> Context<'a> {
                 }
             }
         }
+        // The player's unit is at the destination (`F Eng - Lon` for the
+        // fleet in London): origin and destination swapped, or else, when
+        // that is no move, the one step from there towards the written
+        // origin (`F Pic - Lon`: `F Lon - Eng`).
+        let mut towards: Vec<Skel<Pick>> = Vec::new();
         if let (Some(at), Verb::Move { route, via }) = (&skel.at, &skel.verb) {
-            // The unit is at the destination: origin and destination swapped.
             if let ([to], 1) = (&route[..], stage) {
-                let to = *to;
-                let swapped = Skel {
-                    at: Some(to),
-                    verb: Verb::Move {
-                        route: vec![*at],
-                        via: *via,
-                    },
-                    ..skel.clone()
+                let moved = |dest: Pick| {
+                    Skel {
+                        at: Some(*to),
+                        verb: Verb::Move {
+                            route: vec![dest],
+                            via: *via,
+                        },
+                        ..skel.clone()
+                    }
+                    .without_unit_types()
                 };
-                alts.push(swapped.without_unit_types());
+                alts.push(moved(*at));
+                for q in map.provinces() {
+                    if q != to.prov && near(q, at.prov) {
+                        towards.push(moved(Pick {
+                            prov: q,
+                            coast: None,
+                        }));
+                    }
+                }
             }
             if let [to] = route[..] {
                 if to.prov == at.prov {
@@ -410,11 +444,18 @@ impl<'a> Context<'a> {
                 }
             }
         }
-        // Only plain readings: a move that needs a convoy nobody asked for
-        // is no likely meaning.
+        self.only_valid(&alts)
+            .or_else(|| self.only_valid(&towards))
+            .map(|o| friendly(map, &o))
+    }
+
+    /// The one order these readings give, if they give exactly one. Only
+    /// plain readings count: a move that needs a convoy nobody asked for
+    /// is no likely meaning.
+    fn only_valid(&self, alts: &[Skel<Pick>]) -> Option<Order> {
         let checker = self.checker();
         let mut found: Vec<Order> = Vec::new();
-        for alt in &alts {
+        for alt in alts {
             if let Ok(v) = checker.check(alt) {
                 if !v.weak && !found.contains(&v.order) {
                     found.push(v.order);
@@ -422,7 +463,7 @@ impl<'a> Context<'a> {
             }
         }
         match found[..] {
-            [o] => Some(friendly(map, &o)),
+            [o] => Some(o),
             _ => None,
         }
     }

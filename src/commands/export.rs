@@ -1,0 +1,58 @@
+//! `judge export <game>`: the game as JSON, every phase from the start to
+//! the current one, positions and orders in `judge adjudicate`'s spelling.
+
+use serde_json::{json, Value};
+
+use crate::config::Config;
+use crate::game::power_of;
+use crate::store::{self, Store};
+
+pub fn run(config: &Config, name: &str) -> Result<Value, String> {
+    let store = Store::open(config.database_path()).map_err(|e| e.to_string())?;
+    let conn = store.conn();
+    let err = |e: store::StoreError| e.to_string();
+    let game = store::game_by_name(conn, name)
+        .map_err(err)?
+        .ok_or_else(|| format!("there is no game named '{name}'"))?;
+    let mut players = serde_json::Map::new();
+    for seat in store::seats_of_game(conn, game.id).map_err(err)? {
+        if let Some(p) = power_of(&seat) {
+            players.insert(
+                p.upper().to_string(),
+                json!({ "status": seat.status.as_str() }),
+            );
+        }
+    }
+    let mut phases = Vec::new();
+    for record in store::phases_of_game(conn, game.id).map_err(err)? {
+        let mut phase: Value = serde_json::from_str(&record.position).map_err(|e| e.to_string())?;
+        let mut orders = serde_json::Map::new();
+        for o in store::orders_of_phase(conn, game.id, &record.phase).map_err(err)? {
+            orders
+                .entry(o.power.clone())
+                .or_insert_with(|| Value::Array(Vec::new()))
+                .as_array_mut()
+                .expect("array")
+                .push(Value::String(o.understood));
+        }
+        let results: Value = record
+            .results
+            .as_deref()
+            .map(serde_json::from_str)
+            .transpose()
+            .map_err(|e| e.to_string())?
+            .unwrap_or(Value::Null);
+        let obj = phase.as_object_mut().expect("a position object");
+        obj.insert("orders".into(), Value::Object(orders));
+        obj.insert("results".into(), results);
+        obj.insert("deadline".into(), json!(record.deadline));
+        phases.push(phase);
+    }
+    Ok(json!({
+        "game": game.name,
+        "variant": game.variant,
+        "state": game.state.as_str(),
+        "players": players,
+        "phases": phases,
+    }))
+}

@@ -1,0 +1,169 @@
+//! `judge.toml`: the judge's configuration. Relative paths in it are
+//! relative to the file, so a copied `judge.toml` with its folder is an
+//! independent judge.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    pub judge: JudgeSection,
+    #[serde(default)]
+    pub store: StoreSection,
+    #[serde(default)]
+    pub mail: MailSection,
+    #[serde(default)]
+    pub games: GamesSection,
+    /// Mailbox sections belong to the daemon; kept as raw tables here so
+    /// that the front end can run from the same file.
+    #[serde(default)]
+    pub inbox: Option<toml::Table>,
+    #[serde(default)]
+    pub outbox: Option<toml::Table>,
+    /// The folder the file lives in: the base of relative paths.
+    #[serde(skip)]
+    pub base: PathBuf,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JudgeSection {
+    /// The judge's code in subjects: `JDG:mygame - S1901M Results`.
+    pub code: String,
+    /// The judge's own address: From of every mail it sends.
+    pub address: String,
+    /// A display name for From.
+    #[serde(default = "default_name")]
+    pub name: String,
+}
+
+fn default_name() -> String {
+    "Diplomacy Judge".to_string()
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StoreSection {
+    #[serde(default = "default_db")]
+    pub path: PathBuf,
+}
+
+impl Default for StoreSection {
+    fn default() -> Self {
+        StoreSection { path: default_db() }
+    }
+}
+
+fn default_db() -> PathBuf {
+    PathBuf::from("var/judge.db")
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MailSection {
+    /// Larger mails get a short refusal.
+    #[serde(default = "default_max_bytes")]
+    pub max_bytes: usize,
+}
+
+impl Default for MailSection {
+    fn default() -> Self {
+        MailSection {
+            max_bytes: default_max_bytes(),
+        }
+    }
+}
+
+fn default_max_bytes() -> usize {
+    256 * 1024
+}
+
+/// Defaults for new games (the Master can change each game's own).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GamesSection {
+    /// Hours from a movement phase's start to its deadline.
+    #[serde(default = "default_move_hours")]
+    pub move_hours: u32,
+    /// Hours for retreat and adjustment phases.
+    #[serde(default = "default_short_hours")]
+    pub retreat_hours: u32,
+    #[serde(default = "default_short_hours")]
+    pub adjust_hours: u32,
+    /// Hours of grace after a deadline.
+    #[serde(default = "default_grace_hours")]
+    pub grace_hours: u32,
+}
+
+impl Default for GamesSection {
+    fn default() -> Self {
+        GamesSection {
+            move_hours: default_move_hours(),
+            retreat_hours: default_short_hours(),
+            adjust_hours: default_short_hours(),
+            grace_hours: default_grace_hours(),
+        }
+    }
+}
+
+fn default_move_hours() -> u32 {
+    72
+}
+fn default_short_hours() -> u32 {
+    24
+}
+fn default_grace_hours() -> u32 {
+    24
+}
+
+impl Config {
+    /// Reads and checks a configuration file.
+    pub fn load(path: &Path) -> Result<Config, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let mut config =
+            Config::from_toml(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        config.base = path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."));
+        if config.base.as_os_str().is_empty() {
+            config.base = PathBuf::from(".");
+        }
+        Ok(config)
+    }
+
+    pub fn from_toml(text: &str) -> Result<Config, String> {
+        let config: Config = toml::from_str(text).map_err(|e| e.to_string())?;
+        if config.judge.code.is_empty()
+            || !config.judge.code.chars().all(|c| c.is_ascii_alphanumeric())
+        {
+            return Err(format!(
+                "[judge] code = {:?}: use letters and digits only (it starts every subject)",
+                config.judge.code
+            ));
+        }
+        if crate::mail::Address::parse(&config.judge.address).is_err() {
+            return Err(format!(
+                "[judge] address = {:?} is not a mail address",
+                config.judge.address
+            ));
+        }
+        Ok(config)
+    }
+
+    /// A path from the file, made absolute against the file's folder.
+    pub fn resolve(&self, path: &Path) -> PathBuf {
+        if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            self.base.join(path)
+        }
+    }
+
+    pub fn database_path(&self) -> PathBuf {
+        self.resolve(&self.store.path)
+    }
+}

@@ -1,0 +1,272 @@
+//! Commands for anyone: HELP, GET, VERSION, LIST, HISTORY, SUMMARY.
+
+use super::find_game;
+use crate::engine::map::{Map, Power};
+use crate::frontend::script::Line;
+use crate::frontend::session::Session;
+use crate::game::clock::{format_time, parse_time};
+use crate::game::{current, position_of, power_of};
+use crate::store::{self, GameState, StoreError};
+
+/// The help files: built in, overridable by `templates/help/<name>.txt`
+/// beside the configuration.
+const HELP_FILES: [(&str, &str); 8] = [
+    ("help", include_str!("../../../templates/help/help.txt")),
+    ("info", include_str!("../../../templates/help/info.txt")),
+    ("syntax", include_str!("../../../templates/help/syntax.txt")),
+    (
+        "deadlines",
+        include_str!("../../../templates/help/deadlines.txt"),
+    ),
+    ("press", include_str!("../../../templates/help/press.txt")),
+    ("master", include_str!("../../../templates/help/master.txt")),
+    ("rules", include_str!("../../../templates/help/rules.txt")),
+    ("map", include_str!("../../../templates/help/map.txt")),
+];
+
+fn help_file(s: &Session<'_>, name: &str) -> Option<String> {
+    let builtin = HELP_FILES.iter().find(|(n, _)| *n == name)?.1;
+    let path = s
+        .config
+        .resolve(std::path::Path::new("templates/help"))
+        .join(format!("{name}.txt"));
+    Some(std::fs::read_to_string(path).unwrap_or_else(|_| builtin.to_string()))
+}
+
+pub fn help(s: &mut Session<'_>, line: &Line) {
+    let text = help_file(s, "help").unwrap_or_default();
+    s.reply.ok(line, text.trim_end());
+}
+
+pub fn get(s: &mut Session<'_>, line: &Line, name: &str) {
+    match help_file(s, name) {
+        Some(text) => s.reply.ok(line, text.trim_end()),
+        None => {
+            let names: Vec<&str> = HELP_FILES.iter().map(|(n, _)| *n).collect();
+            s.reply.refuse(
+                line,
+                format!(
+                    "There is no file '{name}'. The files are: {}.",
+                    names.join(", ")
+                ),
+            );
+        }
+    }
+}
+
+pub fn version(s: &mut Session<'_>, line: &Line) {
+    s.reply.ok(
+        line,
+        format!(
+            "judge {} — the 1982 rules, adjudicated to the DATC.",
+            env!("CARGO_PKG_VERSION")
+        ),
+    );
+}
+
+pub fn list(s: &mut Session<'_>, line: &Line, game: Option<&str>) -> Result<(), StoreError> {
+    match game {
+        None => list_games(s, line),
+        Some(name) => list_game(s, line, name),
+    }
+}
+
+fn list_games(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
+    let mut rows = Vec::new();
+    for game in store::list_games(s.tx)? {
+        if game.state.is_over() {
+            continue;
+        }
+        let seats = store::seats_of_game(s.tx, game.id)?.len();
+        let phase = current(s.tx, game.id)?
+            .map(|c| c.record.phase)
+            .unwrap_or_else(|| "-".to_string());
+        rows.push(format!(
+            "{:<16} {:<9} {:<9} {:<7} {} player{}",
+            game.name,
+            game.state.as_str(),
+            game.variant,
+            phase,
+            seats,
+            if seats == 1 { "" } else { "s" }
+        ));
+    }
+    let text = if rows.is_empty() {
+        "No games are forming or running. Start one with CREATE ?<game> <password>.".to_string()
+    } else {
+        format!(
+            "{:<16} {:<9} {:<9} {:<7} players\n{}",
+            "game",
+            "state",
+            "variant",
+            "phase",
+            rows.join("\n")
+        )
+    };
+    s.reply.ok(line, text);
+    Ok(())
+}
+
+fn list_game(s: &mut Session<'_>, line: &Line, name: &str) -> Result<(), StoreError> {
+    let Some(game) = find_game(s, line, name)? else {
+        return Ok(());
+    };
+    let map = Map::standard();
+    let mut out = vec![format!(
+        "Game '{}': {}, variant {}.",
+        game.name,
+        game.state.as_str(),
+        game.variant
+    )];
+    let seats = store::seats_of_game(s.tx, game.id)?;
+    let cur = current(s.tx, game.id)?;
+    if game.state == GameState::Forming {
+        out.push(format!("{} of 7 players have joined.", seats.len()));
+    }
+    if let Some(cur) = &cur {
+        out.push(format!("Phase {}.", cur.record.phase));
+        if let Some(d) = cur.record.deadline {
+            out.push(format!("Deadline: {}.", format_time(d)));
+        }
+        out.push(String::new());
+        for power in Power::ALL {
+            let status = seats
+                .iter()
+                .find(|seat| power_of(seat) == Some(power))
+                .map(|seat| seat.status.as_str())
+                .unwrap_or("vacant");
+            let units: Vec<String> = cur
+                .position
+                .units
+                .iter()
+                .filter(|u| u.power == power)
+                .map(|u| format!("{} {}", u.kind.letter(), map.loc_abbr(u.location)))
+                .collect();
+            let centres: Vec<&str> = map
+                .supply_centres()
+                .filter(|&p| cur.position.owner(p) == Some(power))
+                .map(|p| map.abbr(p))
+                .collect();
+            out.push(format!(
+                "{:<8} {:<15} {:>2} centres: {}\n{:<8} {:<15} {:>2} units:   {}",
+                power.name(),
+                status,
+                centres.len(),
+                centres.join(" "),
+                "",
+                "",
+                units.len(),
+                units.join(", ")
+            ));
+        }
+    }
+    s.reply.ok(line, out.join("\n"));
+    Ok(())
+}
+
+pub fn history(
+    s: &mut Session<'_>,
+    line: &Line,
+    name: &str,
+    from: Option<&str>,
+    to: Option<&str>,
+) -> Result<(), StoreError> {
+    let Some(game) = find_game(s, line, name)? else {
+        return Ok(());
+    };
+    let bound = |text: Option<&str>, default: i64| -> Result<i64, String> {
+        match text {
+            None => Ok(default),
+            Some(t) => parse_time(t).ok_or_else(|| {
+                format!("'{t}' is not a date: write it like 2026-11-24 or 2026-11-24 20:00")
+            }),
+        }
+    };
+    let (from, to) = match (bound(from, i64::MIN), bound(to, i64::MAX)) {
+        (Ok(f), Ok(t)) => (f, t),
+        (Err(e), _) | (_, Err(e)) => {
+            s.reply.refuse(line, e);
+            return Ok(());
+        }
+    };
+    let entries = store::archive_between(s.tx, game.id, from, to)?;
+    if entries.is_empty() {
+        s.reply.ok(
+            line,
+            format!("Nothing in the archive of '{}' for those dates.", game.name),
+        );
+        return Ok(());
+    }
+    let mut text = format!("The archive of '{}': {} mail(s).", game.name, entries.len());
+    for e in entries {
+        text.push_str(&format!(
+            "\n\n=== {} ({})\n\n{}",
+            e.subject,
+            format_time(e.created_at),
+            e.body.trim_end()
+        ));
+    }
+    s.reply.ok(line, text);
+    Ok(())
+}
+
+pub fn summary(s: &mut Session<'_>, line: &Line, name: &str) -> Result<(), StoreError> {
+    let Some(game) = find_game(s, line, name)? else {
+        return Ok(());
+    };
+    let mut out = vec![
+        format!("Summary of '{}' ({}).", game.name, game.state.as_str()),
+        String::new(),
+    ];
+    out.push("Who played which power:".to_string());
+    let tenures = store::seat_history(s.tx, game.id)?;
+    if tenures.is_empty() {
+        out.push("  (no powers assigned yet)".to_string());
+    }
+    for t in &tenures {
+        let power = Power::ALL
+            .into_iter()
+            .find(|p| p.upper() == t.power)
+            .map(|p| p.name())
+            .unwrap_or(&t.power);
+        out.push(format!(
+            "  {:<8} {} from {} to {}",
+            power,
+            t.address,
+            t.from_phase,
+            t.to_phase.as_deref().unwrap_or("now")
+        ));
+    }
+    out.push(String::new());
+    out.push("Supply centres at the start of each year:".to_string());
+    out.push(format!(
+        "  {:<6}{}",
+        "year",
+        Power::ALL
+            .iter()
+            .map(|p| format!("{:>4}", p.initial()))
+            .collect::<String>()
+    ));
+    for record in store::phases_of_game(s.tx, game.id)? {
+        let position = position_of(&record)?;
+        let p = position.phase;
+        if p.season == crate::engine::phase::Season::Spring
+            && p.kind == crate::engine::phase::PhaseKind::Movement
+        {
+            out.push(format!(
+                "  {:<6}{}",
+                p.year,
+                Power::ALL
+                    .iter()
+                    .map(|&pw| format!("{:>4}", position.centre_count(pw)))
+                    .collect::<String>()
+            ));
+        }
+    }
+    if let Some(result) = &game.result {
+        out.push(String::new());
+        out.push(format!("Result: {result}"));
+    }
+    s.reply.ok(line, out.join("\n"));
+    Ok(())
+}

@@ -1,0 +1,244 @@
+//! Joining a forming game (SIGNON ?<game>), and the start of the game
+//! once seven have joined: powers drawn by lot, preferences first.
+
+use crate::engine::map::{Map, Power};
+use crate::engine::position::Position;
+use crate::frontend::script::Line;
+use crate::frontend::session::{Session, Signed};
+use crate::game::clock::{deadline_after, format_time};
+use crate::game::process::schedule_for;
+use crate::game::start::{assign_powers, read_preferences};
+use crate::game::{power_of, settings_of};
+use crate::interchange::PositionJson;
+use crate::store::{self, Game, GameState, NewSeat, SeatStatus, StoreError};
+
+pub fn join(
+    s: &mut Session<'_>,
+    line: &Line,
+    game: Game,
+    password: &str,
+) -> Result<(), StoreError> {
+    let sender = s.sender();
+    let seats = store::seats_of_game(s.tx, game.id)?;
+    if game.state != GameState::Forming {
+        return take_over(s, line, game, password);
+    }
+    if let Some(seat) = seats
+        .iter()
+        .find(|seat| seat.address.eq_ignore_ascii_case(&sender))
+    {
+        if s.credentials.check(password, &seat.password) {
+            s.reply.ok(
+                line,
+                format!(
+                    "You have already joined '{}'; {} of 7 players so far.",
+                    game.name,
+                    seats.len()
+                ),
+            );
+            s.signed = Some(Signed::Player {
+                game,
+                seat: seat.clone(),
+                power: None,
+            });
+        } else {
+            s.reply.refuse(
+                line,
+                "You have already joined that game, with another password.",
+            );
+        }
+        return Ok(());
+    }
+    let hash = store::hash_password(password)?;
+    let id = store::add_seat(
+        s.tx,
+        &NewSeat {
+            game_id: game.id,
+            power: None,
+            address: &sender,
+            password: &hash,
+            status: SeatStatus::Forming,
+            preferences: None,
+        },
+        s.now,
+    )?;
+    let seat = store::seat_by_id(s.tx, id)?.expect("just added");
+    let count = seats.len() + 1;
+    s.reply.ok(
+        line,
+        format!(
+            "You have joined '{}': {count} of 7 players. Powers are drawn by lot when the \
+             seventh joins; SET PREFERENCE <initials> (e.g. SET PREFERENCE FEGIART) ranks \
+             the powers you want.",
+            game.name
+        ),
+    );
+    s.signed = Some(Signed::Player {
+        game,
+        seat,
+        power: None,
+    });
+    Ok(())
+}
+
+/// SIGNON ?<game> in a running game: take over a power its player left.
+fn take_over(
+    s: &mut Session<'_>,
+    line: &Line,
+    game: Game,
+    password: &str,
+) -> Result<(), StoreError> {
+    let seats = store::seats_of_game(s.tx, game.id)?;
+    let open = seats.iter().find(|seat| {
+        matches!(seat.status, SeatStatus::Abandoned | SeatStatus::Resigned) && seat.power.is_some()
+    });
+    let Some(open) = open.cloned() else {
+        s.reply.refuse(
+            line,
+            format!(
+                "Game '{}' has started and no power in it is waiting for a player.",
+                game.name
+            ),
+        );
+        return Ok(());
+    };
+    let hash = store::hash_password(password)?;
+    let sender = s.sender();
+    let phase = s.reply.phase.clone().unwrap_or_default();
+    store::replace_player(s.tx, open.id, &sender, &hash, &phase)?;
+    let power = power_of(&open).expect("an assigned seat");
+    // A fresh deadline for the newcomer.
+    let settings = settings_of(&game)?;
+    if let Some(cur) = crate::game::current(s.tx, game.id)? {
+        let schedule = schedule_for(&settings, cur.position.phase.kind);
+        let deadline = deadline_after(schedule, s.now).max(cur.record.deadline.unwrap_or(0));
+        let grace = deadline + i64::from(schedule.grace_hours) * 3600;
+        store::set_deadline(
+            s.tx,
+            game.id,
+            &cur.record.phase,
+            Some(deadline),
+            Some(grace),
+        )?;
+    }
+    let seat = store::seat_by_id(s.tx, open.id)?.expect("seat");
+    s.reply.ok(
+        line,
+        format!(
+            "You now play {} in '{}'. Sign on from now on with SIGNON {}{} <password>.",
+            power.name(),
+            game.name,
+            power.initial(),
+            game.name
+        ),
+    );
+    s.signed = Some(Signed::Player {
+        game,
+        seat,
+        power: Some(power),
+    });
+    Ok(())
+}
+
+/// SET PREFERENCE <initials>, for a player of a forming game.
+pub fn set_preference(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), StoreError> {
+    let Some(Signed::Player { game, seat, .. }) = s.signed.clone() else {
+        s.reply
+            .refuse(line, "SET PREFERENCE follows SIGNON ?<game> <password>.");
+        return Ok(());
+    };
+    if game.state != GameState::Forming {
+        s.reply
+            .refuse(line, "The powers are already assigned in this game.");
+        return Ok(());
+    }
+    match read_preferences(text) {
+        Ok(list) if !list.is_empty() => {
+            let initials: String = list.iter().map(|p| p.initial()).collect();
+            store::set_seat_preferences(s.tx, seat.id, Some(&initials))?;
+            let names: Vec<&str> = list.iter().map(|p| p.name()).collect();
+            s.reply
+                .ok(line, format!("Your preference: {}.", names.join(", ")));
+        }
+        Ok(_) => s.reply.refuse(
+            line,
+            "Give the initials of the powers you want, best first: SET PREFERENCE FEGIART.",
+        ),
+        Err(e) => s.reply.refuse(line, e),
+    }
+    Ok(())
+}
+
+/// Starts a forming game that has its players: called once the mail's
+/// commands have run, so preferences given after the sign-on count.
+pub fn start_if_full(s: &mut Session<'_>, game: &Game) -> Result<(), StoreError> {
+    let game = store::game_by_id(s.tx, game.id)?.expect("game");
+    if game.state != GameState::Forming {
+        return Ok(());
+    }
+    let settings = settings_of(&game)?;
+    let seats = store::seats_of_game(s.tx, game.id)?;
+    if seats.len() < settings.players {
+        return Ok(());
+    }
+    let map = Map::standard();
+    let preferences: Vec<Vec<Power>> = seats
+        .iter()
+        .map(|seat| read_preferences(seat.preferences.as_deref().unwrap_or("")).unwrap_or_default())
+        .collect();
+    let powers = assign_powers(&preferences, game.seed);
+    let position = Position::standard_start(map);
+    let phase = position.phase.to_string();
+    for (seat, power) in seats.iter().zip(&powers) {
+        store::assign_power(s.tx, seat.id, power.upper(), &phase)?;
+        store::set_seat_status(s.tx, seat.id, SeatStatus::Active)?;
+    }
+    let schedule = schedule_for(&settings, position.phase.kind);
+    let deadline = deadline_after(schedule, s.now);
+    let grace = deadline + i64::from(schedule.grace_hours) * 3600;
+    store::insert_phase(
+        s.tx,
+        game.id,
+        &phase,
+        &PositionJson::from_position(map, &position),
+        Some(deadline),
+        Some(grace),
+        s.now,
+    )?;
+    store::set_game_state(s.tx, game.id, GameState::Active, s.now)?;
+
+    let board = crate::game::process::describe_position(map, &position);
+    let mut roster = Vec::new();
+    for (seat, power) in seats.iter().zip(&powers) {
+        roster.push(format!("{:<8} {}", power.name(), seat.address));
+        let body = format!(
+            "Game '{name}' has started. You play {power}.\n\n\
+             Sign on with:  SIGNON {initial}{name} <your password>\n\
+             then your orders, one per line. Mail GET syntax for how to write them.\n\n\
+             {board}\n\n\
+             The first phase is Spring 1901 movement ({phase}).\n\
+             The deadline for orders is {deadline}.\n",
+            name = game.name,
+            power = power.name(),
+            initial = power.initial(),
+            deadline = format_time(deadline),
+        );
+        let subject = s.subject(
+            &game.name,
+            Some(&phase),
+            &format!("Game starts: you are {}", power.name()),
+        );
+        s.send(vec![seat.address.clone()], subject, body, Some(game.id));
+    }
+    if let Some(master) = game.master_address.clone() {
+        let subject = s.subject(&game.name, Some(&phase), "Game starts");
+        let body = format!(
+            "Game '{}' has started. The powers:\n\n{}\n\nThe deadline for {phase} is {}.\n",
+            game.name,
+            roster.join("\n"),
+            format_time(deadline)
+        );
+        s.send(vec![master], subject, body, Some(game.id));
+    }
+    Ok(())
+}

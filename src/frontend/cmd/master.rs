@@ -1,0 +1,326 @@
+//! The Master's commands: PROCESS, PREDICT, PAUSE, RESUME, TERMINATE,
+//! ROLLBACK, EJECT, BECOME, START.
+
+use super::master_game;
+use crate::engine::map::Power;
+use crate::frontend::script::Line;
+use crate::frontend::session::{Session, Signed};
+use crate::game::clock::{deadline_after, format_time};
+use crate::game::process::{process as process_phase, schedule_for};
+use crate::game::{current, settings_of};
+use crate::store::{self, ArchiveKind, GameState, SeatStatus, StoreError};
+
+pub fn process(s: &mut Session<'_>, line: &Line, phase: Option<&str>) -> Result<(), StoreError> {
+    let Some(game) = master_game(s, line) else {
+        return Ok(());
+    };
+    let game = store::game_by_id(s.tx, game.id)?.expect("game");
+    if game.state != GameState::Active {
+        s.reply.refuse(
+            line,
+            format!(
+                "'{}' is {}: there is nothing to process.",
+                game.name,
+                game.state.as_str()
+            ),
+        );
+        return Ok(());
+    }
+    let Some(cur) = current(s.tx, game.id)? else {
+        s.reply.refuse(line, "The game has not started.");
+        return Ok(());
+    };
+    if let Some(named) = phase {
+        if !named.eq_ignore_ascii_case(&cur.record.phase) {
+            s.reply.ok(
+                line,
+                format!(
+                    "Ignored: the current phase is {}, not {named}.",
+                    cur.record.phase
+                ),
+            );
+            return Ok(());
+        }
+    }
+    let done = process_phase(s.tx, s.templates, s.code(), &game, s.now, true)?;
+    let after = match (&done.next, &done.ended) {
+        (_, Some(end)) => format!(" {end}"),
+        (Some(next), None) => format!(" The next phase is {next}."),
+        _ => String::new(),
+    };
+    s.reply.ok(
+        line,
+        format!(
+            "{} processed; the results are mailed to everyone.{after}",
+            done.phase
+        ),
+    );
+    s.send(done.recipients, done.subject, done.body, Some(game.id));
+    Ok(())
+}
+
+pub fn predict(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
+    let Some(game) = master_game(s, line) else {
+        return Ok(());
+    };
+    if current(s.tx, game.id)?.is_none() || game.state.is_over() {
+        s.reply.refuse(line, "There is no phase to predict.");
+        return Ok(());
+    }
+    let done = process_phase(s.tx, s.templates, s.code(), &game, s.now, false)?;
+    s.reply.ok(
+        line,
+        format!(
+            "What {} would give with the orders as they stand (nothing is stored, only you see this):\n\n{}",
+            done.phase,
+            done.body.trim_end()
+        ),
+    );
+    Ok(())
+}
+
+pub fn pause(s: &mut Session<'_>, line: &Line, pause: bool) -> Result<(), StoreError> {
+    let Some(game) = master_game(s, line) else {
+        return Ok(());
+    };
+    let game = store::game_by_id(s.tx, game.id)?.expect("game");
+    let (from, to, word) = if pause {
+        (GameState::Active, GameState::Paused, "paused")
+    } else {
+        (GameState::Paused, GameState::Active, "resumed")
+    };
+    if game.state != from {
+        s.reply.refuse(
+            line,
+            format!(
+                "'{}' is {}, so it cannot be {word}.",
+                game.name,
+                game.state.as_str()
+            ),
+        );
+        return Ok(());
+    }
+    store::set_game_state(s.tx, game.id, to, s.now)?;
+    let mut text = format!("Game '{}' is {word}.", game.name);
+    if !pause {
+        // A fresh deadline: the pause may have eaten the old one.
+        if let Some(cur) = current(s.tx, game.id)? {
+            let settings = settings_of(&game)?;
+            let schedule = schedule_for(&settings, cur.position.phase.kind);
+            let deadline = deadline_after(schedule, s.now).max(cur.record.deadline.unwrap_or(0));
+            let grace = deadline + i64::from(schedule.grace_hours) * 3600;
+            store::set_deadline(
+                s.tx,
+                game.id,
+                &cur.record.phase,
+                Some(deadline),
+                Some(grace),
+            )?;
+            text.push_str(&format!(
+                " The deadline for {} is {}.",
+                cur.record.phase,
+                format_time(deadline)
+            ));
+        }
+    }
+    notify_all(s, &game, word, &text)?;
+    s.reply.ok(line, text);
+    Ok(())
+}
+
+pub fn terminate(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
+    let Some(game) = master_game(s, line) else {
+        return Ok(());
+    };
+    let game = store::game_by_id(s.tx, game.id)?.expect("game");
+    if game.state.is_over() {
+        s.reply
+            .refuse(line, format!("'{}' is already over.", game.name));
+        return Ok(());
+    }
+    let result = "Terminated by the Master.";
+    store::end_game(s.tx, game.id, GameState::Terminated, result, s.now)?;
+    if let Some(cur) = current(s.tx, game.id)? {
+        store::close_seat_history(s.tx, game.id, &cur.record.phase)?;
+    }
+    let text = format!("Game '{}' has been terminated by its Master.", game.name);
+    notify_all(s, &game, "Game terminated", &text)?;
+    s.reply.ok(line, text);
+    Ok(())
+}
+
+pub fn rollback(s: &mut Session<'_>, line: &Line, phase: Option<&str>) -> Result<(), StoreError> {
+    let Some(game) = master_game(s, line) else {
+        return Ok(());
+    };
+    let game = store::game_by_id(s.tx, game.id)?.expect("game");
+    let phases = store::phases_of_game(s.tx, game.id)?;
+    let target = match phase {
+        Some(p) => phases.iter().find(|r| r.phase.eq_ignore_ascii_case(p)),
+        // Without a phase: back to the start of the last processed one.
+        None => phases.iter().rev().find(|r| r.is_processed()),
+    };
+    let Some(target) = target.cloned() else {
+        s.reply.refuse(
+            line,
+            match phase {
+                Some(p) => format!("'{}' has no phase {p}.", game.name),
+                None => "There is no processed phase to roll back.".to_string(),
+            },
+        );
+        return Ok(());
+    };
+    let removed = store::rollback_to(s.tx, game.id, &target.phase)?;
+    if game.state.is_over() {
+        store::set_game_state(s.tx, game.id, GameState::Active, s.now)?;
+    }
+    let settings = settings_of(&game)?;
+    let position = crate::game::position_of(&target)?;
+    let schedule = schedule_for(&settings, position.phase.kind);
+    let deadline = deadline_after(schedule, s.now);
+    let grace = deadline + i64::from(schedule.grace_hours) * 3600;
+    store::set_deadline(s.tx, game.id, &target.phase, Some(deadline), Some(grace))?;
+    let text = format!(
+        "Game '{}' is rolled back to the start of {} ({removed} later phase(s) removed); \
+         orders for it must be given again. The deadline is {}.",
+        game.name,
+        target.phase,
+        format_time(deadline)
+    );
+    store::append_archive(
+        s.tx,
+        game.id,
+        Some(&target.phase),
+        ArchiveKind::Notice,
+        &format!("Rolled back to {}", target.phase),
+        &text,
+        s.now,
+    )?;
+    notify_all(s, &game, "Rollback", &text)?;
+    s.reply.ok(line, text);
+    Ok(())
+}
+
+fn power_named(s: &mut Session<'_>, line: &Line, text: &str) -> Option<Power> {
+    let p = Power::parse(text);
+    if p.is_none() {
+        s.reply.refuse(
+            line,
+            format!("'{text}' is not a power: name it (France) or give its initial (F)."),
+        );
+    }
+    p
+}
+
+pub fn eject(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), StoreError> {
+    let Some(game) = master_game(s, line) else {
+        return Ok(());
+    };
+    let Some(power) = power_named(s, line, text) else {
+        return Ok(());
+    };
+    let Some(seat) = store::seat_by_power(s.tx, game.id, power.upper())? else {
+        s.reply.refuse(
+            line,
+            format!("Nobody plays {} in '{}'.", power.name(), game.name),
+        );
+        return Ok(());
+    };
+    store::set_seat_status(s.tx, seat.id, SeatStatus::Abandoned)?;
+    let subject = s.subject(&game.name, None, "You have been removed");
+    s.send(
+        vec![seat.address.clone()],
+        subject,
+        format!(
+            "The Master of '{}' has removed you from {}.\n",
+            game.name,
+            power.name()
+        ),
+        Some(game.id),
+    );
+    s.reply.ok(
+        line,
+        format!(
+            "{} is abandoned; a new player takes it over with SIGNON ?{} <password>.",
+            power.name(),
+            game.name
+        ),
+    );
+    Ok(())
+}
+
+pub fn become_power(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), StoreError> {
+    let Some(game) = master_game(s, line) else {
+        return Ok(());
+    };
+    let Some(power) = power_named(s, line, text) else {
+        return Ok(());
+    };
+    let Some(seat) = store::seat_by_power(s.tx, game.id, power.upper())? else {
+        s.reply.refuse(
+            line,
+            format!("Nobody plays {} in '{}'.", power.name(), game.name),
+        );
+        return Ok(());
+    };
+    s.reply.ok(
+        line,
+        format!("You now act for {} in '{}'.", power.name(), game.name),
+    );
+    s.signed = Some(Signed::Player {
+        game,
+        seat,
+        power: Some(power),
+    });
+    Ok(())
+}
+
+pub fn start(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
+    let Some(game) = master_game(s, line) else {
+        return Ok(());
+    };
+    let game = store::game_by_id(s.tx, game.id)?.expect("game");
+    if game.state != GameState::Forming {
+        s.reply
+            .refuse(line, format!("'{}' has already started.", game.name));
+        return Ok(());
+    }
+    let seats = store::seats_of_game(s.tx, game.id)?.len();
+    let settings = settings_of(&game)?;
+    if seats < settings.players {
+        s.reply.refuse(
+            line,
+            format!(
+                "'{}' has {seats} of the {} players its variant needs; it starts when they have joined.",
+                game.name, settings.players
+            ),
+        );
+        return Ok(());
+    }
+    super::join::start_if_full(s, &game)?;
+    s.reply.ok(line, format!("Game '{}' starts.", game.name));
+    Ok(())
+}
+
+/// A notice to the whole game, archived.
+fn notify_all(
+    s: &mut Session<'_>,
+    game: &crate::store::Game,
+    what: &str,
+    text: &str,
+) -> Result<(), StoreError> {
+    let phase = current(s.tx, game.id)?.map(|c| c.record.phase);
+    let subject = s.subject(&game.name, phase.as_deref(), what);
+    store::append_archive(
+        s.tx,
+        game.id,
+        phase.as_deref(),
+        ArchiveKind::Notice,
+        &subject,
+        text,
+        s.now,
+    )?;
+    let to = crate::game::everyone(s.tx, game)?;
+    s.send(to, subject, format!("{text}\n"), Some(game.id));
+    Ok(())
+}

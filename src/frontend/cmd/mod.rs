@@ -1,0 +1,44 @@
+//! The commands of the mail language, by concept.
+
+pub mod create;
+pub mod info;
+pub mod join;
+pub mod master;
+pub mod orders;
+pub mod press;
+pub mod set;
+pub mod signon;
+
+use super::script::Line;
+use super::session::{Session, Signed};
+use crate::store::{self, Game};
+
+/// The game a command names, or a refusal saying there is none.
+pub fn find_game(
+    s: &mut Session<'_>,
+    line: &Line,
+    name: &str,
+) -> Result<Option<Game>, crate::store::StoreError> {
+    let game = store::game_by_name(s.tx, name)?;
+    if game.is_none() {
+        s.reply.refuse(
+            line,
+            format!("There is no game named '{name}' on this judge. Mail LIST for the games."),
+        );
+    }
+    Ok(game)
+}
+
+/// The Master's game, or a refusal.
+pub fn master_game(s: &mut Session<'_>, line: &Line) -> Option<Game> {
+    match &s.signed {
+        Some(Signed::Master { game }) => Some(game.clone()),
+        _ => {
+            s.reply.refuse(
+                line,
+                "Only the game's Master may do that: sign on first with SIGNON M<game> <password>.",
+            );
+            None
+        }
+    }
+}

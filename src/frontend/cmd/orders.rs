@@ -1,0 +1,213 @@
+//! Order lines, CLEAR, and the end of every order mail: the power's whole
+//! current order set, its status, and the time left.
+
+use super::join;
+use crate::engine::map::{Map, Power};
+use crate::engine::order::OrderKind;
+use crate::engine::parse::parse_orders;
+use crate::frontend::script::Line;
+use crate::frontend::session::{Session, Signed};
+use crate::game::clock::{format_span, format_time};
+use crate::game::current;
+use crate::game::orders::{completeness, order_key, read_stored, Completeness};
+use crate::store::{self, GameState, NewOrder, StoreError};
+
+/// The signed-on power, its game, and the current phase — or a refusal.
+fn ordering_power(
+    s: &mut Session<'_>,
+    line: &Line,
+) -> Result<Option<(crate::store::Game, Power, crate::game::Current)>, StoreError> {
+    let (game, power) = match &s.signed {
+        Some(Signed::Player {
+            game,
+            power: Some(p),
+            ..
+        }) => (game.clone(), *p),
+        Some(Signed::Player { power: None, .. }) => {
+            s.reply.refuse(
+                line,
+                "Orders can be given once the game has started and you have a power.",
+            );
+            return Ok(None);
+        }
+        Some(_) => {
+            s.reply.refuse(
+                line,
+                "Not understood: Masters and observers give no orders. Mail HELP for the commands.",
+            );
+            return Ok(None);
+        }
+        None => {
+            s.reply.refuse(
+                line,
+                "Not understood, and you are not signed on: orders follow SIGNON <initial><game> <password>. Mail HELP for the commands.",
+            );
+            return Ok(None);
+        }
+    };
+    let game = store::game_by_id(s.tx, game.id)?.expect("signed-on game");
+    if game.state != GameState::Active && game.state != GameState::Paused {
+        s.reply.refuse(
+            line,
+            format!("Game '{}' is not running: no orders are taken.", game.name),
+        );
+        return Ok(None);
+    }
+    let Some(cur) = current(s.tx, game.id)? else {
+        s.reply.refuse(line, "The game has no phase to order for.");
+        return Ok(None);
+    };
+    Ok(Some((game, power, cur)))
+}
+
+pub fn order_line(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), StoreError> {
+    let Some((game, power, cur)) = ordering_power(s, line)? else {
+        return Ok(());
+    };
+    let map = Map::standard();
+    s.orders_touched = true;
+    let mut problems = Vec::new();
+    for parsed in parse_orders(map, &cur.position, power, text) {
+        match parsed {
+            Ok(order) => {
+                let waives = if order.kind == OrderKind::Waive {
+                    store::orders_of_power(s.tx, game.id, &cur.record.phase, power.upper())?
+                        .iter()
+                        .filter(|r| r.unit.starts_with("WAIVE"))
+                        .count()
+                } else {
+                    0
+                };
+                let key = order_key(map, &order, waives);
+                store::set_order(
+                    s.tx,
+                    &NewOrder {
+                        game_id: game.id,
+                        phase: &cur.record.phase,
+                        power: power.upper(),
+                        unit: &key,
+                        written: text,
+                        understood: &order.short(map),
+                        inbound_id: Some(s.inbound_id),
+                    },
+                    s.now,
+                )?;
+            }
+            Err(e) => problems.push(e.to_string()),
+        }
+    }
+    if !problems.is_empty() {
+        s.reply.refuse(line, problems.join("\n*** "));
+    }
+    Ok(())
+}
+
+pub fn clear(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
+    let Some((game, power, cur)) = ordering_power(s, line)? else {
+        return Ok(());
+    };
+    let n = store::clear_orders(s.tx, game.id, &cur.record.phase, power.upper())?;
+    s.orders_touched = true;
+    s.reply.ok(line, format!("{n} order(s) cleared."));
+    Ok(())
+}
+
+/// After the last command: start a game that filled up, and close the
+/// reply of a signed-on power with its order set and status.
+pub fn finish(s: &mut Session<'_>) -> Result<(), StoreError> {
+    let Some(signed) = s.signed.clone() else {
+        return Ok(());
+    };
+    if let Signed::Player {
+        game, power: None, ..
+    } = &signed
+    {
+        join::start_if_full(s, game)?;
+        return Ok(());
+    }
+    let Signed::Player {
+        game,
+        power: Some(power),
+        ..
+    } = signed
+    else {
+        return Ok(());
+    };
+    let game = store::game_by_id(s.tx, game.id)?.expect("game");
+    if game.state.is_over() {
+        return Ok(());
+    }
+    let Some(cur) = current(s.tx, game.id)? else {
+        return Ok(());
+    };
+    let text = order_set_text(s, &game, power, &cur)?;
+    s.reply.phase = Some(cur.record.phase.clone());
+    s.reply.text(text);
+    Ok(())
+}
+
+/// "Orders for France in S1901M:" and the rest of the summary block.
+pub fn order_set_text(
+    s: &Session<'_>,
+    game: &crate::store::Game,
+    power: Power,
+    cur: &crate::game::Current,
+) -> Result<String, StoreError> {
+    let map = Map::standard();
+    let texts: Vec<String> =
+        store::orders_of_power(s.tx, game.id, &cur.record.phase, power.upper())?
+            .into_iter()
+            .map(|r| r.understood)
+            .collect();
+    let orders = read_stored(map, &cur.position, power, &texts);
+    let p = cur.position.phase;
+    let mut out = vec![format!(
+        "Orders for {} in '{}', {} of {} {} ({}):",
+        power.name(),
+        game.name,
+        p.kind_name(),
+        p.season_name(),
+        p.year,
+        cur.record.phase
+    )];
+    if orders.is_empty() {
+        out.push("  (none)".to_string());
+    }
+    for o in &orders {
+        out.push(format!("  {}", o.long(map)));
+    }
+    out.push(String::new());
+    let status = match completeness(map, &cur.position, power, &orders) {
+        Completeness::NothingToOrder => {
+            format!("Status: {} has nothing to order this phase.", power.name())
+        }
+        Completeness::Complete => "Status: complete.".to_string(),
+        Completeness::Missing(list) => format!(
+            "Status: orders missing for {}: {}.",
+            list.len(),
+            list.join(", ")
+        ),
+    };
+    out.push(status);
+    let seat = store::seat_by_power(s.tx, game.id, power.upper())?;
+    if seat.is_some_and(|seat| seat.wait) {
+        out.push("WAIT is set: the phase will not be processed before the deadline.".to_string());
+    }
+    if game.state == GameState::Paused {
+        out.push("The game is paused: the deadline will be set again when it resumes.".to_string());
+    } else if let Some(d) = cur.record.deadline {
+        out.push(format!(
+            "Deadline: {} ({} from now).",
+            format_time(d),
+            format_span(d - s.now)
+        ));
+        if let Some(g) = cur.record.grace_until {
+            out.push(format!(
+                "Grace ends: {} ({} from now).",
+                format_time(g),
+                format_span(g - s.now)
+            ));
+        }
+    }
+    Ok(out.join("\n"))
+}

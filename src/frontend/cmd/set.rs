@@ -1,0 +1,359 @@
+//! SET commands: a player's own (WAIT, PASSWORD, ADDRESS, ABSENCE, DRAW,
+//! PREFERENCE) and the Master's (deadlines, schedules, NMR, press).
+
+use super::{join, master_game};
+use crate::frontend::script::Line;
+use crate::frontend::session::{Session, Signed};
+use crate::game::clock::{check_cron, format_time, parse_time};
+use crate::game::settings::{GameSettings, ObserverPress, Schedule};
+use crate::game::{current, settings_of};
+use crate::mail::Address;
+use crate::store::{self, StoreError};
+
+const PLAYER_SETTINGS: &str = "WAIT, NOWAIT, PASSWORD, ADDRESS, ABSENCE, DRAW, NODRAW, PREFERENCE";
+const MASTER_SETTINGS: &str = "DEADLINE, GRACE, START, MOVE, RETREAT, ADJUST, NMR, NONMR, \
+                               WHITE, GREY, NO PRESS, PARTIAL, NO PARTIAL, OBSERVER, END";
+
+pub fn set(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Result<(), StoreError> {
+    match what {
+        "PREFERENCE" | "PREFERENCES" => join::set_preference(s, line, rest),
+        "WAIT" | "NOWAIT" => player_wait(s, line, what == "WAIT"),
+        "PASSWORD" => player_password(s, line, rest),
+        "ADDRESS" => player_address(s, line, rest),
+        "ABSENCE" => player_absence(s, line, rest),
+        "DRAW" | "NODRAW" => player_draw(s, line, what == "DRAW"),
+        "DEADLINE" | "GRACE" | "START" => master_time(s, line, what, rest),
+        "MOVE" | "MOVEMENT" | "RETREAT" | "RETREATS" | "ADJUST" | "ADJUSTMENT" | "BUILD" => {
+            master_schedule(s, line, what, rest)
+        }
+        "NMR" | "NONMR" | "WHITE" | "GREY" | "GRAY" | "NOPRESS" | "PARTIAL" | "NOPARTIAL"
+        | "OBSERVER" | "END" => master_flag(s, line, what, rest),
+        _ => {
+            s.reply.refuse(
+                line,
+                format!(
+                    "SET {what} is not a setting. Players: {PLAYER_SETTINGS}. Masters: {MASTER_SETTINGS}."
+                ),
+            );
+            Ok(())
+        }
+    }
+}
+
+/// The signed-on player's game and seat, or a refusal.
+fn player(s: &mut Session<'_>, line: &Line) -> Option<(crate::store::Game, crate::store::Seat)> {
+    match &s.signed {
+        Some(Signed::Player { game, seat, .. }) => Some((game.clone(), seat.clone())),
+        _ => {
+            s.reply.refuse(line, "That setting needs a sign-on as a player first: SIGNON <initial><game> <password>.");
+            None
+        }
+    }
+}
+
+fn player_wait(s: &mut Session<'_>, line: &Line, wait: bool) -> Result<(), StoreError> {
+    let Some((_, seat)) = player(s, line) else {
+        return Ok(());
+    };
+    store::set_seat_wait(s.tx, seat.id, wait)?;
+    s.reply.ok(
+        line,
+        if wait {
+            "WAIT set: the phase will not be processed before the deadline."
+        } else {
+            "WAIT cleared: the phase may be processed early once all orders are in."
+        },
+    );
+    Ok(())
+}
+
+fn player_password(s: &mut Session<'_>, line: &Line, new: &str) -> Result<(), StoreError> {
+    let Some((_, seat)) = player(s, line) else {
+        return Ok(());
+    };
+    if new.split_whitespace().count() != 1 || new.len() < 4 {
+        s.reply.refuse(
+            line,
+            "Write SET PASSWORD <new password>: one word of at least 4 characters.",
+        );
+        return Ok(());
+    }
+    let hash = store::hash_password(new)?;
+    store::set_seat_password(s.tx, seat.id, &hash)?;
+    s.reply.ok(
+        line,
+        "Your password is changed. Use the new one from your next mail on.",
+    );
+    Ok(())
+}
+
+fn player_address(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), StoreError> {
+    let Some((_, seat)) = player(s, line) else {
+        return Ok(());
+    };
+    let Ok(addr) = Address::parse(text.trim()) else {
+        s.reply
+            .refuse(line, format!("'{}' is not a mail address.", text.trim()));
+        return Ok(());
+    };
+    let new = addr.addr_spec();
+    store::set_seat_address(s.tx, seat.id, &new)?;
+    // Both the old and the new address hear of the change.
+    s.reply.also_to.push(seat.address.clone());
+    s.reply.also_to.push(new.clone());
+    s.reply
+        .ok(line, format!("Your address of record is now {new}."));
+    Ok(())
+}
+
+fn player_absence(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), StoreError> {
+    let Some((_, seat)) = player(s, line) else {
+        return Ok(());
+    };
+    let upper = text.to_ascii_uppercase();
+    let (start, end) = match upper.find(" TO ") {
+        Some(k) => (&text[..k], Some(&text[k + 4..])),
+        None => (text, None),
+    };
+    let starts = parse_time(start);
+    let ends = match end {
+        Some(e) => parse_time(e),
+        None => starts.map(|t| t + 86_400),
+    };
+    match (starts, ends) {
+        (Some(a), Some(b)) if b > a => {
+            store::add_absence(s.tx, seat.id, a, b)?;
+            s.reply.ok(
+                line,
+                format!(
+                    "Absence noted from {} to {}: deadlines falling inside it will be pushed after it.",
+                    format_time(a),
+                    format_time(b)
+                ),
+            );
+        }
+        _ => s.reply.refuse(
+            line,
+            "Write SET ABSENCE <date> [TO <date>], dates like 2026-12-24 or 2026-12-24 18:00, the end after the start.",
+        ),
+    }
+    Ok(())
+}
+
+fn player_draw(s: &mut Session<'_>, line: &Line, draw: bool) -> Result<(), StoreError> {
+    let Some((game, seat)) = player(s, line) else {
+        return Ok(());
+    };
+    let phase = current(s.tx, game.id)?.map(|c| c.record.phase);
+    let Some(phase) = phase.filter(|_| draw) else {
+        store::set_seat_draw(s.tx, seat.id, None, None)?;
+        s.reply.ok(line, "Your draw vote is withdrawn.");
+        return Ok(());
+    };
+    store::set_seat_draw(s.tx, seat.id, Some(&phase), None)?;
+    s.reply.ok(
+        line,
+        format!(
+            "Your vote for a draw in {phase} is recorded (secret until it passes). The game \
+             ends in a draw if every surviving power votes for one in the same phase."
+        ),
+    );
+    Ok(())
+}
+
+fn master_time(s: &mut Session<'_>, line: &Line, what: &str, text: &str) -> Result<(), StoreError> {
+    let Some(game) = master_game(s, line) else {
+        return Ok(());
+    };
+    let Some(t) = parse_time(text) else {
+        s.reply.refuse(
+            line,
+            format!("Write SET {what} <date>, like 2026-11-24 20:00 (UTC)."),
+        );
+        return Ok(());
+    };
+    let Some(cur) = current(s.tx, game.id)? else {
+        s.reply
+            .refuse(line, format!("'{}' has not started yet.", game.name));
+        return Ok(());
+    };
+    let phase = cur.record.phase.clone();
+    let (deadline, grace) = match what {
+        "GRACE" => {
+            let d = cur.record.deadline.unwrap_or(t);
+            if t < d {
+                s.reply
+                    .refuse(line, "The end of grace cannot come before the deadline.");
+                return Ok(());
+            }
+            (d, t)
+        }
+        _ => {
+            let settings = settings_of(&game)?;
+            let schedule = crate::game::process::schedule_for(&settings, cur.position.phase.kind);
+            (t, t + i64::from(schedule.grace_hours) * 3600)
+        }
+    };
+    store::set_deadline(s.tx, game.id, &phase, Some(deadline), Some(grace))?;
+    s.reply.ok(
+        line,
+        format!(
+            "The deadline for {phase} is now {}; grace until {}.",
+            format_time(deadline),
+            format_time(grace)
+        ),
+    );
+    let subject = s.subject(&game.name, Some(&phase), "Deadline changed");
+    let to = crate::game::everyone(s.tx, &game)?;
+    let body = format!(
+        "The Master of '{}' has set the deadline for {phase} to {}.\n",
+        game.name,
+        format_time(deadline)
+    );
+    s.send(to, subject, body, Some(game.id));
+    Ok(())
+}
+
+/// SET MOVE|RETREAT|ADJUST <cron> [MIN <hours>] [GRACE <hours>].
+fn master_schedule(
+    s: &mut Session<'_>,
+    line: &Line,
+    what: &str,
+    text: &str,
+) -> Result<(), StoreError> {
+    let Some(game) = master_game(s, line) else {
+        return Ok(());
+    };
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let upper: Vec<String> = words.iter().map(|w| w.to_ascii_uppercase()).collect();
+    let cut = upper
+        .iter()
+        .position(|w| w == "MIN" || w == "GRACE")
+        .unwrap_or(words.len());
+    let expr = words[..cut].join(" ");
+    let mut settings = settings_of(&game)?;
+    let schedule: &mut Schedule = match what {
+        "MOVE" | "MOVEMENT" => &mut settings.movement,
+        "RETREAT" | "RETREATS" => &mut settings.retreat,
+        _ => &mut settings.adjustment,
+    };
+    if !expr.is_empty() {
+        if let Err(e) = check_cron(&expr) {
+            s.reply.refuse(line, e);
+            return Ok(());
+        }
+        schedule.cron = Some(expr);
+    }
+    let mut k = cut;
+    while k < words.len() {
+        let value = words
+            .get(k + 1)
+            .and_then(|v| v.parse::<u32>().ok())
+            .filter(|v| *v <= 24 * 60);
+        let Some(value) = value else {
+            s.reply.refuse(
+                line,
+                format!("Write SET {what} <schedule> [MIN <hours>] [GRACE <hours>]."),
+            );
+            return Ok(());
+        };
+        if upper[k] == "MIN" {
+            schedule.min_hours = value;
+        } else {
+            schedule.grace_hours = value;
+        }
+        k += 2;
+    }
+    let text = schedule_text(schedule);
+    store::set_game_settings(s.tx, game.id, &serde_json::to_string(&settings)?)?;
+    s.reply.ok(
+        line,
+        format!("{what} deadlines: {text}. They apply from the next phase on."),
+    );
+    Ok(())
+}
+
+fn schedule_text(s: &Schedule) -> String {
+    match &s.cron {
+        Some(c) => format!(
+            "'{c}', at least {} hours after the phase starts, grace {} hours",
+            s.min_hours, s.grace_hours
+        ),
+        None => format!(
+            "{} hours after the phase starts, grace {} hours",
+            s.min_hours, s.grace_hours
+        ),
+    }
+}
+
+fn master_flag(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Result<(), StoreError> {
+    let Some(game) = master_game(s, line) else {
+        return Ok(());
+    };
+    let mut settings: GameSettings = settings_of(&game)?;
+    let said = match what {
+        "NMR" => {
+            settings.nmr = true;
+            "NMR: a power without orders at the end of grace goes into civil disorder.".to_string()
+        }
+        "NONMR" => {
+            settings.nmr = false;
+            "NoNMR: the game waits for a replacement when a power misses its orders.".to_string()
+        }
+        "WHITE" => {
+            settings.white = true;
+            settings.grey = false;
+            "Press is white: signed with the sender's power.".to_string()
+        }
+        "GREY" | "GRAY" => {
+            settings.grey = true;
+            "Grey press is allowed: press may be sent anonymously.".to_string()
+        }
+        "NOPRESS" => {
+            settings.white = false;
+            settings.grey = false;
+            "No press: only press to and from the Master.".to_string()
+        }
+        "PARTIAL" => {
+            settings.partial = true;
+            "Partial press allowed: press may go to some powers only.".to_string()
+        }
+        "NOPARTIAL" => {
+            settings.partial = false;
+            "No partial press: press goes to everyone (BROADCAST).".to_string()
+        }
+        "OBSERVER" => {
+            let mode = match rest.trim().to_ascii_uppercase().as_str() {
+                "ANY" => ObserverPress::Any,
+                "NO" | "NONE" => ObserverPress::No,
+                "WHITE" => ObserverPress::White,
+                _ => {
+                    s.reply.refuse(
+                        line,
+                        "Write SET OBSERVER ANY, SET OBSERVER NO or SET OBSERVER WHITE.",
+                    );
+                    return Ok(());
+                }
+            };
+            settings.observers = mode;
+            format!("Observers' press: {}.", rest.trim().to_ascii_lowercase())
+        }
+        _ => {
+            // END <year>
+            let year = rest
+                .trim()
+                .parse::<u16>()
+                .ok()
+                .filter(|y| (1901..=2100).contains(y));
+            let Some(year) = year else {
+                s.reply.refuse(line, "Write SET END <year>, e.g. SET END 1907: the game ends after that year's adjustments.");
+                return Ok(());
+            };
+            settings.end_year = Some(year);
+            format!("Short game: it ends after the Winter of {year}; the power with the most centres is named.")
+        }
+    };
+    store::set_game_settings(s.tx, game.id, &serde_json::to_string(&settings)?)?;
+    s.reply.ok(line, said);
+    Ok(())
+}

@@ -1,0 +1,189 @@
+//! SIGNON, OBSERVE and RESIGN: who the following lines speak for.
+
+use super::{find_game, join};
+use crate::engine::map::Power;
+use crate::frontend::script::{Line, SignOnAs};
+use crate::frontend::session::{Session, Signed};
+use crate::game::current;
+use crate::store::{self, GameState, SeatStatus, StoreError};
+
+/// What a failed sign-on says: never which part was wrong.
+const FAILED: &str = "Sign-on failed: no such power in that game, or a wrong password. \
+                      Nothing after this line was done.";
+
+pub fn sign_on(
+    s: &mut Session<'_>,
+    line: &Line,
+    who: &SignOnAs,
+    name: &str,
+    password: &str,
+) -> Result<(), StoreError> {
+    s.signed = None;
+    let Some(game) = find_game(s, line, name)? else {
+        return Ok(());
+    };
+    s.reply.game = Some(game.name.clone());
+    s.reply.phase = current(s.tx, game.id)?.map(|c| c.record.phase);
+    match who {
+        SignOnAs::Join => join::join(s, line, game, password),
+        SignOnAs::Master => {
+            let ok = match &game.master_password {
+                Some(hash) => s.credentials.check(password, hash),
+                None => false,
+            };
+            if ok {
+                s.reply
+                    .ok(line, format!("Signed on as the Master of '{}'.", game.name));
+                if let Some(master) = &game.master_address {
+                    if !master.eq_ignore_ascii_case(&s.sender()) {
+                        s.reply.also_to.push(master.clone());
+                    }
+                }
+                s.signed = Some(Signed::Master { game });
+            } else {
+                s.reply.refuse(line, FAILED);
+            }
+            Ok(())
+        }
+        SignOnAs::Observer => observe(s, line, name, password),
+        SignOnAs::Power(initial) => {
+            let Some(power) = Power::from_initial(*initial) else {
+                s.reply.refuse(
+                    line,
+                    format!(
+                        "'{initial}' is not a power's initial: A E F G I R T, M for the Master, \
+                         O for an observer, ? to join."
+                    ),
+                );
+                return Ok(());
+            };
+            let seat = store::seat_by_power(s.tx, game.id, power.upper())?;
+            let Some(seat) = seat.filter(|seat| s.credentials.check(password, &seat.password))
+            else {
+                s.reply.refuse(line, FAILED);
+                return Ok(());
+            };
+            if game.state.is_over() {
+                s.reply.refuse(
+                    line,
+                    format!("Game '{}' is over; nothing more can be ordered.", game.name),
+                );
+                return Ok(());
+            }
+            if !seat.address.eq_ignore_ascii_case(&s.sender()) {
+                // A sign-on from elsewhere: the player of record hears of it.
+                s.reply.also_to.push(seat.address.clone());
+            }
+            let mut note = String::new();
+            if matches!(
+                seat.status,
+                SeatStatus::Abandoned | SeatStatus::CivilDisorder | SeatStatus::Late
+            ) {
+                store::set_seat_status(s.tx, seat.id, SeatStatus::Active)?;
+                if seat.status != SeatStatus::Late {
+                    note = " Welcome back: your power is in play again.".to_string();
+                }
+            }
+            let paused = if game.state == GameState::Paused {
+                " The game is paused by its Master."
+            } else {
+                ""
+            };
+            s.reply.ok(
+                line,
+                format!(
+                    "Signed on as {} in '{}'.{note}{paused}",
+                    power.name(),
+                    game.name
+                ),
+            );
+            s.signed = Some(Signed::Player {
+                game,
+                seat,
+                power: Some(power),
+            });
+            Ok(())
+        }
+    }
+}
+
+/// OBSERVE <game> <password>, and SIGNON O<game> <password>: the first
+/// time, the password becomes the observer's; afterwards it must match.
+pub fn observe(
+    s: &mut Session<'_>,
+    line: &Line,
+    name: &str,
+    password: &str,
+) -> Result<(), StoreError> {
+    s.signed = None;
+    let Some(game) = find_game(s, line, name)? else {
+        return Ok(());
+    };
+    s.reply.game = Some(game.name.clone());
+    let sender = s.sender();
+    match store::observer_by_address(s.tx, game.id, &sender)? {
+        Some(obs) => {
+            if !s.credentials.check(password, &obs.password) {
+                s.reply.refuse(line, FAILED);
+                return Ok(());
+            }
+            s.reply.ok(
+                line,
+                format!("Signed on as an observer of '{}'.", game.name),
+            );
+        }
+        None => {
+            let hash = store::hash_password(password)?;
+            store::add_observer(s.tx, game.id, &sender, &hash, s.now)?;
+            s.reply.ok(
+                line,
+                format!(
+                    "You now observe '{}': you will receive its results and broadcasts.",
+                    game.name
+                ),
+            );
+        }
+    }
+    s.signed = Some(Signed::Observer { game });
+    Ok(())
+}
+
+pub fn resign(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
+    let Some(Signed::Player { game, seat, power }) = s.signed.clone() else {
+        s.reply
+            .refuse(line, "RESIGN needs a sign-on as a player first.");
+        return Ok(());
+    };
+    if game.state == GameState::Forming {
+        store::remove_seat(s.tx, seat.id)?;
+        s.reply.ok(
+            line,
+            format!("You have left '{}' before it started.", game.name),
+        );
+    } else {
+        store::set_seat_status(s.tx, seat.id, SeatStatus::Resigned)?;
+        let name = power.map(|p| p.name()).unwrap_or("your power");
+        s.reply.ok(
+            line,
+            format!(
+                "You have resigned {name} in '{}'. The Master has been told.",
+                game.name
+            ),
+        );
+        if let Some(master) = game.master_address.clone() {
+            let subject = s.subject(&game.name, None, &format!("{name} resigned"));
+            s.send(
+                vec![master],
+                subject,
+                format!(
+                    "The player of {name} in '{}' has resigned. The power is abandoned \
+                     until you hand it to a new player.\n",
+                    game.name
+                ),
+                Some(game.id),
+            );
+        }
+    }
+    s.signed = None;
+    Ok(())
+}

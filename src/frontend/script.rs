@@ -1,0 +1,348 @@
+//! A mail's text as a script of commands, one per line, in the classic
+//! judges' language. Reading is separate from doing: this file only says
+//! what each line asks for.
+
+/// Who a `SIGNON` names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SignOnAs {
+    /// `SIGNON ?game`: join a forming game, or take over an abandoned power.
+    Join,
+    /// `SIGNON Fgame`: a power, by its initial.
+    Power(char),
+    /// `SIGNON Mgame`: the game's Master.
+    Master,
+    /// `SIGNON Ogame`: an observer.
+    Observer,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    Help,
+    Get(String),
+    List(Option<String>),
+    History {
+        game: String,
+        from: Option<String>,
+        to: Option<String>,
+    },
+    Summary(String),
+    Version,
+    Create {
+        game: String,
+        password: String,
+        variant: Option<String>,
+    },
+    SignOn {
+        who: SignOnAs,
+        game: String,
+        password: String,
+    },
+    Observe {
+        game: String,
+        password: String,
+    },
+    /// `SET <what> <rest>`: the words after SET, upper-cased keyword first.
+    Set {
+        what: String,
+        rest: String,
+    },
+    Press {
+        to: Option<String>,
+        grey: Option<bool>,
+        body: Vec<String>,
+        /// False when the mail ended before ENDPRESS.
+        closed: bool,
+    },
+    Broadcast {
+        body: Vec<String>,
+        closed: bool,
+    },
+    Resign,
+    Clear,
+    Process(Option<String>),
+    Predict,
+    Pause,
+    Resume,
+    Terminate,
+    Rollback(Option<String>),
+    Eject(String),
+    Become(String),
+    Start,
+    /// A line that is no command: orders, if someone is signed on as a power.
+    Other(String),
+    /// A command word with the wrong arguments: what it should look like.
+    Malformed {
+        usage: &'static str,
+    },
+}
+
+/// One command and where it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    /// 1-based line number in the mail's text.
+    pub number: usize,
+    /// The line as written (for a press block, its first line).
+    pub text: String,
+    pub command: Command,
+}
+
+impl Line {
+    /// The line as it may be echoed back: a sign-on's password masked.
+    pub fn echo(&self) -> String {
+        match &self.command {
+            Command::SignOn { .. } | Command::Create { .. } | Command::Observe { .. } => {
+                mask_password(&self.text)
+            }
+            Command::Set { what, .. } if what == "PASSWORD" => mask_password(&self.text),
+            _ => self.text.clone(),
+        }
+    }
+}
+
+/// Replaces the last word of a line (a password) with asterisks.
+fn mask_password(text: &str) -> String {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    match words.len() {
+        0..=2 => words.join(" "),
+        n => format!("{} ****", words[..n - 1].join(" ")),
+    }
+}
+
+/// Reads the mail's lines into commands. Blank lines between commands are
+/// skipped; inside press they are kept.
+pub fn read_script(lines: &[String]) -> Vec<Line> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let text = lines[i].trim();
+        let number = i + 1;
+        i += 1;
+        if text.is_empty() {
+            continue;
+        }
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let keyword = words[0].to_ascii_uppercase();
+        let command = match keyword.as_str() {
+            "PRESS" | "BROADCAST" => {
+                let (body, closed, next) = press_body(lines, i);
+                i = next;
+                if keyword == "BROADCAST" {
+                    Command::Broadcast { body, closed }
+                } else {
+                    press_header(&words[1..], body, closed)
+                }
+            }
+            _ => read_command(&keyword, &words[1..], text),
+        };
+        out.push(Line {
+            number,
+            text: text.to_string(),
+            command,
+        });
+    }
+    out
+}
+
+/// The lines of a press body from `start` up to ENDPRESS (which is
+/// consumed). Returns the body, whether ENDPRESS was found, and the index
+/// after it.
+fn press_body(lines: &[String], start: usize) -> (Vec<String>, bool, usize) {
+    let mut body = Vec::new();
+    for (k, line) in lines.iter().enumerate().skip(start) {
+        if line.trim().eq_ignore_ascii_case("ENDPRESS") {
+            trim_blank_ends(&mut body);
+            return (body, true, k + 1);
+        }
+        body.push(line.trim_end().to_string());
+    }
+    trim_blank_ends(&mut body);
+    (body, false, lines.len())
+}
+
+fn trim_blank_ends(body: &mut Vec<String>) {
+    while body.last().is_some_and(|l| l.trim().is_empty()) {
+        body.pop();
+    }
+    let lead = body.iter().take_while(|l| l.trim().is_empty()).count();
+    body.drain(..lead);
+}
+
+/// `PRESS [TO <initials>] [GREY|WHITE]`, in either order.
+fn press_header(words: &[&str], body: Vec<String>, closed: bool) -> Command {
+    let mut to = None;
+    let mut grey = None;
+    let mut k = 0;
+    while k < words.len() {
+        match words[k].to_ascii_uppercase().as_str() {
+            "TO" if k + 1 < words.len() => {
+                to = Some(words[k + 1].to_ascii_uppercase());
+                k += 1;
+            }
+            "GREY" | "GRAY" => grey = Some(true),
+            "WHITE" => grey = Some(false),
+            _ => {
+                return Command::Malformed {
+                    usage: "PRESS [TO <initials>] [GREY|WHITE], the message, then ENDPRESS",
+                }
+            }
+        }
+        k += 1;
+    }
+    Command::Press {
+        to,
+        grey,
+        body,
+        closed,
+    }
+}
+
+fn read_command(keyword: &str, args: &[&str], text: &str) -> Command {
+    let arg = |k: usize| args.get(k).map(|s| s.to_string());
+    match (keyword, args.len()) {
+        ("HELP", _) => Command::Help,
+        ("GET", 1) => Command::Get(args[0].to_ascii_lowercase()),
+        ("GET", _) => Command::Malformed {
+            usage: "GET <file>: info, syntax, deadlines, press, master, rules or map",
+        },
+        ("LIST", 0) => Command::List(None),
+        ("LIST", 1) => Command::List(arg(0)),
+        ("LIST", _) => Command::Malformed {
+            usage: "LIST, or LIST <game>",
+        },
+        ("HISTORY", n) if n >= 1 => history(args),
+        ("HISTORY", _) => Command::Malformed {
+            usage: "HISTORY <game> [FROM <date>] [TO <date>]",
+        },
+        ("SUMMARY", 1) => Command::Summary(args[0].to_string()),
+        ("SUMMARY", _) => Command::Malformed {
+            usage: "SUMMARY <game>",
+        },
+        ("VERSION", _) => Command::Version,
+        ("CREATE", 2 | 3) if args[0].starts_with('?') && args[0].len() > 1 => Command::Create {
+            game: args[0][1..].to_string(),
+            password: args[1].to_string(),
+            variant: arg(2).map(|v| v.to_ascii_lowercase()),
+        },
+        ("CREATE", _) => Command::Malformed {
+            usage: "CREATE ?<game> <password> [variant]",
+        },
+        ("SIGNON", 2) => sign_on(args[0], args[1]),
+        ("SIGNON", _) => Command::Malformed {
+            usage: "SIGNON <initial><game> <password> (or SIGNON ?<game> <password> to join)",
+        },
+        ("OBSERVE", 2) => Command::Observe {
+            game: args[0].to_string(),
+            password: args[1].to_string(),
+        },
+        ("OBSERVE", _) => Command::Malformed {
+            usage: "OBSERVE <game> <password>",
+        },
+        ("SET", n) if n >= 1 => set(args),
+        ("SET", _) => Command::Malformed {
+            usage: "SET <setting> [value]",
+        },
+        ("RESIGN", 0) => Command::Resign,
+        ("CLEAR", 0) => Command::Clear,
+        ("PROCESS", 0) => Command::Process(None),
+        ("PROCESS", 1) => Command::Process(arg(0)),
+        ("PREDICT", 0) => Command::Predict,
+        ("PAUSE", 0) => Command::Pause,
+        ("RESUME", 0) => Command::Resume,
+        ("TERMINATE", 0) => Command::Terminate,
+        ("ROLLBACK", 0) => Command::Rollback(None),
+        ("ROLLBACK", 1) => Command::Rollback(arg(0)),
+        ("EJECT", 1) => Command::Eject(args[0].to_string()),
+        ("EJECT", _) => Command::Malformed {
+            usage: "EJECT <power>",
+        },
+        ("BECOME", 1) => Command::Become(args[0].to_string()),
+        ("BECOME", _) => Command::Malformed {
+            usage: "BECOME <power>",
+        },
+        ("START", 0) => Command::Start,
+        ("ENDPRESS", 0) => Command::Malformed {
+            usage: "ENDPRESS ends a PRESS or BROADCAST block; none was open",
+        },
+        _ => Command::Other(text.to_string()),
+    }
+}
+
+/// `SIGNON Fgame pw`, `SIGNON ?game pw`, `SIGNON Mgame pw`, `SIGNON Ogame pw`.
+fn sign_on(who_game: &str, password: &str) -> Command {
+    let mut chars = who_game.chars();
+    let Some(first) = chars.next() else {
+        return Command::Malformed {
+            usage: "SIGNON <initial><game> <password>",
+        };
+    };
+    let game: String = chars.collect();
+    if game.is_empty() {
+        return Command::Malformed {
+            usage: "SIGNON <initial><game> <password>: the game's name follows the initial, \
+                    as in SIGNON Fmygame secret",
+        };
+    }
+    let who = match first.to_ascii_uppercase() {
+        '?' => SignOnAs::Join,
+        'M' => SignOnAs::Master,
+        'O' => SignOnAs::Observer,
+        c => SignOnAs::Power(c),
+    };
+    Command::SignOn {
+        who,
+        game,
+        password: password.to_string(),
+    }
+}
+
+fn history(args: &[&str]) -> Command {
+    let game = args[0].to_string();
+    let mut from = None;
+    let mut to = None;
+    let mut k = 1;
+    let mut current: Option<&mut Option<String>> = None;
+    let mut words: Vec<String> = Vec::new();
+    let flush = |slot: Option<&mut Option<String>>, words: &mut Vec<String>| {
+        if let Some(slot) = slot {
+            *slot = Some(words.join(" "));
+        }
+        words.clear();
+    };
+    while k < args.len() {
+        match args[k].to_ascii_uppercase().as_str() {
+            "FROM" => {
+                flush(current.take(), &mut words);
+                current = Some(&mut from);
+            }
+            "TO" => {
+                flush(current.take(), &mut words);
+                current = Some(&mut to);
+            }
+            _ if current.is_some() => words.push(args[k].to_string()),
+            _ => {
+                return Command::Malformed {
+                    usage: "HISTORY <game> [FROM <date>] [TO <date>]",
+                }
+            }
+        }
+        k += 1;
+    }
+    flush(current.take(), &mut words);
+    Command::History { game, from, to }
+}
+
+fn set(args: &[&str]) -> Command {
+    let mut what = args[0].to_ascii_uppercase();
+    let mut rest_from = 1;
+    // Two-word settings: NO PRESS, NO PARTIAL.
+    if what == "NO" {
+        if let Some(next) = args.get(1) {
+            what = format!("NO{}", next.to_ascii_uppercase());
+            rest_from = 2;
+        }
+    }
+    Command::Set {
+        what,
+        rest: args[rest_from.min(args.len())..].join(" "),
+    }
+}

@@ -1,0 +1,296 @@
+//! One mail's commands, run in order inside the caller's transaction.
+//! A `SIGNON` decides who the following lines speak for; each command
+//! lives in `cmd/`.
+
+use argon2::password_hash::rand_core::{OsRng, RngCore};
+use chrono::{TimeZone, Utc};
+use rusqlite::Transaction;
+
+use super::cmd;
+use super::credentials::CredentialCache;
+use super::reply::Reply;
+use super::script::{read_script, Command, Line};
+use crate::config::Config;
+use crate::engine::map::Power;
+use crate::mail::{new_message_id, render, Address, Incoming};
+use crate::report::Templates;
+use crate::store::{self, Game, NewMail, Seat, StoreError};
+
+/// Who the lines after a sign-on speak for.
+#[derive(Debug, Clone)]
+pub enum Signed {
+    /// A power of a running game (or a forming game's player).
+    Player {
+        game: Game,
+        seat: Seat,
+        power: Option<Power>,
+    },
+    Master {
+        game: Game,
+    },
+    Observer {
+        game: Game,
+    },
+}
+
+impl Signed {
+    pub fn game(&self) -> &Game {
+        match self {
+            Signed::Player { game, .. } | Signed::Master { game } | Signed::Observer { game } => {
+                game
+            }
+        }
+    }
+}
+
+/// A mail to send, before rendering.
+#[derive(Debug, Clone)]
+pub struct Outgoing {
+    pub to: Vec<String>,
+    pub subject: String,
+    pub body: String,
+    pub game_id: Option<i64>,
+    /// The Message-ID this answers (for In-Reply-To/References).
+    pub answers: Option<(String, Vec<String>)>,
+}
+
+impl Outgoing {
+    /// Renders and queues the mail: one queued message per recipient, so
+    /// that no player sees another's address.
+    pub fn queue(&self, tx: &Transaction<'_>, config: &Config, now: i64) -> Result<(), StoreError> {
+        let from = Address::parse(&config.judge.address)
+            .map_err(|e| StoreError::Setup(format!("judge address: {e}")))?
+            .with_name(&config.judge.name);
+        let domain = from.domain().to_string();
+        let date = Utc
+            .timestamp_opt(now, 0)
+            .single()
+            .map(|d| d.to_rfc2822())
+            .unwrap_or_default();
+        let mut seen = Vec::new();
+        for to in &self.to {
+            let Ok(addr) = Address::parse(to) else {
+                continue;
+            };
+            let key = addr.addr_spec().to_ascii_lowercase();
+            if seen.contains(&key) {
+                continue;
+            }
+            seen.push(key);
+            let message_id = new_message_id(&random_token(), &domain);
+            let (in_reply_to, references) = match &self.answers {
+                Some((id, refs)) => {
+                    let mut r = refs.clone();
+                    r.push(id.clone());
+                    (Some(id.clone()), r)
+                }
+                None => (None, Vec::new()),
+            };
+            let raw = render(&crate::mail::Outgoing {
+                from: from.clone(),
+                to: vec![addr.clone()],
+                subject: self.subject.clone(),
+                body: self.body.clone(),
+                in_reply_to,
+                references,
+                auto_replied: self.answers.is_some(),
+                message_id: message_id.clone(),
+                date: date.clone(),
+            });
+            let recipient = addr.addr_spec();
+            store::queue_mail(
+                tx,
+                &NewMail {
+                    message_id: &message_id,
+                    game_id: self.game_id,
+                    recipients: &[recipient.as_str()],
+                    subject: &self.subject,
+                    raw: &raw,
+                },
+                now,
+            )?;
+        }
+        Ok(())
+    }
+}
+
+fn random_token() -> String {
+    let mut bytes = [0u8; 12];
+    OsRng.fill_bytes(&mut bytes);
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The state of one mail's run.
+pub struct Session<'a> {
+    pub tx: &'a Transaction<'a>,
+    pub config: &'a Config,
+    pub templates: &'a Templates,
+    pub credentials: &'a mut CredentialCache,
+    pub now: i64,
+    pub inbound_id: i64,
+    pub mail: &'a Incoming,
+    pub reply: Reply,
+    pub signed: Option<Signed>,
+    /// Mails other than the reply (press, notices, results).
+    pub outgoing: Vec<Outgoing>,
+    /// Whether orders were given, so the reply ends with the order set.
+    pub orders_touched: bool,
+}
+
+impl Session<'_> {
+    /// The sender's address for replies.
+    pub fn sender(&self) -> String {
+        self.mail
+            .reply_address()
+            .map(|a| a.addr_spec())
+            .unwrap_or_default()
+    }
+
+    pub fn code(&self) -> &str {
+        &self.config.judge.code
+    }
+
+    /// Queues a mail to be sent with this mail's results.
+    pub fn send(&mut self, to: Vec<String>, subject: String, body: String, game_id: Option<i64>) {
+        self.outgoing.push(Outgoing {
+            to,
+            subject,
+            body,
+            game_id,
+            answers: None,
+        });
+    }
+
+    /// `JDG:game - S1901M <what>`.
+    pub fn subject(&self, game: &str, phase: Option<&str>, what: &str) -> String {
+        match phase {
+            Some(p) => format!("{}:{} - {} {}", self.code(), game, p, what),
+            None => format!("{}:{} - {}", self.code(), game, what),
+        }
+    }
+
+    pub fn footer(&self) -> String {
+        format!(
+            "-- \n{} ({}): mail HELP for the commands, GET syntax for how to write orders.",
+            self.config.judge.name, self.config.judge.code
+        )
+    }
+}
+
+/// Runs a mail's commands; returns every mail to queue, the reply first.
+pub fn run(
+    tx: &Transaction<'_>,
+    config: &Config,
+    templates: &Templates,
+    credentials: &mut CredentialCache,
+    inbound_id: i64,
+    mail: &Incoming,
+    now: i64,
+) -> Result<Vec<Outgoing>, StoreError> {
+    let mut s = Session {
+        tx,
+        config,
+        templates,
+        credentials,
+        now,
+        inbound_id,
+        mail,
+        reply: Reply::default(),
+        signed: None,
+        outgoing: Vec::new(),
+        orders_touched: false,
+    };
+    if mail.oversized {
+        s.reply.refuse_text(format!(
+            "Your mail is {} bytes, over this judge's limit of {} bytes; it was not read. \
+             Send the commands alone, as plain text.",
+            mail.size, config.mail.max_bytes
+        ));
+    } else {
+        let lines = read_script(&mail.lines);
+        if lines.is_empty() {
+            s.reply
+                .refuse_text("Your mail held no commands. Mail HELP for the list of commands.");
+        }
+        for line in &lines {
+            dispatch(&mut s, line)?;
+        }
+        cmd::orders::finish(&mut s)?;
+    }
+    let subject = reply_subject(&s);
+    let body = s.reply.body(&s.footer());
+    let mut to = vec![s.sender()];
+    to.extend(s.reply.also_to.iter().cloned());
+    let game_id = s.signed.as_ref().map(|g| g.game().id);
+    let mut out = vec![Outgoing {
+        to,
+        subject,
+        body,
+        game_id,
+        answers: Some((mail.message_id.clone(), mail.references.clone())),
+    }];
+    out.append(&mut s.outgoing);
+    Ok(out)
+}
+
+fn reply_subject(s: &Session<'_>) -> String {
+    let original = s.mail.subject.trim();
+    let what = if original.is_empty() {
+        "Reply"
+    } else {
+        original
+    };
+    let flag = if s.reply.error { "[Error Flag] " } else { "" };
+    match &s.reply.game {
+        Some(game) => format!("{flag}{}", s.subject(game, s.reply.phase.as_deref(), what)),
+        None => format!("{flag}{}: {what}", s.code()),
+    }
+}
+
+fn dispatch(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
+    match &line.command {
+        Command::Help => cmd::info::help(s, line),
+        Command::Get(file) => cmd::info::get(s, line, file),
+        Command::Version => cmd::info::version(s, line),
+        Command::List(game) => cmd::info::list(s, line, game.as_deref())?,
+        Command::History { game, from, to } => {
+            cmd::info::history(s, line, game, from.as_deref(), to.as_deref())?
+        }
+        Command::Summary(game) => cmd::info::summary(s, line, game)?,
+        Command::Create {
+            game,
+            password,
+            variant,
+        } => cmd::create::create(s, line, game, password, variant.as_deref())?,
+        Command::SignOn {
+            who,
+            game,
+            password,
+        } => cmd::signon::sign_on(s, line, who, game, password)?,
+        Command::Observe { game, password } => cmd::signon::observe(s, line, game, password)?,
+        Command::Set { what, rest } => cmd::set::set(s, line, what, rest)?,
+        Command::Press {
+            to,
+            grey,
+            body,
+            closed,
+        } => cmd::press::press(s, line, to.as_deref(), *grey, body, *closed, false)?,
+        Command::Broadcast { body, closed } => {
+            cmd::press::press(s, line, None, None, body, *closed, true)?
+        }
+        Command::Resign => cmd::signon::resign(s, line)?,
+        Command::Clear => cmd::orders::clear(s, line)?,
+        Command::Process(phase) => cmd::master::process(s, line, phase.as_deref())?,
+        Command::Predict => cmd::master::predict(s, line)?,
+        Command::Pause => cmd::master::pause(s, line, true)?,
+        Command::Resume => cmd::master::pause(s, line, false)?,
+        Command::Terminate => cmd::master::terminate(s, line)?,
+        Command::Rollback(phase) => cmd::master::rollback(s, line, phase.as_deref())?,
+        Command::Eject(power) => cmd::master::eject(s, line, power)?,
+        Command::Become(power) => cmd::master::become_power(s, line, power)?,
+        Command::Start => cmd::master::start(s, line)?,
+        Command::Other(text) => cmd::orders::order_line(s, line, text)?,
+        Command::Malformed { usage } => s.reply.refuse(line, format!("Write it as: {usage}")),
+    }
+    Ok(())
+}

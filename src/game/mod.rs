@@ -1,0 +1,74 @@
+//! Games as the judge runs them, between the mail front end and the
+//! store: settings, deadlines, order sets, starting and processing.
+
+pub mod clock;
+pub mod orders;
+pub mod process;
+pub mod settings;
+pub mod start;
+
+use rusqlite::Connection;
+
+use crate::engine::map::{Map, Power};
+use crate::engine::position::Position;
+use crate::interchange::PositionJson;
+use crate::store::{self, Game, PhaseRecord, Seat, SeatStatus, StoreError};
+
+pub use settings::GameSettings;
+
+/// A game's current phase and its position.
+pub struct Current {
+    pub record: PhaseRecord,
+    pub position: Position,
+}
+
+/// The current (latest) phase of a game, if it has started.
+pub fn current(conn: &Connection, game_id: i64) -> Result<Option<Current>, StoreError> {
+    let Some(record) = store::current_phase(conn, game_id)? else {
+        return Ok(None);
+    };
+    let position = position_of(&record)?;
+    Ok(Some(Current { record, position }))
+}
+
+/// The engine position stored with a phase.
+pub fn position_of(record: &PhaseRecord) -> Result<Position, StoreError> {
+    let json: PositionJson = record.position_as()?;
+    json.to_position(Map::standard())
+        .map_err(|e| StoreError::Setup(format!("stored position of {}: {e}", record.phase)))
+}
+
+pub fn settings_of(game: &Game) -> Result<GameSettings, StoreError> {
+    game.settings_as()
+}
+
+pub fn power_of(seat: &Seat) -> Option<Power> {
+    seat.power
+        .as_deref()
+        .and_then(|p| Power::ALL.into_iter().find(|q| q.upper() == p))
+}
+
+/// Seats that still play (not resigned, not eliminated).
+pub fn playing(seat: &Seat) -> bool {
+    !matches!(
+        seat.status,
+        SeatStatus::Resigned | SeatStatus::Eliminated | SeatStatus::Forming
+    ) && seat.power.is_some()
+}
+
+/// Everyone who gets mail sent to the whole game: the players, the Master
+/// and the observers.
+pub fn everyone(conn: &Connection, game: &Game) -> Result<Vec<String>, StoreError> {
+    let mut to: Vec<String> = store::seats_of_game(conn, game.id)?
+        .into_iter()
+        .filter(|s| s.status != SeatStatus::Resigned)
+        .map(|s| s.address)
+        .collect();
+    to.extend(game.master_address.clone());
+    to.extend(
+        store::observers_of_game(conn, game.id)?
+            .into_iter()
+            .map(|o| o.address),
+    );
+    Ok(to)
+}

@@ -1,0 +1,129 @@
+//! A power's current order set: stored as the short form the engine
+//! writes, read back through the same parser, and judged complete or not.
+
+use crate::engine::adjustment::builds_possible;
+use crate::engine::map::{Map, Power};
+use crate::engine::order::{Order, OrderKind};
+use crate::engine::parse::parse_order;
+use crate::engine::phase::PhaseKind;
+use crate::engine::position::Position;
+
+/// The key a stored order replaces by: the unit's province for unit
+/// orders, the place for builds, a numbered slot for waives.
+pub fn order_key(map: &Map, order: &Order, waives_so_far: usize) -> String {
+    match order.kind {
+        OrderKind::Build => format!("BUILD {}", map.abbr(map.province_of(order.location))),
+        OrderKind::Waive => format!("WAIVE {}", waives_so_far + 1),
+        _ => map.abbr(map.province_of(order.location)).to_string(),
+    }
+}
+
+/// Reads stored short forms back into orders (those that no longer read,
+/// e.g. after a rollback changed the position, are dropped).
+pub fn read_stored(
+    map: &Map,
+    position: &Position,
+    power: Power,
+    understood: &[String],
+) -> Vec<Order> {
+    understood
+        .iter()
+        .filter_map(|text| parse_order(map, position, power, text).ok())
+        .collect()
+}
+
+/// How complete a power's orders are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Completeness {
+    /// Nothing to order this phase.
+    NothingToOrder,
+    Complete,
+    /// Unit descriptions ("Army Munich") still without orders, or
+    /// "2 builds" / "1 removal" still to give.
+    Missing(Vec<String>),
+}
+
+impl Completeness {
+    pub fn is_complete(&self) -> bool {
+        !matches!(self, Completeness::Missing(_))
+    }
+}
+
+pub fn completeness(
+    map: &Map,
+    position: &Position,
+    power: Power,
+    orders: &[Order],
+) -> Completeness {
+    let has_order_for = |p| orders.iter().any(|o| map.province_of(o.location) == p);
+    let describe =
+        |kind: crate::engine::map::UnitType, loc| format!("{} {}", kind.name(), map.loc_name(loc));
+    match position.phase.kind {
+        PhaseKind::Movement => {
+            let mine: Vec<_> = position.units.iter().filter(|u| u.power == power).collect();
+            if mine.is_empty() {
+                return Completeness::NothingToOrder;
+            }
+            let missing: Vec<String> = mine
+                .iter()
+                .filter(|u| !has_order_for(map.province_of(u.location)))
+                .map(|u| describe(u.kind, u.location))
+                .collect();
+            if missing.is_empty() {
+                Completeness::Complete
+            } else {
+                Completeness::Missing(missing)
+            }
+        }
+        PhaseKind::Retreat => {
+            let mine: Vec<_> = position
+                .dislodged
+                .iter()
+                .filter(|d| d.unit.power == power)
+                .collect();
+            if mine.is_empty() {
+                return Completeness::NothingToOrder;
+            }
+            let missing: Vec<String> = mine
+                .iter()
+                .filter(|d| !has_order_for(map.province_of(d.unit.location)))
+                .map(|d| describe(d.unit.kind, d.unit.location))
+                .collect();
+            if missing.is_empty() {
+                Completeness::Complete
+            } else {
+                Completeness::Missing(missing)
+            }
+        }
+        PhaseKind::Adjustment => {
+            let due = position.adjustment_due(power);
+            let (needed, given, word) = if due > 0 {
+                let n = builds_possible(map, position, power);
+                let given = orders
+                    .iter()
+                    .filter(|o| matches!(o.kind, OrderKind::Build | OrderKind::Waive))
+                    .count();
+                (n, given, "build")
+            } else if due < 0 {
+                let given = orders
+                    .iter()
+                    .filter(|o| matches!(o.kind, OrderKind::Remove | OrderKind::Disband))
+                    .count();
+                ((-due) as usize, given, "removal")
+            } else {
+                (0, 0, "")
+            };
+            if needed == 0 {
+                Completeness::NothingToOrder
+            } else if given >= needed {
+                Completeness::Complete
+            } else {
+                let left = needed - given;
+                Completeness::Missing(vec![format!(
+                    "{left} {word}{}",
+                    if left == 1 { "" } else { "s" }
+                )])
+            }
+        }
+    }
+}

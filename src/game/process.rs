@@ -1,0 +1,271 @@
+//! Processing a phase: adjudicate the stored orders, store the outcome
+//! and the next phase, and queue the results to everyone — all inside the
+//! caller's transaction, so a phase is processed once or not at all.
+
+use rusqlite::Connection;
+
+use super::clock::{deadline_after, format_time};
+use super::orders::read_stored;
+use super::settings::GameSettings;
+use super::{current, everyone, power_of, settings_of};
+use crate::engine::adjudicate::{adjudicate, Adjudication};
+use crate::engine::map::{Map, Power};
+use crate::engine::order::Order;
+use crate::engine::phase::{PhaseKind, Season};
+use crate::engine::position::Position;
+use crate::interchange::PositionJson;
+use crate::report::{render_results, render_subject, ResultsContext, Templates};
+use crate::store::{self, ArchiveKind, Game, GameState, SeatStatus, StoreError};
+
+/// What a processing did, for the caller's reply and the mails to send.
+pub struct Processed {
+    pub phase: String,
+    /// The next phase, when the game goes on.
+    pub next: Option<String>,
+    /// Why the game ended, when it did.
+    pub ended: Option<String>,
+    pub subject: String,
+    pub body: String,
+    /// Who the results go to.
+    pub recipients: Vec<String>,
+}
+
+/// Every power's current orders in the game's current phase.
+pub fn all_orders(
+    conn: &Connection,
+    game: &Game,
+    phase: &str,
+    position: &Position,
+) -> Result<Vec<Order>, StoreError> {
+    let map = Map::standard();
+    let mut out = Vec::new();
+    for power in Power::ALL {
+        let texts: Vec<String> = store::orders_of_power(conn, game.id, phase, power.upper())?
+            .into_iter()
+            .map(|r| r.understood)
+            .collect();
+        out.extend(read_stored(map, position, power, &texts));
+    }
+    Ok(out)
+}
+
+/// The schedule for a phase kind.
+pub fn schedule_for(settings: &GameSettings, kind: PhaseKind) -> &super::settings::Schedule {
+    match kind {
+        PhaseKind::Movement => &settings.movement,
+        PhaseKind::Retreat => &settings.retreat,
+        PhaseKind::Adjustment => &settings.adjustment,
+    }
+}
+
+/// Adjudicates the current phase. With `commit` false it is a dry run
+/// (PREDICT): nothing is stored, and the text is returned.
+pub fn process(
+    conn: &Connection,
+    templates: &Templates,
+    code: &str,
+    game: &Game,
+    now: i64,
+    commit: bool,
+) -> Result<Processed, StoreError> {
+    let map = Map::standard();
+    let settings = settings_of(game)?;
+    let Some(cur) = current(conn, game.id)? else {
+        return Err(StoreError::NotFound(format!("a phase of {}", game.name)));
+    };
+    let phase_name = cur.record.phase.clone();
+    let orders = all_orders(conn, game, &phase_name, &cur.position)?;
+    let adjudication = adjudicate(map, &cur.position, &orders);
+    let next = &adjudication.next;
+
+    let ended = end_of_game(conn, game, &settings, &phase_name, &adjudication)?;
+    let (deadline, grace) = if ended.is_some() {
+        (None, None)
+    } else {
+        let schedule = schedule_for(&settings, next.phase.kind);
+        let d = deadline_after(schedule, now);
+        (Some(d), Some(d + i64::from(schedule.grace_hours) * 3600))
+    };
+    let body = render_results(
+        templates,
+        &ResultsContext {
+            judge_code: code,
+            game: &game.name,
+            variant: "Standard",
+            phase: cur.position.phase,
+            adjudication: &adjudication,
+            before: &cur.position,
+            next_deadline: deadline.map(format_time),
+            game_over: ended.clone(),
+        },
+    )
+    .map_err(|e| StoreError::Setup(format!("results template: {e}")))?;
+    let subject = render_subject(code, &game.name, cur.position.phase);
+    let recipients = everyone(conn, game)?;
+    let processed = Processed {
+        phase: phase_name.clone(),
+        next: ended.is_none().then(|| next.phase.to_string()),
+        ended: ended.clone(),
+        subject,
+        body,
+        recipients,
+    };
+    if !commit {
+        return Ok(processed);
+    }
+
+    let results: std::collections::BTreeMap<String, String> = adjudication
+        .orders
+        .iter()
+        .map(|(o, outcome)| (o.short(map), outcome.summary()))
+        .collect();
+    store::mark_processed(conn, game.id, &phase_name, &results, now)?;
+    store::append_archive(
+        conn,
+        game.id,
+        Some(&phase_name),
+        ArchiveKind::Results,
+        &processed.subject,
+        &processed.body,
+        now,
+    )?;
+    store::clear_waits(conn, game.id)?;
+    store::clear_draw_votes(conn, game.id)?;
+    match &ended {
+        Some(result) => {
+            let state = GameState::Finished;
+            store::end_game(conn, game.id, state, result, now)?;
+            store::insert_phase(
+                conn,
+                game.id,
+                &next.phase.to_string(),
+                &PositionJson::from_position(map, next),
+                None,
+                None,
+                now,
+            )?;
+            store::mark_processed(
+                conn,
+                game.id,
+                &next.phase.to_string(),
+                &serde_json::json!({}),
+                now,
+            )?;
+            store::close_seat_history(conn, game.id, &next.phase.to_string())?;
+        }
+        None => {
+            store::insert_phase(
+                conn,
+                game.id,
+                &next.phase.to_string(),
+                &PositionJson::from_position(map, next),
+                deadline,
+                grace,
+                now,
+            )?;
+        }
+    }
+    // Seats: the late are back to active; the powers with nothing left are out.
+    for seat in store::seats_of_game(conn, game.id)? {
+        let Some(power) = power_of(&seat) else {
+            continue;
+        };
+        if next.unit_count(power) == 0
+            && next.centre_count(power) == 0
+            && seat.status != SeatStatus::Eliminated
+        {
+            store::set_seat_status(conn, seat.id, SeatStatus::Eliminated)?;
+        } else if seat.status == SeatStatus::Late {
+            store::set_seat_status(conn, seat.id, SeatStatus::Active)?;
+        }
+    }
+    Ok(processed)
+}
+
+/// Victory, an agreed draw, or the end of a short game.
+fn end_of_game(
+    conn: &Connection,
+    game: &Game,
+    settings: &GameSettings,
+    phase: &str,
+    adjudication: &Adjudication,
+) -> Result<Option<String>, StoreError> {
+    let next = &adjudication.next;
+    if let Some(winner) = adjudication.winner {
+        return Ok(Some(format!(
+            "{} has won the game with {} supply centres.",
+            winner.name(),
+            next.centre_count(winner)
+        )));
+    }
+    let survivors = next.survivors();
+    let seats = store::seats_of_game(conn, game.id)?;
+    let voted = |p: Power| {
+        seats
+            .iter()
+            .any(|s| power_of(s) == Some(p) && s.draw_vote.as_deref() == Some(phase))
+    };
+    if !survivors.is_empty() && survivors.iter().all(|&p| voted(p)) {
+        let names: Vec<&str> = survivors.iter().map(|p| p.name()).collect();
+        return Ok(Some(format!(
+            "The game was declared a draw between {}.",
+            join_names(&names)
+        )));
+    }
+    if let Some(end) = settings.end_year {
+        if next.phase.season == Season::Spring && next.phase.year > end {
+            let best = survivors
+                .iter()
+                .map(|&p| next.centre_count(p))
+                .max()
+                .unwrap_or(0);
+            let leaders: Vec<&str> = survivors
+                .iter()
+                .filter(|&&p| next.centre_count(p) == best)
+                .map(|p| p.name())
+                .collect();
+            let verdict = if leaders.len() == 1 {
+                format!("{} leads with {best} supply centres", leaders[0])
+            } else {
+                format!(
+                    "{} tie with {best} supply centres each",
+                    join_names(&leaders)
+                )
+            };
+            return Ok(Some(format!(
+                "The short game ended after {end}: {verdict}."
+            )));
+        }
+    }
+    Ok(None)
+}
+
+/// "A", "A and B", "A, B and C".
+pub fn join_names(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// The board as a list: "France:   Army Marseilles, Army Paris, Fleet Brest."
+pub fn describe_position(map: &Map, position: &Position) -> String {
+    let mut lines = vec!["The position:".to_string()];
+    for power in Power::ALL {
+        let units: Vec<String> = position
+            .units
+            .iter()
+            .filter(|u| u.power == power)
+            .map(|u| format!("{} {}", u.kind.name(), map.loc_name(u.location)))
+            .collect();
+        if !units.is_empty() {
+            lines.push(format!(
+                "{:<9} {}.",
+                format!("{}:", power.name()),
+                units.join(", ")
+            ));
+        }
+    }
+    lines.join("\n")
+}

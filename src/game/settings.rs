@@ -1,0 +1,129 @@
+//! A game's settings, kept as JSON in the store and changed by the
+//! Master's SET commands.
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::GamesSection;
+
+/// How a phase's deadline is found: a cron schedule (6 or 7 fields,
+/// seconds first) or, without one, a fixed number of hours.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Schedule {
+    /// `0 0 20 * * Mon,Thu`; None: `min_hours` after the phase starts.
+    #[serde(default)]
+    pub cron: Option<String>,
+    /// The least time, in hours, from a phase's start to its deadline.
+    pub min_hours: u32,
+    /// Hours of grace after the deadline.
+    pub grace_hours: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ObserverPress {
+    /// Observers may send press like players.
+    Any,
+    /// Observers may not send press.
+    No,
+    /// Observers may send white press only.
+    White,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameSettings {
+    /// Press signed with the sender's power.
+    pub white: bool,
+    /// Anonymous press.
+    pub grey: bool,
+    /// Press to some powers only (not just broadcasts).
+    pub partial: bool,
+    pub observers: ObserverPress,
+    /// NMR: civil disorder for missing powers at the end of grace; else
+    /// the game waits for a replacement.
+    pub nmr: bool,
+    /// Late powers are named to the others.
+    pub show_late: bool,
+    pub movement: Schedule,
+    pub retreat: Schedule,
+    pub adjustment: Schedule,
+    /// Short game: the last year played.
+    #[serde(default)]
+    pub end_year: Option<u16>,
+    /// Players needed before the game starts by itself.
+    pub players: usize,
+}
+
+impl GameSettings {
+    /// A new game's settings from the judge's defaults.
+    pub fn new(defaults: &GamesSection) -> GameSettings {
+        let schedule = |hours| Schedule {
+            cron: None,
+            min_hours: hours,
+            grace_hours: defaults.grace_hours,
+        };
+        GameSettings {
+            white: true,
+            grey: false,
+            partial: true,
+            observers: ObserverPress::No,
+            nmr: true,
+            show_late: true,
+            movement: schedule(defaults.move_hours),
+            retreat: schedule(defaults.retreat_hours),
+            adjustment: schedule(defaults.adjust_hours),
+            end_year: None,
+            players: 7,
+        }
+    }
+
+    pub fn press_allowed(&self) -> bool {
+        self.white || self.grey
+    }
+
+    /// One line per setting, for replies and LIST.
+    pub fn describe(&self) -> Vec<String> {
+        let press = match (self.white, self.grey) {
+            (true, true) => "white and grey",
+            (true, false) => "white",
+            (false, true) => "grey",
+            (false, false) => "none",
+        };
+        let schedule = |s: &Schedule| match &s.cron {
+            Some(c) => format!(
+                "{c} (at least {} h), grace {} h",
+                s.min_hours, s.grace_hours
+            ),
+            None => format!("{} h, grace {} h", s.min_hours, s.grace_hours),
+        };
+        let mut lines = vec![
+            format!(
+                "Press: {press}; partial press {}; observers' press: {}.",
+                if self.partial {
+                    "allowed"
+                } else {
+                    "not allowed"
+                },
+                match self.observers {
+                    ObserverPress::Any => "any",
+                    ObserverPress::No => "none",
+                    ObserverPress::White => "white only",
+                }
+            ),
+            format!(
+                "Missed orders: {}.",
+                if self.nmr {
+                    "civil disorder after grace (NMR)"
+                } else {
+                    "the game waits for a replacement (NoNMR)"
+                }
+            ),
+            format!("Movement deadlines: {}.", schedule(&self.movement)),
+            format!("Retreat deadlines: {}.", schedule(&self.retreat)),
+            format!("Adjustment deadlines: {}.", schedule(&self.adjustment)),
+        ];
+        if let Some(y) = self.end_year {
+            lines.push(format!("Short game: ends after the Winter of {y}."));
+        }
+        lines
+    }
+}

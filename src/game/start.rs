@@ -1,0 +1,79 @@
+//! Starting a game: powers drawn by lot, preference lists honoured first.
+
+use crate::engine::map::Power;
+
+/// A small deterministic generator (xorshift64*): the lot is reproducible
+/// from the game's seed.
+pub struct Lot(u64);
+
+impl Lot {
+    pub fn new(seed: i64) -> Lot {
+        Lot((seed as u64) ^ 0x9E37_79B9_7F4A_7C15 | 1)
+    }
+
+    pub fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A uniform index below `n` (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.below(i + 1);
+            items.swap(i, j);
+        }
+    }
+}
+
+/// Reads a preference list: initials in order, e.g. `FEGIART` or `F`.
+pub fn read_preferences(text: &str) -> Result<Vec<Power>, String> {
+    let mut out = Vec::new();
+    for c in text.chars().filter(|c| !c.is_whitespace() && *c != ',') {
+        let Some(p) = Power::from_initial(c) else {
+            return Err(format!(
+                "'{c}' is not a power's initial (A E F G I R T) in the preference list '{text}'"
+            ));
+        };
+        if !out.contains(&p) {
+            out.push(p);
+        }
+    }
+    Ok(out)
+}
+
+/// Assigns the seven powers to seven players (given by index, each with
+/// a preference list). The players are put in an order drawn by lot;
+/// each in turn gets the first power of their list still free; the rest
+/// get the remaining powers by lot.
+pub fn assign_powers(preferences: &[Vec<Power>], seed: i64) -> Vec<Power> {
+    let n = preferences.len();
+    let mut lot = Lot::new(seed);
+    let mut order: Vec<usize> = (0..n).collect();
+    lot.shuffle(&mut order);
+    let mut free: Vec<Power> = Power::ALL.to_vec();
+    let mut assigned: Vec<Option<Power>> = vec![None; n];
+    for &player in &order {
+        if let Some(&p) = preferences[player].iter().find(|p| free.contains(p)) {
+            free.retain(|&f| f != p);
+            assigned[player] = Some(p);
+        }
+    }
+    lot.shuffle(&mut free);
+    for slot in assigned.iter_mut() {
+        if slot.is_none() {
+            *slot = free.pop();
+        }
+    }
+    assigned
+        .into_iter()
+        .map(|p| p.expect("seven players, seven powers"))
+        .collect()
+}

@@ -1,0 +1,196 @@
+//! The mails the judge sends to the whole game, rendered from templates the
+//! judgekeeper can edit. No IO but reading the template folder, no clock:
+//! dates come in already written.
+//!
+//! - [`Templates`]: the template set — the files of a folder (`templates/`
+//!   beside `judge.toml`), each missing one replaced by the built-in copy of
+//!   this repository's `templates/`.
+//! - [`render_results`]: the body of the results mail of one phase, from a
+//!   [`ResultsContext`]; [`render_subject`] its subject line.
+//!
+//! The Rust side hands the templates plain data (strings, lists of strings,
+//! counts); all the wording and the layout are in the templates. The
+//! variables each template receives are listed at its top.
+//!
+//! Templates are [minijinja](https://docs.rs/minijinja) (Jinja2) with
+//! `trim_blocks` and `lstrip_blocks` on, so a line holding only a block tag
+//! (`{% if %}`, `{% for %}`) leaves nothing in the output; undefined
+//! variables are errors, so a misspelt name fails loudly instead of printing
+//! nothing. Besides minijinja's built-in filters there is
+//! `wrap(width, indent)`: fill a line to `width` columns, breaking at spaces
+//! and indenting the continuation lines by `indent` spaces.
+
+mod results;
+mod wrap;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use minijinja::syntax::SyntaxConfig;
+use minijinja::{Environment, UndefinedBehavior, Value};
+
+use crate::engine::phase::Phase;
+
+pub use results::ResultsContext;
+
+/// The templates this module knows, with their built-in text.
+const BUILTIN: &[(&str, &str)] = &[(RESULTS, include_str!("../../templates/results.txt"))];
+
+/// The results mail body.
+pub const RESULTS: &str = "results.txt";
+
+/// A template that could not be read, compiled or rendered.
+#[derive(Debug)]
+pub enum ReportError {
+    /// A template file exists but could not be read.
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// A template does not compile, or failed while rendering (an unknown
+    /// variable, a filter given the wrong values).
+    Template {
+        /// The file, or "built-in results.txt".
+        origin: String,
+        source: minijinja::Error,
+    },
+    /// No template of that name exists.
+    Unknown(String),
+}
+
+impl fmt::Display for ReportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReportError::Read { path, source } => {
+                write!(f, "cannot read the template {}: {source}", path.display())
+            }
+            ReportError::Template { origin, source } => {
+                // minijinja's message names the kind, the detail and the
+                // line: "undefined value (in results.txt:12)".
+                write!(f, "template {origin}: {source}")
+            }
+            ReportError::Unknown(name) => write!(f, "there is no template named {name:?}"),
+        }
+    }
+}
+
+impl std::error::Error for ReportError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ReportError::Read { source, .. } => Some(source),
+            ReportError::Template { source, .. } => Some(source),
+            ReportError::Unknown(_) => None,
+        }
+    }
+}
+
+/// The set of templates the judge renders its mails with.
+pub struct Templates {
+    env: Environment<'static>,
+    /// Per template name: where its text came from, for error messages.
+    origins: Vec<(&'static str, String)>,
+}
+
+impl fmt::Debug for Templates {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Templates")
+            .field("origins", &self.origins)
+            .finish()
+    }
+}
+
+impl Templates {
+    /// The templates built into the judge (copies of the repository's
+    /// `templates/`).
+    pub fn builtin() -> Templates {
+        let mut t = Templates::empty();
+        for &(name, text) in BUILTIN {
+            t.add(name, text.to_string(), format!("built-in {name}"))
+                .expect("the built-in templates compile");
+        }
+        t
+    }
+
+    /// The templates of `dir`: each file there (`results.txt`, ...) replaces
+    /// the built-in template of that name; a missing file, or a missing
+    /// folder, leaves the built-in one. Every template is compiled and
+    /// tried on a sample phase now, so that a mistake in an edited file is
+    /// reported when the judge starts, not when results are due.
+    pub fn from_dir(dir: impl AsRef<Path>) -> Result<Templates, ReportError> {
+        let dir = dir.as_ref();
+        let mut t = Templates::empty();
+        for &(name, builtin) in BUILTIN {
+            let path = dir.join(name);
+            match std::fs::read_to_string(&path) {
+                Ok(text) => t.add(name, text, path.display().to_string())?,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    t.add(name, builtin.to_string(), format!("built-in {name}"))?
+                }
+                Err(source) => return Err(ReportError::Read { path, source }),
+            }
+        }
+        results::try_sample(&t)?;
+        Ok(t)
+    }
+
+    /// Where the template `name` came from: its file, or "built-in NAME".
+    pub fn origin(&self, name: &str) -> Option<&str> {
+        self.origins
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, o)| o.as_str())
+    }
+
+    /// Renders the template `name` with the variables of `context` (a map).
+    pub fn render(&self, name: &str, context: Value) -> Result<String, ReportError> {
+        let origin = self
+            .origin(name)
+            .ok_or_else(|| ReportError::Unknown(name.to_string()))?;
+        let fail = |source| ReportError::Template {
+            origin: origin.to_string(),
+            source,
+        };
+        let template = self.env.get_template(name).map_err(fail)?;
+        template.render(context).map_err(fail)
+    }
+
+    fn empty() -> Templates {
+        let mut env = Environment::new();
+        env.set_syntax(
+            SyntaxConfig::builder()
+                .trim_blocks(true)
+                .lstrip_blocks(true)
+                .keep_trailing_newline(true)
+                .build()
+                .expect("the default delimiters"),
+        );
+        env.set_undefined_behavior(UndefinedBehavior::Strict);
+        env.add_filter("wrap", wrap::wrap_filter);
+        Templates {
+            env,
+            origins: Vec::new(),
+        }
+    }
+
+    fn add(&mut self, name: &'static str, text: String, origin: String) -> Result<(), ReportError> {
+        self.env
+            .add_template_owned(name, text)
+            .map_err(|source| ReportError::Template {
+                origin: origin.clone(),
+                source,
+            })?;
+        self.origins.retain(|(n, _)| *n != name);
+        self.origins.push((name, origin));
+        Ok(())
+    }
+}
+
+/// The body of the results mail of one phase.
+pub fn render_results(templates: &Templates, cx: &ResultsContext) -> Result<String, ReportError> {
+    templates.render(RESULTS, results::variables(cx))
+}
+
+/// The subject of the results mail: `JDG:mygame - S1901M Results`.
+pub fn render_subject(code: &str, game: &str, phase: Phase) -> String {
+    format!("{code}:{game} - {phase} Results")
+}
