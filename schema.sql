@@ -114,6 +114,10 @@ CREATE TABLE IF NOT EXISTS phases (
     processed_at INTEGER,
     -- What the adjudication said (orders and their results), JSON.
     results      TEXT    CHECK (results IS NULL OR json_valid(results)),
+    -- When the reminder before the deadline went out (once per phase).
+    reminded_at  INTEGER,
+    -- When the last late notice went out (repeated daily while late).
+    late_notice_at INTEGER,
     UNIQUE (game_id, phase),
     UNIQUE (game_id, seq)
 );
@@ -207,3 +211,10 @@ CREATE TABLE IF NOT EXISTS archive (
     created_at INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS archive_by_game ON archive (game_id, created_at);
+
+-- The judge's own bookkeeping (e.g. the last clock tick, to notice an
+-- outage).
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);

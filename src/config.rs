@@ -16,6 +16,8 @@ pub struct Config {
     pub mail: MailSection,
     #[serde(default)]
     pub games: GamesSection,
+    #[serde(default)]
+    pub clock: ClockSection,
     /// Mailbox sections belong to the daemon; kept as raw tables here so
     /// that the front end can run from the same file.
     #[serde(default)]
@@ -95,6 +97,14 @@ pub struct GamesSection {
     /// Hours of grace after a deadline.
     #[serde(default = "default_grace_hours")]
     pub grace_hours: u32,
+    /// Schedules (cron, 6 or 7 fields, seconds first, UTC): the deadline is
+    /// the first schedule time at least the phase's hours after its start.
+    #[serde(default)]
+    pub move_cron: Option<String>,
+    #[serde(default)]
+    pub retreat_cron: Option<String>,
+    #[serde(default)]
+    pub adjust_cron: Option<String>,
 }
 
 impl Default for GamesSection {
@@ -104,6 +114,9 @@ impl Default for GamesSection {
             retreat_hours: default_short_hours(),
             adjust_hours: default_short_hours(),
             grace_hours: default_grace_hours(),
+            move_cron: None,
+            retreat_cron: None,
+            adjust_cron: None,
         }
     }
 }
@@ -116,6 +129,41 @@ fn default_short_hours() -> u32 {
 }
 fn default_grace_hours() -> u32 {
     24
+}
+
+/// The clock's habits.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ClockSection {
+    /// Hours before a deadline at which powers with incomplete orders get
+    /// a reminder (once per phase; 0: none).
+    pub reminder_hours: u32,
+    /// Minutes after the last order, once every power's orders are
+    /// complete and nobody has WAIT set, before the phase is processed early.
+    pub early_minutes: u32,
+    /// Hours between repeated late notices.
+    pub late_repeat_hours: u32,
+    /// A gap of at least this many minutes between two clock ticks means
+    /// the judge was down.
+    pub outage_minutes: u32,
+    /// Hours from the restart to which deadlines missed during an outage
+    /// are pushed.
+    pub outage_margin_hours: u32,
+    /// Seconds between clock ticks in `judge run`.
+    pub tick_seconds: u32,
+}
+
+impl Default for ClockSection {
+    fn default() -> Self {
+        ClockSection {
+            reminder_hours: 24,
+            early_minutes: 10,
+            late_repeat_hours: 24,
+            outage_minutes: 60,
+            outage_margin_hours: 24,
+            tick_seconds: 30,
+        }
+    }
 }
 
 impl Config {
@@ -150,6 +198,15 @@ impl Config {
                 "[judge] address = {:?} is not a mail address",
                 config.judge.address
             ));
+        }
+        for (key, expr) in [
+            ("move_cron", &config.games.move_cron),
+            ("retreat_cron", &config.games.retreat_cron),
+            ("adjust_cron", &config.games.adjust_cron),
+        ] {
+            if let Some(expr) = expr {
+                crate::game::clock::check_cron(expr).map_err(|e| format!("[games] {key}: {e}"))?;
+            }
         }
         Ok(config)
     }

@@ -7,6 +7,7 @@
 //! - [`interchange`]: the JSON form of positions, orders and results.
 //! - [`commands`]: the `judge` subcommands, one file each.
 //! - [`config`]: `judge.toml`.
+//! - [`daemon`]: `judge run` — mailboxes in and out, the clock.
 //! - [`frontend`]: one mail in — its commands run against the store — and
 //!   the replies queued.
 //! - [`game`]: games between the front end and the store: settings,
@@ -18,6 +19,7 @@
 
 pub mod commands;
 pub mod config;
+pub mod daemon;
 pub mod engine;
 pub mod frontend;
 pub mod game;

@@ -29,9 +29,26 @@ enum Command {
     },
     /// Print a game as JSON: every phase, its position, orders and results.
     Export { game: String },
+    /// Run the judge: watch the inbox, keep the deadlines, send the mail.
+    Run {
+        /// One pass (all waiting mail, everything due, the queue), then exit.
+        #[arg(long)]
+        once: bool,
+        /// The time to act at (RFC 3339), instead of the clock's.
+        #[arg(long)]
+        now: Option<String>,
+    },
+    /// Write a working judge.toml, the Maildir folders and an empty database.
+    Init {
+        #[arg(default_value = ".")]
+        dir: PathBuf,
+    },
+    /// Check a configuration and say exactly what is wrong.
+    Check,
 }
 
 fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
@@ -59,6 +76,39 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             let handled = judge::commands::handle::run(config, now)?;
             eprintln!("judge handle: {handled:?}");
             Ok(ExitCode::SUCCESS)
+        }
+        Command::Run { once, now } => {
+            let config = Config::load(&cli.config)?;
+            let now = match now {
+                Some(t) => Some(parse_now(Some(t.as_str()))?),
+                None => None,
+            };
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .map_err(|e| format!("starting the runtime: {e}"))?;
+            runtime.block_on(judge::daemon::run(
+                config,
+                judge::daemon::RunOptions { once, now },
+            ))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Init { dir } => {
+            for line in judge::commands::init::run(&dir)? {
+                println!("{line}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Check => {
+            let (lines, ok) = judge::commands::check::run(&cli.config);
+            for line in lines {
+                println!("{line}");
+            }
+            Ok(if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
         }
         Command::Export { game } => {
             let config = Config::load(&cli.config)?;

@@ -362,11 +362,28 @@ fn fall_turn_ownership_and_adjustments() {
         ]
     );
     has_line(&text, "Russia:  Build waived.");
+    lacks(&text, "Russia:  Build waived.  (*no order*)");
     lacks(&text, "Ownership");
     has_line(&text, ":: Deadline: S1902M Thu Nov 26 2026 20:00 UTC");
     has_line(
         &text,
         "The next phase of 'mygame' will be Movement for Spring of 1902.",
+    );
+
+    // Builds not ordered are reported as waived.
+    let adj = play(&winter, &[(France, "Build A Mar")]);
+    let text = render(&winter, &adj);
+    let orders: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("France:") || l.starts_with("Russia:"))
+        .collect();
+    assert_eq!(
+        orders,
+        [
+            "France:  Build army Marseilles.",
+            "France:  Build waived.  (*no order*)",
+            "Russia:  Build waived.  (*no order*)",
+        ]
     );
 }
 
@@ -554,15 +571,13 @@ fn a_broken_template_is_reported_when_loaded() {
 }
 
 #[test]
-fn zz_dump() {
-    let spring = Position::standard_start(map());
-    let adj = play(&spring, &[(France, "A Mar - Spa, A Par - Bur, F Bre - Mao"), (Russia, "F Sev - Rum"), (Germany, "A Mun - Bur"), (Austria, "A Vie - Gal"), (Russia, "A War - Gal")]);
-    println!("=====\n{}=====", render(&spring, &adj));
-    let fall = adj.next.clone();
-    let adj = play(&fall, &[(France, "A Spa H, F Mao - Por")]);
-    println!("=====\n{}=====", render(&fall, &adj));
-    let w = adj.next.clone();
-    let adj = play(&w, &[]);
-    println!("=====\n{}=====", render(&w, &adj));
-    println!("=====\n{}=====", render_with(&Templates::builtin(), &fall, &play(&fall, &[]), Some("The game was declared a draw between England, France and Russia.")));
+fn a_typo_in_a_rarely_used_branch_is_found_at_load() {
+    let dir = temp_dir("branch");
+    // The retreat line is printed only when a unit was dislodged.
+    let text = include_str!("../templates/results.txt").replace("d.retreats", "d.retreets");
+    std::fs::write(dir.join("results.txt"), text).unwrap();
+    let message = Templates::from_dir(&dir).unwrap_err().to_string();
+    assert!(message.contains("results.txt"), "{message}");
+    assert!(message.contains("undefined"), "{message}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -2,10 +2,12 @@
 //! store: settings, deadlines, order sets, starting and processing.
 
 pub mod clock;
+pub mod deadline;
 pub mod orders;
 pub mod process;
 pub mod settings;
 pub mod start;
+pub mod tick;
 
 use rusqlite::Connection;
 

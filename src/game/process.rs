@@ -4,7 +4,7 @@
 
 use rusqlite::Connection;
 
-use super::clock::{deadline_after, format_time};
+use super::clock::format_time;
 use super::orders::read_stored;
 use super::settings::GameSettings;
 use super::{current, everyone, power_of, settings_of};
@@ -83,8 +83,8 @@ pub fn process(
         (None, None)
     } else {
         let schedule = schedule_for(&settings, next.phase.kind);
-        let d = deadline_after(schedule, now);
-        (Some(d), Some(d + i64::from(schedule.grace_hours) * 3600))
+        let (d, g) = super::deadline::deadline_for(conn, game.id, schedule, now)?;
+        (Some(d), Some(g))
     };
     let body = render_results(
         templates,

@@ -56,8 +56,8 @@ pub struct GameSettings {
 impl GameSettings {
     /// A new game's settings from the judge's defaults.
     pub fn new(defaults: &GamesSection) -> GameSettings {
-        let schedule = |hours| Schedule {
-            cron: None,
+        let schedule = |hours, cron: &Option<String>| Schedule {
+            cron: cron.clone(),
             min_hours: hours,
             grace_hours: defaults.grace_hours,
         };
@@ -68,9 +68,9 @@ impl GameSettings {
             observers: ObserverPress::No,
             nmr: true,
             show_late: true,
-            movement: schedule(defaults.move_hours),
-            retreat: schedule(defaults.retreat_hours),
-            adjustment: schedule(defaults.adjust_hours),
+            movement: schedule(defaults.move_hours, &defaults.move_cron),
+            retreat: schedule(defaults.retreat_hours, &defaults.retreat_cron),
+            adjustment: schedule(defaults.adjust_hours, &defaults.adjust_cron),
             end_year: None,
             players: 7,
         }

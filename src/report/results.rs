@@ -10,7 +10,7 @@ use crate::engine::map::{Map, Power};
 use crate::engine::order::{Order, OrderKind};
 use crate::engine::outcome::Outcome;
 use crate::engine::phase::{Phase, PhaseKind, Season};
-use crate::engine::position::{Position, Unit};
+use crate::engine::position::{Dislodged, Position, Unit};
 
 /// One adjudicated phase, and what the caller knows that the engine does
 /// not: the names, the next deadline, whether the game is over.
@@ -64,7 +64,7 @@ pub(super) fn variables(cx: &ResultsContext) -> Value {
         over => over,
         game_over => cx.game_over.clone(),
         winner => winner,
-        orders => order_groups(map, cx.phase, &adj.orders),
+        orders => order_groups(map, cx.before, &adj.orders),
         dislodged => dislodged(map, cx.phase, next),
         destroyed => adj.destroyed.iter().map(|u| unit_value(map, u)).collect::<Vec<_>>(),
         show_ownership => ownership_due,
@@ -95,10 +95,13 @@ fn phase_value(phase: Phase) -> Value {
 /// The orders grouped by power, powers in alphabetical order. In movement
 /// and retreat phases a power's orders are sorted by the unit's province;
 /// adjustment orders stay in the order given (later builds beyond those due
-/// are the void ones).
-fn order_groups(map: &Map, phase: Phase, orders: &[(Order, Outcome)]) -> Vec<Value> {
+/// are the void ones), and each build left unused shows as a waive with no
+/// order, as removals chosen by the civil-disorder rule do.
+fn order_groups(map: &Map, before: &Position, orders: &[(Order, Outcome)]) -> Vec<Value> {
     let mut sorted: Vec<&(Order, Outcome)> = orders.iter().collect();
-    if phase.kind == PhaseKind::Adjustment {
+    let unused = unused_builds(map, before, orders);
+    if before.phase.kind == PhaseKind::Adjustment {
+        sorted.extend(unused.iter());
         sorted.sort_by_key(|(o, _)| o.power);
     } else {
         sorted.sort_by_key(|(o, _)| (o.power, map.name(map.province_of(o.location))));
@@ -128,6 +131,33 @@ fn order_groups(map: &Map, phase: Phase, orders: &[(Order, Outcome)]) -> Vec<Val
             })
         })
         .collect()
+}
+
+/// In an adjustment phase: a waive with no order for each build a power
+/// could have made and did not order.
+fn unused_builds(
+    map: &Map,
+    before: &Position,
+    orders: &[(Order, Outcome)],
+) -> Vec<(Order, Outcome)> {
+    if before.phase.kind != PhaseKind::Adjustment {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for power in Power::ALL {
+        let used = orders
+            .iter()
+            .filter(|(o, outcome)| {
+                o.power == power
+                    && matches!(o.kind, OrderKind::Build | OrderKind::Waive)
+                    && !outcome.contains(Outcome::VOID)
+            })
+            .count();
+        for _ in used..builds_possible(map, before, power) {
+            out.push((Order::waive(power), Outcome::DEFAULTED));
+        }
+    }
+    out
 }
 
 fn unit_value(map: &Map, u: &Unit) -> Value {
@@ -210,17 +240,36 @@ fn adjustments(map: &Map, position: &Position) -> Vec<Value> {
         .collect()
 }
 
-/// Renders the results template on a sample Fall turn, so that a broken
-/// edited template is found when the templates are loaded.
+/// Renders the results template on sample Fall turns that reach every
+/// branch of the built-in template (a bounce, a retreat, a destroyed unit,
+/// ownership, the next phase; a winner; a game declared over), so that a
+/// broken edited template is found when the templates are loaded.
 pub(super) fn try_sample(templates: &Templates) -> Result<(), ReportError> {
     let map = Map::standard();
     let mut before = Position::standard_start(map);
     before.phase = Phase::new(Season::Fall, 1901, PhaseKind::Movement);
-    let adjudication = adjudicate(map, &before, &[]);
-    for (deadline, game_over) in [
-        (Some("Thu Nov 26 2026 20:00 UTC".to_string()), None),
-        (None, Some("The game was declared a draw.".to_string())),
+    let mut adjudication = adjudicate(map, &before, &[]);
+    // Not a real adjudication: every kind of line at once.
+    adjudication.orders[0].1 = Outcome::BOUNCE | Outcome::DISLODGED;
+    let fallen = before.units[0];
+    let victim = before.units[1];
+    adjudication.next.phase = Phase::new(Season::Fall, 1901, PhaseKind::Retreat);
+    adjudication.next.dislodged = vec![Dislodged {
+        unit: fallen,
+        retreats: vec![fallen.location, victim.location],
+    }];
+    adjudication.destroyed = vec![victim];
+    if let Some(centre) = map.supply_centres().find(|&p| before.owner(p).is_none()) {
+        adjudication.next.owners[centre.index()] = Some(fallen.power);
+    }
+    let deadline = || Some("Thu Nov 26 2026 20:00 UTC".to_string());
+    let draw = || Some("The game was declared a draw.".to_string());
+    for (deadline, game_over, winner) in [
+        (deadline(), None, None),
+        (deadline(), None, Some(fallen.power)),
+        (None, draw(), None),
     ] {
+        adjudication.winner = winner;
         let cx = ResultsContext {
             judge_code: "JDG",
             game: "sample",

@@ -68,7 +68,7 @@ mod tests {
         let text = "France:    Belgium, Brest, Holland, Marseilles, Munich, Paris, Portugal, Spain, Tunis.";
         assert_eq!(
             wrap_filter(text, Some(78), Some(11)),
-            "France:    Belgium, Brest, Holland, Marseilles, Munich, Paris, Portugal, Spain,\n           Tunis."
+            "France:    Belgium, Brest, Holland, Marseilles, Munich, Paris, Portugal,\n           Spain, Tunis."
         );
     }
 

@@ -73,7 +73,11 @@ pub const SCHEMA: &str = include_str!("../../schema.sql");
 /// that brings an existing database to the same shape here. They run in the
 /// same transaction as the schema, foreign keys on; a table rebuild should
 /// follow SQLite's "12 steps" (`PRAGMA defer_foreign_keys = ON` first).
-pub const MIGRATIONS: &[&str] = &[];
+pub const MIGRATIONS: &[&str] = &[
+    // 1 -> 2: the clock's once-per-phase notices.
+    "ALTER TABLE phases ADD COLUMN reminded_at INTEGER; \
+     ALTER TABLE phases ADD COLUMN late_notice_at INTEGER;",
+];
 
 /// The version this build writes and understands.
 pub const SCHEMA_VERSION: i64 = 1 + MIGRATIONS.len() as i64;

@@ -24,6 +24,10 @@ pub struct PhaseRecord {
     pub processed_at: Option<i64>,
     /// JSON text of the adjudication's results, once processed.
     pub results: Option<String>,
+    /// When the reminder before the deadline went out.
+    pub reminded_at: Option<i64>,
+    /// When the last late notice went out.
+    pub late_notice_at: Option<i64>,
 }
 
 impl PhaseRecord {
@@ -46,7 +50,7 @@ impl PhaseRecord {
 }
 
 const COLUMNS: &str = "id, game_id, phase, seq, position, deadline, grace_until, started_at, \
-                       processed_at, results";
+                       processed_at, results, reminded_at, late_notice_at";
 
 fn from_row(r: &Row<'_>) -> rusqlite::Result<PhaseRecord> {
     Ok(PhaseRecord {
@@ -60,6 +64,8 @@ fn from_row(r: &Row<'_>) -> rusqlite::Result<PhaseRecord> {
         started_at: r.get(7)?,
         processed_at: r.get(8)?,
         results: r.get(9)?,
+        reminded_at: r.get(10)?,
+        late_notice_at: r.get(11)?,
     })
 }
 
@@ -208,8 +214,52 @@ pub fn rollback_to(conn: &Connection, game_id: i64, phase: &str) -> Result<usize
         params![game_id, seq],
     )?;
     conn.execute(
-        "UPDATE phases SET processed_at = NULL, results = NULL WHERE game_id = ?1 AND seq = ?2",
+        "UPDATE phases SET processed_at = NULL, results = NULL, reminded_at = NULL, \
+         late_notice_at = NULL WHERE game_id = ?1 AND seq = ?2",
         params![game_id, seq],
     )?;
     Ok(removed)
+}
+
+/// Records that the phase's reminder went out.
+pub fn set_reminded(conn: &Connection, phase_id: i64, now: i64) -> Result<()> {
+    let n = conn.execute(
+        "UPDATE phases SET reminded_at = ?2 WHERE id = ?1",
+        params![phase_id, now],
+    )?;
+    expect_one(n, || format!("phase {phase_id}"))
+}
+
+/// Records that late notices went out for the phase.
+pub fn set_late_notice(conn: &Connection, phase_id: i64, now: i64) -> Result<()> {
+    let n = conn.execute(
+        "UPDATE phases SET late_notice_at = ?2 WHERE id = ?1",
+        params![phase_id, now],
+    )?;
+    expect_one(n, || format!("phase {phase_id}"))
+}
+
+/// When the last order of a phase came in (None: no orders).
+pub fn last_order_at(conn: &Connection, game_id: i64, phase: &str) -> Result<Option<i64>> {
+    Ok(conn.query_row(
+        "SELECT max(received_at) FROM orders WHERE game_id = ?1 AND phase = ?2",
+        params![game_id, phase],
+        |r| r.get(0),
+    )?)
+}
+
+/// A value of the judge's own bookkeeping.
+pub fn meta_get(conn: &Connection, key: &str) -> Result<Option<String>> {
+    Ok(conn
+        .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+        .optional()?)
+}
+
+pub fn meta_set(conn: &Connection, key: &str, value: &str) -> Result<()> {
+    conn.execute(
+        "INSERT INTO meta (key, value) VALUES (?1, ?2) \
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        params![key, value],
+    )?;
+    Ok(())
 }

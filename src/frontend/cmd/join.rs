@@ -5,7 +5,8 @@ use crate::engine::map::{Map, Power};
 use crate::engine::position::Position;
 use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
-use crate::game::clock::{deadline_after, format_time};
+use crate::game::clock::format_time;
+use crate::game::deadline::deadline_for;
 use crate::game::process::schedule_for;
 use crate::game::start::{assign_powers, read_preferences};
 use crate::game::{power_of, settings_of};
@@ -111,7 +112,8 @@ fn take_over(
     let settings = settings_of(&game)?;
     if let Some(cur) = crate::game::current(s.tx, game.id)? {
         let schedule = schedule_for(&settings, cur.position.phase.kind);
-        let deadline = deadline_after(schedule, s.now).max(cur.record.deadline.unwrap_or(0));
+        let (fresh, _) = deadline_for(s.tx, game.id, schedule, s.now)?;
+        let deadline = fresh.max(cur.record.deadline.unwrap_or(0));
         let grace = deadline + i64::from(schedule.grace_hours) * 3600;
         store::set_deadline(
             s.tx,
@@ -194,8 +196,7 @@ pub fn start_if_full(s: &mut Session<'_>, game: &Game) -> Result<(), StoreError>
         store::set_seat_status(s.tx, seat.id, SeatStatus::Active)?;
     }
     let schedule = schedule_for(&settings, position.phase.kind);
-    let deadline = deadline_after(schedule, s.now);
-    let grace = deadline + i64::from(schedule.grace_hours) * 3600;
+    let (deadline, grace) = deadline_for(s.tx, game.id, schedule, s.now)?;
     store::insert_phase(
         s.tx,
         game.id,

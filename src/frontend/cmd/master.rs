@@ -5,7 +5,8 @@ use super::master_game;
 use crate::engine::map::Power;
 use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
-use crate::game::clock::{deadline_after, format_time};
+use crate::game::clock::format_time;
+use crate::game::deadline::deadline_for;
 use crate::game::process::{process as process_phase, schedule_for};
 use crate::game::{current, settings_of};
 use crate::store::{self, ArchiveKind, GameState, SeatStatus, StoreError};
@@ -107,7 +108,8 @@ pub fn pause(s: &mut Session<'_>, line: &Line, pause: bool) -> Result<(), StoreE
         if let Some(cur) = current(s.tx, game.id)? {
             let settings = settings_of(&game)?;
             let schedule = schedule_for(&settings, cur.position.phase.kind);
-            let deadline = deadline_after(schedule, s.now).max(cur.record.deadline.unwrap_or(0));
+            let (fresh, _) = deadline_for(s.tx, game.id, schedule, s.now)?;
+            let deadline = fresh.max(cur.record.deadline.unwrap_or(0));
             let grace = deadline + i64::from(schedule.grace_hours) * 3600;
             store::set_deadline(
                 s.tx,
@@ -177,8 +179,7 @@ pub fn rollback(s: &mut Session<'_>, line: &Line, phase: Option<&str>) -> Result
     let settings = settings_of(&game)?;
     let position = crate::game::position_of(&target)?;
     let schedule = schedule_for(&settings, position.phase.kind);
-    let deadline = deadline_after(schedule, s.now);
-    let grace = deadline + i64::from(schedule.grace_hours) * 3600;
+    let (deadline, grace) = deadline_for(s.tx, game.id, schedule, s.now)?;
     store::set_deadline(s.tx, game.id, &target.phase, Some(deadline), Some(grace))?;
     let text = format!(
         "Game '{}' is rolled back to the start of {} ({removed} later phase(s) removed); \

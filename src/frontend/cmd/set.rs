@@ -123,6 +123,27 @@ fn player_absence(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), St
     match (starts, ends) {
         (Some(a), Some(b)) if b > a => {
             store::add_absence(s.tx, seat.id, a, b)?;
+            // A current deadline inside the absence moves past it.
+            let game = store::game_by_id(s.tx, seat.game_id)?.expect("game");
+            if let Some(cur) = current(s.tx, game.id)?.filter(|c| c.record.processed_at.is_none()) {
+                if let Some(deadline) = cur.record.deadline {
+                    let settings = settings_of(&game)?;
+                    let schedule = crate::game::process::schedule_for(&settings, cur.position.phase.kind);
+                    if let Some(new) = crate::game::deadline::push_for_absences(
+                        s.tx,
+                        game.id,
+                        schedule,
+                        &cur.record.phase,
+                        deadline,
+                    )? {
+                        s.reply.text(format!(
+                            "The deadline for {} falls in your absence: it is now {}.",
+                            cur.record.phase,
+                            format_time(new)
+                        ));
+                    }
+                }
+            }
             s.reply.ok(
                 line,
                 format!(

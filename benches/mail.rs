@@ -1,0 +1,745 @@
+//! Order mails handled end to end — parse, authenticate, validate, store,
+//! queue the reply — through `Judge::handle`, against a real SQLite file on
+//! disk: 10,000 mails from 100 started games (700 seats, about 14 mails
+//! each, the last set standing).
+//!
+//! Set-up (once, not timed): a copy of `judge.toml` (and `templates/`) in a
+//! temporary folder with its database there; 100 games made by mail, as
+//! players make them (`CREATE ?game`, then seven `SIGNON ?game <password>`,
+//! the seventh starting the game: powers by lot, S1901M, argon2id hashes).
+//! That database is the template every run starts from.
+//!
+//! The mails: real RFC 5322 messages from each seat's address, `SIGNON
+//! <initial><game> <password>` then one order line per unit of the power
+//! (3, or 4 for Russia), legal opening orders written in assorted styles,
+//! about one line in eight misspelt (a typo the parser still reads the one
+//! way), about one mail in 25 with an extra line ordering a unit the power
+//! does not have (an error in the reply), some with a signature. Spread over
+//! the games in a shuffled order; unique Message-IDs.
+//!
+//! Each run: a fresh copy of the template database and a fresh `Judge`
+//! (a new process-level credential cache), then
+//!
+//! - cold: 10,000 mails, every seat's first sign-on paying its argon2id
+//!   check;
+//! - warm: another 10,000 distinct mails (new Message-IDs, other orders) on
+//!   the same `Judge`, whose cache knows every seat.
+//!
+//! After each pass it checks: every mail answered with exactly one queued
+//! reply, `[Error Flag]` on exactly the mails with a bad line, and every
+//! seat's stored orders equal to the last set it sent.
+//!
+//! Printed: medians over the runs of mails/s and of the p50/p99 latency per
+//! mail, and the time of one argon2id verification on this machine.
+//!
+//! `cargo bench --bench mail` (see `benches/README.md`). Environment:
+//! `MAILBENCH_RUNS` (default 3), `MAILBENCH_DIR` (a folder to work in; the
+//! default is a new one under the system's temporary folder, removed at
+//! the end), `MAILBENCH_KEEP=1` to keep it.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use judge::config::Config;
+use judge::engine::map::{Map, Power};
+use judge::engine::parse::parse_order;
+use judge::engine::position::Position;
+use judge::frontend::{Handled, Judge};
+use judge::store;
+
+const GAMES: usize = 100;
+const MAILS: usize = 10_000;
+/// Unix time of the set-up (games start then; deadlines are 72 h later).
+const T0: i64 = 1_800_000_000;
+
+/// Legal opening orders per unit, as the engine's short form.
+const OPENINGS: &[(Power, &[&str])] = &[
+    (
+        Power::Austria,
+        &["A VIE - GAL", "A VIE - TRI", "A VIE - BOH"],
+    ),
+    (
+        Power::Austria,
+        &["A BUD - SER", "A BUD - RUM", "A BUD - GAL"],
+    ),
+    (Power::Austria, &["F TRI - ALB", "F TRI - VEN", "F TRI H"]),
+    (Power::England, &["F LON - NTH", "F LON - ENG"]),
+    (Power::England, &["F EDI - NWG", "F EDI - NTH"]),
+    (
+        Power::England,
+        &["A LVP - YOR", "A LVP - EDI", "A LVP - WAL"],
+    ),
+    (
+        Power::France,
+        &["A PAR - BUR", "A PAR - PIC", "A PAR - GAS"],
+    ),
+    (
+        Power::France,
+        &["A MAR - SPA", "A MAR S A PAR - BUR", "A MAR - BUR"],
+    ),
+    (
+        Power::France,
+        &["F BRE - MAO", "F BRE - ENG", "F BRE - PIC"],
+    ),
+    (
+        Power::Germany,
+        &["A BER - KIE", "A BER - PRU", "A BER - SIL"],
+    ),
+    (
+        Power::Germany,
+        &["A MUN - RUH", "A MUN - BUR", "A MUN - TYR"],
+    ),
+    (
+        Power::Germany,
+        &["F KIE - DEN", "F KIE - HOL", "F KIE - BAL"],
+    ),
+    (Power::Italy, &["A ROM - APU", "A ROM - VEN", "A ROM - TUS"]),
+    (Power::Italy, &["A VEN - TYR", "A VEN - PIE", "A VEN H"]),
+    (Power::Italy, &["F NAP - ION", "F NAP - TYS"]),
+    (
+        Power::Russia,
+        &["A MOS - UKR", "A MOS - SEV", "A MOS - STP"],
+    ),
+    (
+        Power::Russia,
+        &["A WAR - GAL", "A WAR - UKR", "A WAR - SIL"],
+    ),
+    (Power::Russia, &["F SEV - BLA", "F SEV - RUM"]),
+    (Power::Russia, &["F STP/SC - BOT", "F STP/SC - FIN"]),
+    (Power::Turkey, &["A CON - BUL", "A CON H"]),
+    (Power::Turkey, &["A SMY - ARM", "A SMY - CON"]),
+    (Power::Turkey, &["F ANK - BLA", "F ANK - CON"]),
+];
+
+/// A line ordering a unit the power does not have: refused, changes nothing.
+fn foreign_unit_line(power: Power) -> &'static str {
+    if power == Power::Germany {
+        "A Vie - Gal"
+    } else {
+        "A Mun - Boh"
+    }
+}
+
+/// xorshift64*: the same seed gives the same mails.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn chance(&mut self, one_in: usize) -> bool {
+        self.below(one_in) == 0
+    }
+    fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.below(i + 1);
+            items.swap(i, j);
+        }
+    }
+}
+
+/// One seat of a started game.
+struct SeatInfo {
+    game_id: i64,
+    game: String,
+    power: Power,
+    address: String,
+    password: String,
+}
+
+/// One unit's possible orders: (short form, ways to write it, misspelt ways).
+struct UnitOrders {
+    options: Vec<(String, Vec<String>, Vec<String>)>,
+}
+
+/// A generated mail and what it should do.
+struct MailCase {
+    raw: Vec<u8>,
+    seat: usize,
+    /// The short forms it orders (one per unit).
+    orders: Vec<String>,
+    /// It has a refused line: the reply carries `[Error Flag]`.
+    error: bool,
+}
+
+fn main() {
+    let runs: usize = std::env::var("MAILBENCH_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3)
+        .max(1);
+    let (root, made_root) = match std::env::var_os("MAILBENCH_DIR") {
+        Some(dir) => (PathBuf::from(dir), false),
+        None => (
+            std::env::temp_dir().join(format!("judge-mailbench-{}", std::process::id())),
+            true,
+        ),
+    };
+    let keep = std::env::var_os("MAILBENCH_KEEP").is_some_and(|v| v != "0");
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+
+    println!(
+        "mail bench: {MAILS} order mails, {GAMES} games, {} seats, {runs} run(s)",
+        GAMES * 7
+    );
+    println!("working in {}", root.display());
+
+    // --- the template: 100 started games, made by mail --------------------
+    let template = root.join("template");
+    let _ = std::fs::remove_dir_all(&template);
+    make_judge_dir(&manifest, &template);
+    let started = Instant::now();
+    let seats = set_up_games(&template);
+    println!(
+        "set-up: {GAMES} games created and started by {} mails in {:.1} s (argon2id hashing)",
+        GAMES * 8,
+        started.elapsed().as_secs_f64()
+    );
+
+    // --- the mails --------------------------------------------------------
+    let units = unit_orders();
+    let cold = make_mails(&seats, &units, 1, "cold");
+    let warm = make_mails(&seats, &units, 2, "warm");
+    let per_seat = {
+        let mut counts = vec![0usize; seats.len()];
+        for m in &cold {
+            counts[m.seat] += 1;
+        }
+        (*counts.iter().min().unwrap(), *counts.iter().max().unwrap())
+    };
+    let avg_bytes = cold.iter().map(|m| m.raw.len()).sum::<usize>() / cold.len();
+    println!(
+        "mails: {} per pass, {}-{} per seat, {} bytes on average, {} with a refused line",
+        cold.len(),
+        per_seat.0,
+        per_seat.1,
+        avg_bytes,
+        cold.iter().filter(|m| m.error).count()
+    );
+
+    // --- argon2id on this machine ----------------------------------------
+    let (kdf_ms, kdf_params) = time_argon2(&template, &seats);
+    println!("argon2id verification ({kdf_params}): median {kdf_ms:.1} ms of 15");
+
+    // --- the runs ---------------------------------------------------------
+    let mut cold_stats = Vec::new();
+    let mut warm_stats = Vec::new();
+    for run in 0..runs {
+        let dir = root.join(format!("run{run}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        copy_dir(&template, &dir);
+        let config = Config::load(&dir.join("judge.toml")).expect("judge.toml");
+        let mut judge = Judge::open(config).expect("open the judge");
+
+        let c = pass(&mut judge, &cold, &seats, T0 + 600);
+        println!(
+            "run {}: cold {:>7.0} mails/s  p50 {:.3} ms  p99 {:.3} ms  ({:.2} s)",
+            run + 1,
+            c.rate,
+            ms(c.p50),
+            ms(c.p99),
+            c.total.as_secs_f64()
+        );
+        let w = pass(&mut judge, &warm, &seats, T0 + 600 + 2 * MAILS as i64);
+        println!(
+            "run {}: warm {:>7.0} mails/s  p50 {:.3} ms  p99 {:.3} ms  ({:.2} s)",
+            run + 1,
+            w.rate,
+            ms(w.p50),
+            ms(w.p99),
+            w.total.as_secs_f64()
+        );
+        cold_stats.push(c);
+        warm_stats.push(w);
+        drop(judge);
+        if !keep {
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+
+    // --- the table --------------------------------------------------------
+    println!();
+    println!(
+        "Order mails end to end (Judge::handle: parse, authenticate, validate, store, queue the reply)"
+    );
+    println!(
+        "{MAILS} mails, {GAMES} games, {} seats; medians of {runs} run(s); SQLite file on disk",
+        GAMES * 7
+    );
+    println!();
+    println!(
+        "| {:<26} | {:>9} | {:>9} | {:>9} | {:>8} | {:>8} | {:>12} |",
+        "pass", "mails/s", "min", "max", "p50 ms", "p99 ms", "target"
+    );
+    println!(
+        "|{:-<28}|{:->11}|{:->11}|{:->11}|{:->10}|{:->10}|{:->14}|",
+        "", "", "", "", "", "", ""
+    );
+    for (name, stats, target) in [
+        ("cold (argon2id included)", &cold_stats, 500.0),
+        ("warm (seats verified)", &warm_stats, 2000.0),
+    ] {
+        let rate = median(stats.iter().map(|s| s.rate).collect());
+        let min = stats.iter().map(|s| s.rate).fold(f64::INFINITY, f64::min);
+        let max = stats.iter().map(|s| s.rate).fold(0.0, f64::max);
+        let p50 = median(stats.iter().map(|s| ms(s.p50)).collect());
+        let p99 = median(stats.iter().map(|s| ms(s.p99)).collect());
+        let verdict = if rate >= target { "met" } else { "MISSED" };
+        println!(
+            "| {:<26} | {:>9.0} | {:>9.0} | {:>9.0} | {:>8.3} | {:>8.3} | {:>5} {:<6} |",
+            name,
+            rate,
+            min,
+            max,
+            p50,
+            p99,
+            format!(">={target:.0}"),
+            verdict
+        );
+    }
+    println!();
+    println!(
+        "argon2id verification ({kdf_params}): {kdf_ms:.1} ms; cold pays it once per seat: \
+         {} x {kdf_ms:.1} ms = {:.1} s of each cold pass",
+        seats.len(),
+        seats.len() as f64 * kdf_ms / 1000.0
+    );
+    println!("checked after every pass: one reply queued per mail, [Error Flag] exactly on the mails with a bad line, every seat's stored orders = the last set it sent");
+
+    if made_root && !keep {
+        let _ = std::fs::remove_dir_all(&root);
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// `judge.toml` and `templates/` copied into `dir`: an independent judge
+/// whose database is `dir/var/judge.db`.
+fn make_judge_dir(manifest: &Path, dir: &Path) {
+    std::fs::create_dir_all(dir).expect("create the bench folder");
+    std::fs::copy(manifest.join("judge.toml"), dir.join("judge.toml")).expect("copy judge.toml");
+    copy_dir(&manifest.join("templates"), &dir.join("templates"));
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create folder");
+    for entry in std::fs::read_dir(from).expect("read folder") {
+        let entry = entry.expect("folder entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("file type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy file");
+        }
+    }
+}
+
+/// An RFC 5322 mail from `from` to the judge.
+fn mail(
+    from_name: &str,
+    from: &str,
+    subject: &str,
+    message_id: &str,
+    date: i64,
+    body: &str,
+) -> Vec<u8> {
+    let date = chrono::DateTime::from_timestamp(date, 0)
+        .expect("date")
+        .to_rfc2822();
+    let mut raw = format!(
+        "Return-Path: <{from}>\r\n\
+         Received: from mx.players.example (mx.players.example [192.0.2.25])\r\n\
+         \tby judge.localhost with ESMTPS id {id}; {date}\r\n\
+         From: {from_name} <{from}>\r\n\
+         To: Diplomacy Judge <judge@localhost>\r\n\
+         Subject: {subject}\r\n\
+         Date: {date}\r\n\
+         Message-ID: <{message_id}>\r\n\
+         MIME-Version: 1.0\r\n\
+         Content-Type: text/plain; charset=utf-8; format=flowed\r\n\
+         Content-Transfer-Encoding: 7bit\r\n\
+         User-Agent: Mozilla/5.0 Thunderbird/128.3.0\r\n\
+         \r\n",
+        id = &message_id[..message_id.find('@').unwrap_or(0).min(16)],
+    );
+    for line in body.lines() {
+        raw.push_str(line);
+        raw.push_str("\r\n");
+    }
+    raw.into_bytes()
+}
+
+/// Creates and starts the games by mail; the seats as the lot placed them.
+fn set_up_games(dir: &Path) -> Vec<SeatInfo> {
+    let config = Config::load(&dir.join("judge.toml")).expect("judge.toml");
+    let mut judge = Judge::open(config).expect("open the judge");
+    let mut now = T0 - 10 * GAMES as i64;
+    let mut n = 0;
+    let mut send =
+        |judge: &mut Judge, name: &str, from: &str, subject: &str, body: &str, now: i64| {
+            n += 1;
+            let raw = mail(
+                name,
+                from,
+                subject,
+                &format!("setup-{n:05}@players.example"),
+                now,
+                body,
+            );
+            match judge.handle(&raw, now).expect("handle") {
+                Handled::Answered(_) => {}
+                other => panic!("set-up mail {n} not answered: {other:?}"),
+            }
+        };
+    let mut passwords = HashMap::new();
+    for g in 0..GAMES {
+        let game = format!("bench{g:03}");
+        let master = format!("gm.{game}@masters.example");
+        send(
+            &mut judge,
+            "Game Master",
+            &master,
+            "new game",
+            &format!("CREATE ?{game} gm-{g}-secret standard\n"),
+            now,
+        );
+        for k in 0..7 {
+            let address = format!("player{k}.{game}@players.example");
+            let password = format!(
+                "pw{g}x{k}{}",
+                ["fish", "moon", "tulip", "rook", "amber", "vole", "kite"][k]
+            );
+            send(
+                &mut judge,
+                &format!("Player {k}"),
+                &address,
+                "join",
+                &format!("SIGNON ?{game} {password}\n"),
+                now,
+            );
+            passwords.insert(address, password);
+        }
+        now += 10;
+    }
+    let mut seats = Vec::new();
+    for g in 0..GAMES {
+        let name = format!("bench{g:03}");
+        let game = store::game_by_name(judge.store.conn(), &name)
+            .unwrap()
+            .expect("game created");
+        assert_eq!(game.state, store::GameState::Active, "{name} started");
+        let phase = store::current_phase(judge.store.conn(), game.id)
+            .unwrap()
+            .expect("a phase");
+        assert_eq!(phase.phase, "S1901M");
+        for seat in store::seats_of_game(judge.store.conn(), game.id).unwrap() {
+            assert!(seat.password.as_str().starts_with("$argon2id$"));
+            let power = judge::game::power_of(&seat).expect("a power");
+            seats.push(SeatInfo {
+                game_id: game.id,
+                game: name.clone(),
+                power,
+                password: passwords[&seat.address].clone(),
+                address: seat.address,
+            });
+        }
+    }
+    assert_eq!(seats.len(), GAMES * 7);
+    seats
+}
+
+/// The written forms of every opening order, each checked to read as
+/// intended.
+fn unit_orders() -> HashMap<Power, Vec<UnitOrders>> {
+    let map = Map::standard();
+    let start = Position::standard_start(map);
+    let mut rng = Rng(0x5eed_0f_0dde55);
+    let mut out: HashMap<Power, Vec<UnitOrders>> = HashMap::new();
+    for (power, shorts) in OPENINGS {
+        let mut options = Vec::new();
+        for short in *shorts {
+            let order = parse_order(map, &start, *power, short).expect("opening order reads");
+            let canonical = order.short(map);
+            let long = order.long(map);
+            let title = title_abbrs(&canonical);
+            let candidates = [
+                canonical.clone(),
+                canonical.to_lowercase(),
+                long.clone(),
+                long.trim_end_matches('.').to_string(),
+                title.clone(),
+                title.replace(" - ", "-"),
+                title.replace(" - ", " -> "),
+                long.replace(" -> ", " to ")
+                    .trim_end_matches('.')
+                    .to_string(),
+            ];
+            let mut ways = Vec::new();
+            for c in candidates {
+                let reads = parse_order(map, &start, *power, &c).map(|o| o.short(map));
+                if reads.as_deref() == Ok(canonical.as_str()) && !ways.contains(&c) {
+                    ways.push(c);
+                }
+            }
+            let mut typos = Vec::new();
+            for way in [&long, &long.trim_end_matches('.').to_string()] {
+                for _ in 0..12 {
+                    let t = misspell(way, &mut rng);
+                    if t == *way || typos.contains(&t) {
+                        continue;
+                    }
+                    let reads = parse_order(map, &start, *power, &t).map(|o| o.short(map));
+                    if reads.as_deref() == Ok(canonical.as_str()) {
+                        typos.push(t);
+                    }
+                }
+            }
+            assert!(!ways.is_empty());
+            options.push((canonical, ways, typos));
+        }
+        out.entry(*power).or_default().push(UnitOrders { options });
+    }
+    out
+}
+
+/// `A PAR - BUR` -> `A Par - Bur`.
+fn title_abbrs(short: &str) -> String {
+    short
+        .split(' ')
+        .map(|w| {
+            if w.len() >= 3 && w.chars().all(|c| c.is_ascii_uppercase() || c == '/') {
+                let mut s = w[..1].to_string();
+                s.push_str(&w[1..].to_lowercase());
+                s
+            } else {
+                w.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// One typo in a province name of at least 6 letters: two letters swapped,
+/// one doubled or one dropped.
+fn misspell(text: &str, rng: &mut Rng) -> String {
+    let words: Vec<&str> = text.split(' ').collect();
+    let long: Vec<usize> = (0..words.len())
+        .filter(|&i| i > 1 && words[i].chars().filter(char::is_ascii_alphabetic).count() >= 6)
+        .collect();
+    if long.is_empty() {
+        return text.to_string();
+    }
+    let i = long[rng.below(long.len())];
+    let mut w: Vec<char> = words[i].chars().collect();
+    let at = 1 + rng.below(w.len().saturating_sub(3).max(1));
+    match rng.below(3) {
+        0 => w.swap(at, at + 1),
+        1 => w.insert(at, w[at]),
+        _ => {
+            w.remove(at);
+        }
+    }
+    let w: String = w.into_iter().collect();
+    let mut out: Vec<String> = words.iter().map(|s| s.to_string()).collect();
+    out[i] = w;
+    out.join(" ")
+}
+
+/// 10,000 mails, about 14 per seat, in a shuffled order.
+fn make_mails(
+    seats: &[SeatInfo],
+    units: &HashMap<Power, Vec<UnitOrders>>,
+    seed: u64,
+    tag: &str,
+) -> Vec<MailCase> {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ seed.wrapping_mul(0x1000_0001));
+    let mut slots: Vec<usize> = (0..MAILS).map(|i| i % seats.len()).collect();
+    rng.shuffle(&mut slots);
+    let mut sent = vec![0usize; seats.len()];
+    let subjects = [
+        "orders",
+        "S1901M orders",
+        "Re: orders",
+        "moves",
+        "",
+        "spring 1901",
+    ];
+    let signatures = [
+        "-- \nSent from my phone",
+        "-- \nBest,\nPat",
+        "SIGNOFF\nthanks!",
+    ];
+    let mut out = Vec::with_capacity(MAILS);
+    for (i, &s) in slots.iter().enumerate() {
+        let seat = &seats[s];
+        sent[s] += 1;
+        let mut body = format!(
+            "SIGNON {}{} {}\n",
+            seat.power.initial(),
+            seat.game,
+            seat.password
+        );
+        let mut orders = Vec::new();
+        let mut lines = Vec::new();
+        for unit in &units[&seat.power] {
+            let (short, ways, typos) = &unit.options[rng.below(unit.options.len())];
+            let line = if !typos.is_empty() && rng.chance(8) {
+                &typos[rng.below(typos.len())]
+            } else {
+                &ways[rng.below(ways.len())]
+            };
+            orders.push(short.clone());
+            lines.push(line.clone());
+        }
+        let error = rng.chance(25);
+        if error {
+            let at = rng.below(lines.len() + 1);
+            lines.insert(at, foreign_unit_line(seat.power).to_string());
+        }
+        for line in &lines {
+            body.push_str(line);
+            body.push('\n');
+        }
+        if rng.chance(5) {
+            body.push('\n');
+            body.push_str(signatures[rng.below(signatures.len())]);
+            body.push('\n');
+        }
+        let subject = subjects[rng.below(subjects.len())];
+        let message_id = format!(
+            "{tag}.{i:05}.{:08x}.{}@{}",
+            rng.next() as u32,
+            sent[s],
+            "players.example"
+        );
+        let raw = mail(
+            &format!("{} player", seat.power.adjective()),
+            &seat.address,
+            subject,
+            &message_id,
+            T0 + i as i64,
+            &body,
+        );
+        out.push(MailCase {
+            raw,
+            seat: s,
+            orders,
+            error,
+        });
+    }
+    out
+}
+
+/// A median argon2id verification of a real seat's hash, and its
+/// parameters.
+fn time_argon2(dir: &Path, seats: &[SeatInfo]) -> (f64, String) {
+    let db = Config::load(&dir.join("judge.toml"))
+        .unwrap()
+        .database_path();
+    let conn = store::rusqlite::Connection::open(db).unwrap();
+    let seat = &seats[0];
+    let hash = store::seat_by_power(&conn, seat.game_id, seat.power.upper())
+        .unwrap()
+        .unwrap()
+        .password;
+    let params = hash.as_str().split('$').nth(3).unwrap_or("?").to_string();
+    let mut times = Vec::new();
+    for _ in 0..15 {
+        let t = Instant::now();
+        assert!(hash.verify(&seat.password));
+        times.push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    assert!(!hash.verify("not the password"));
+    (median(times), params)
+}
+
+struct PassStats {
+    rate: f64,
+    total: Duration,
+    p50: Duration,
+    p99: Duration,
+}
+
+/// Handles every mail, timing each; then checks the replies and the
+/// stored orders.
+fn pass(judge: &mut Judge, mails: &[MailCase], seats: &[SeatInfo], now0: i64) -> PassStats {
+    let conn_count = |judge: &Judge, sql: &str| -> i64 {
+        judge.store.conn().query_row(sql, [], |r| r.get(0)).unwrap()
+    };
+    let out_before: i64 = conn_count(judge, "SELECT coalesce(max(id), 0) FROM outbound");
+    let mut latencies = Vec::with_capacity(mails.len());
+    let started = Instant::now();
+    for (i, m) in mails.iter().enumerate() {
+        let t = Instant::now();
+        let handled = judge.handle(&m.raw, now0 + i as i64).expect("handle");
+        latencies.push(t.elapsed());
+        debug_assert_eq!(handled, Handled::Answered(1));
+        if handled != Handled::Answered(1) {
+            panic!("mail {i}: {handled:?}");
+        }
+    }
+    let total = started.elapsed();
+
+    // One reply per mail, flagged exactly when a line was refused.
+    let conn = judge.store.conn();
+    let (replies, flagged): (i64, i64) = conn
+        .query_row(
+            "SELECT count(*), coalesce(sum(subject LIKE '[Error Flag]%'), 0) FROM outbound WHERE id > ?1",
+            [out_before],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(replies as usize, mails.len(), "one reply per mail");
+    let errors = mails.iter().filter(|m| m.error).count();
+    assert_eq!(
+        flagged as usize, errors,
+        "[Error Flag] on the mails with a bad line"
+    );
+    // The last set standing.
+    let mut last: Vec<Option<&MailCase>> = vec![None; seats.len()];
+    for m in mails {
+        last[m.seat] = Some(m);
+    }
+    for (s, seat) in seats.iter().enumerate() {
+        let mut want = last[s].expect("every seat mailed").orders.clone();
+        want.sort();
+        let mut got: Vec<String> =
+            store::orders_of_power(conn, seat.game_id, "S1901M", seat.power.upper())
+                .unwrap()
+                .into_iter()
+                .map(|r| r.understood)
+                .collect();
+        got.sort();
+        assert_eq!(got, want, "{} of {}", seat.power.name(), seat.game);
+    }
+
+    latencies.sort();
+    let pct = |p: f64| latencies[((latencies.len() as f64 - 1.0) * p).round() as usize];
+    PassStats {
+        rate: mails.len() as f64 / total.as_secs_f64(),
+        total,
+        p50: pct(0.50),
+        p99: pct(0.99),
+    }
+}

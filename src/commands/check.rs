@@ -1,0 +1,104 @@
+//! `judge check`: reads a configuration and says exactly what is wrong
+//! with it — a bad schedule, a path that cannot be written, a mail server
+//! that does not answer.
+
+use std::path::Path;
+use std::time::Duration;
+
+use crate::config::Config;
+use crate::store::Store;
+
+/// Checks everything; returns the findings (all "ok" lines, or problems).
+pub fn run(config_path: &Path) -> (Vec<String>, bool) {
+    let mut lines = Vec::new();
+    let mut ok = true;
+    let config = match Config::load(config_path) {
+        Ok(c) => {
+            lines.push(format!("ok: {} reads", config_path.display()));
+            c
+        }
+        Err(e) => return (vec![format!("error: {e}")], false),
+    };
+    let mut check = |result: Result<String, String>| match result {
+        Ok(line) => lines.push(format!("ok: {line}")),
+        Err(e) => {
+            ok = false;
+            lines.push(format!("error: {e}"));
+        }
+    };
+    let db = config.database_path();
+    check(
+        Store::open(&db)
+            .map(|_| format!("database {} opens and is writable", db.display()))
+            .map_err(|e| format!("database {}: {e}", db.display())),
+    );
+    for (name, section) in [
+        ("inbox", config.inbox.as_ref()),
+        ("outbox", config.outbox.as_ref()),
+    ] {
+        let kind = section
+            .and_then(|t| t.get("kind"))
+            .and_then(|v| v.as_str())
+            .unwrap_or("maildir");
+        match kind {
+            "maildir" => {
+                let p = section
+                    .and_then(|t| t.get("path"))
+                    .and_then(|v| v.as_str())
+                    .unwrap_or("");
+                let root = config.resolve(Path::new(p));
+                check(
+                    writable_dir(&root)
+                        .map(|_| format!("[{name}] Maildir {} is writable", root.display())),
+                );
+            }
+            "imap" | "smtp" => {
+                let host = section
+                    .and_then(|t| t.get("host"))
+                    .and_then(|v| v.as_str())
+                    .unwrap_or("127.0.0.1");
+                let port = section
+                    .and_then(|t| t.get("port"))
+                    .and_then(|v| v.as_integer())
+                    .unwrap_or(0);
+                check(
+                    reachable(host, port)
+                        .map(|_| format!("[{name}] {kind} server {host}:{port} answers")),
+                );
+            }
+            other => check(Ok(format!("[{name}] kind {other}"))),
+        }
+    }
+    if let Err(e) = crate::daemon::mailbox::Inbox::open(&config) {
+        check(Err(e));
+    }
+    if let Err(e) = crate::daemon::mailbox::Outbox::open(&config) {
+        check(Err(e));
+    }
+    (lines, ok)
+}
+
+fn writable_dir(dir: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let probe = dir.join(".judge-check");
+    std::fs::write(&probe, b"").map_err(|e| format!("{} is not writable: {e}", dir.display()))?;
+    let _ = std::fs::remove_file(probe);
+    Ok(())
+}
+
+fn reachable(host: &str, port: i64) -> Result<(), String> {
+    use std::net::ToSocketAddrs;
+    let port = u16::try_from(port).map_err(|_| format!("port {port} is not a port"))?;
+    let addrs: Vec<_> = (host, port)
+        .to_socket_addrs()
+        .map_err(|e| format!("{host}:{port}: {e}"))?
+        .collect();
+    for a in &addrs {
+        if std::net::TcpStream::connect_timeout(a, Duration::from_secs(3)).is_ok() {
+            return Ok(());
+        }
+    }
+    Err(format!(
+        "{host}:{port} does not answer (is the server running?)"
+    ))
+}

@@ -1,0 +1,40 @@
+//! `judge init [dir]`: a working judge in a folder — `judge.toml` (the
+//! embedded default), the Maildir folders and an empty database.
+
+use std::path::Path;
+
+use crate::config::Config;
+use crate::store::Store;
+
+/// The configuration as shipped.
+pub const DEFAULT_CONFIG: &str = include_str!("../../judge.toml");
+
+pub fn run(dir: &Path) -> Result<Vec<String>, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
+    let mut done = Vec::new();
+    let config_path = dir.join("judge.toml");
+    if config_path.exists() {
+        done.push(format!("kept the existing {}", config_path.display()));
+    } else {
+        std::fs::write(&config_path, DEFAULT_CONFIG)
+            .map_err(|e| format!("writing {}: {e}", config_path.display()))?;
+        done.push(format!("wrote {}", config_path.display()));
+    }
+    let config = Config::load(&config_path)?;
+    for section in [config.inbox.as_ref(), config.outbox.as_ref()] {
+        let kind = section.and_then(|t| t.get("kind")).and_then(|v| v.as_str());
+        let path = section.and_then(|t| t.get("path")).and_then(|v| v.as_str());
+        if let (Some("maildir"), Some(p)) = (kind, path) {
+            let root = config.resolve(Path::new(p));
+            for sub in ["new", "cur", "tmp"] {
+                std::fs::create_dir_all(root.join(sub))
+                    .map_err(|e| format!("creating {}: {e}", root.join(sub).display()))?;
+            }
+            done.push(format!("made the Maildir {}", root.display()));
+        }
+    }
+    let db = config.database_path();
+    Store::open(&db).map_err(|e| format!("{}: {e}", db.display()))?;
+    done.push(format!("made the database {}", db.display()));
+    Ok(done)
+}

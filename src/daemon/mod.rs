@@ -1,0 +1,170 @@
+//! `judge run`: the long-running service. One loop, in order, forever:
+//! take in the waiting mail (each stored before the mailbox lets it go),
+//! run the clock, send what is queued; then wait for mail, the next tick,
+//! or a signal to stop. `--once` does one pass and exits.
+//!
+//! Stopping (SIGTERM, SIGINT): the mail or phase in hand is finished —
+//! every step is one SQLite transaction — and the loop exits cleanly.
+
+pub mod mailbox;
+mod maildir;
+mod sendmail;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::config::Config;
+use crate::frontend::Judge;
+use crate::game::tick::tick;
+use crate::store::{self, StoreError};
+use mailbox::{Inbox, Outbox};
+
+pub struct RunOptions {
+    /// One pass, then exit.
+    pub once: bool,
+    /// Act at this time (unix seconds) instead of the clock's.
+    pub now: Option<i64>,
+}
+
+/// The time: the system clock, or a fixed time given on the command line.
+fn now(fixed: Option<i64>) -> i64 {
+    fixed.unwrap_or_else(|| chrono::Utc::now().timestamp())
+}
+
+pub async fn run(config: Config, options: RunOptions) -> Result<(), String> {
+    let mut judge = Judge::open(config.clone())?;
+    let mut inbox = Inbox::open(&config)?;
+    let mut outbox = Outbox::open(&config)?;
+    let stop = Arc::new(AtomicBool::new(false));
+    if !options.once {
+        watch_signals(stop.clone())?;
+    }
+    // Mail a crash left stored but unhandled goes first.
+    let pending = judge.handle_pending(now(options.now)).map_err(err)?;
+    if !pending.is_empty() {
+        log::info!("handled {} mail(s) left over from before", pending.len());
+    }
+    let tick_every = i64::from(config.clock.tick_seconds.max(1));
+    let mut last_tick = i64::MIN / 2;
+    loop {
+        let t = now(options.now);
+        let handled = take_in(&mut judge, &mut inbox, t, &stop).await?;
+        if handled > 0 || t.saturating_sub(last_tick) >= tick_every {
+            run_clock(&mut judge, t)?;
+            last_tick = t;
+        }
+        send_out(&mut judge, &mut outbox, now(options.now), &stop).await?;
+        if options.once || stop.load(Ordering::SeqCst) {
+            break;
+        }
+        let until_tick = (last_tick + tick_every - now(options.now)).clamp(1, tick_every);
+        let wait = Duration::from_secs(until_tick as u64);
+        tokio::select! {
+            r = inbox.wait(wait) => r?,
+            _ = wait_for(stop.clone()) => {}
+        }
+        if stop.load(Ordering::SeqCst) {
+            break;
+        }
+    }
+    log::info!("stopped cleanly");
+    Ok(())
+}
+
+fn err(e: StoreError) -> String {
+    e.to_string()
+}
+
+/// Stores and handles every waiting mail; how many.
+async fn take_in(
+    judge: &mut Judge,
+    inbox: &mut Inbox,
+    now: i64,
+    stop: &AtomicBool,
+) -> Result<usize, String> {
+    let mails = inbox.fetch().await?;
+    let mut n = 0;
+    for mail in mails {
+        if stop.load(Ordering::SeqCst) {
+            break;
+        }
+        let handled = judge.handle(&mail.raw, now).map_err(err)?;
+        log::info!("mail {}: {handled:?}", mail.token);
+        // Only now, with the mail safe in the database, may the mailbox drop it.
+        inbox.ack(&mail.token).await?;
+        n += 1;
+    }
+    Ok(n)
+}
+
+/// One clock tick in one transaction.
+fn run_clock(judge: &mut Judge, now: i64) -> Result<(), String> {
+    let code = judge.config.judge.code.clone();
+    let clock = judge.config.clock.clone();
+    let tx = judge.store.transaction().map_err(err)?;
+    let (report, mails) = tick(&tx, &clock, &judge.templates, &code, now).map_err(err)?;
+    for m in &mails {
+        m.queue(&tx, &judge.config, now).map_err(err)?;
+    }
+    tx.commit().map_err(|e| e.to_string())?;
+    if report != Default::default() {
+        log::info!("clock: {report:?}");
+    }
+    Ok(())
+}
+
+/// Sends every queued mail that is due; a failure is retried later.
+async fn send_out(
+    judge: &mut Judge,
+    outbox: &mut Outbox,
+    now: i64,
+    stop: &AtomicBool,
+) -> Result<(), String> {
+    let from = judge.config.judge.address.clone();
+    loop {
+        let due = store::due_mail(judge.store.conn(), now, 100).map_err(err)?;
+        if due.is_empty() {
+            return Ok(());
+        }
+        for mail in due {
+            if stop.load(Ordering::SeqCst) {
+                return Ok(());
+            }
+            match outbox.send(&mail, &from).await {
+                Ok(()) => store::mark_sent(judge.store.conn(), mail.id, now).map_err(err)?,
+                Err(e) => {
+                    let next =
+                        store::mark_failed(judge.store.conn(), mail.id, &e, now).map_err(err)?;
+                    log::warn!(
+                        "sending {} failed ({e}); next try at {next}",
+                        mail.message_id
+                    );
+                    // The server is probably down: try the rest later too.
+                    return Ok(());
+                }
+            }
+        }
+    }
+}
+
+fn watch_signals(stop: Arc<AtomicBool>) -> Result<(), String> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut term = signal(SignalKind::terminate()).map_err(|e| e.to_string())?;
+    let mut int = signal(SignalKind::interrupt()).map_err(|e| e.to_string())?;
+    tokio::spawn(async move {
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = int.recv() => {}
+        }
+        log::info!("asked to stop: finishing the work in hand");
+        stop.store(true, Ordering::SeqCst);
+    });
+    Ok(())
+}
+
+async fn wait_for(stop: Arc<AtomicBool>) {
+    while !stop.load(Ordering::SeqCst) {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}

@@ -1,0 +1,307 @@
+//! The clock: what is due at a moment, for every running game — early
+//! processing, reminders, late notices, processing at the deadline or at
+//! the end of grace (civil disorder in NMR games; in NoNMR games the late
+//! power is abandoned and the game waits), and deadlines pushed after an
+//! outage. Runs inside the caller's transaction; time is passed in.
+
+use rusqlite::Connection;
+
+use super::clock::format_time;
+use super::orders::{completeness, read_stored, Completeness};
+use super::process::{join_names, process, schedule_for};
+use super::{current, everyone, power_of, settings_of};
+use crate::config::ClockSection;
+use crate::engine::map::{Map, Power};
+use crate::frontend::Outgoing;
+use crate::report::Templates;
+use crate::store::{self, ArchiveKind, Game, GameState, Seat, SeatStatus, StoreError};
+
+const LAST_TICK: &str = "last_tick";
+
+/// What one tick did, for the log.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct TickReport {
+    pub processed: Vec<String>,
+    pub reminders: usize,
+    pub late_notices: usize,
+    pub abandoned: Vec<String>,
+    pub pushed_after_outage: Vec<String>,
+}
+
+/// Everything due at `now`. Returns the mails to queue.
+pub fn tick(
+    conn: &Connection,
+    clock: &ClockSection,
+    templates: &Templates,
+    code: &str,
+    now: i64,
+) -> Result<(TickReport, Vec<Outgoing>), StoreError> {
+    let mut report = TickReport::default();
+    let mut mails = Vec::new();
+    let last = store::meta_get(conn, LAST_TICK)?.and_then(|v| v.parse::<i64>().ok());
+    let outage = last.filter(|&l| now - l >= i64::from(clock.outage_minutes) * 60);
+    for game in store::games_in_state(conn, GameState::Active)? {
+        tick_game(
+            conn,
+            clock,
+            templates,
+            code,
+            &game,
+            now,
+            outage,
+            &mut report,
+            &mut mails,
+        )?;
+    }
+    store::meta_set(
+        conn,
+        LAST_TICK,
+        &now.max(last.unwrap_or(i64::MIN)).to_string(),
+    )?;
+    Ok((report, mails))
+}
+
+/// The seats whose orders the phase waits for: assigned, still playing,
+/// not in civil disorder (a power in civil disorder holds by itself).
+fn waited_for(seat: &Seat) -> bool {
+    seat.power.is_some() && matches!(seat.status, SeatStatus::Active | SeatStatus::Late)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn tick_game(
+    conn: &Connection,
+    clock: &ClockSection,
+    templates: &Templates,
+    code: &str,
+    game: &Game,
+    now: i64,
+    outage: Option<i64>,
+    report: &mut TickReport,
+    mails: &mut Vec<Outgoing>,
+) -> Result<(), StoreError> {
+    let Some(cur) = current(conn, game.id)? else {
+        return Ok(());
+    };
+    if cur.record.processed_at.is_some() {
+        return Ok(());
+    }
+    let (Some(deadline), Some(grace)) = (cur.record.deadline, cur.record.grace_until) else {
+        return Ok(());
+    };
+    let settings = settings_of(game)?;
+    let phase = cur.record.phase.clone();
+    let subject = |what: &str| format!("{code}:{} - {phase} {what}", game.name);
+
+    // After an outage, nothing missed is processed in a burst: deadlines
+    // that passed while the judge was down move on, and everyone is told.
+    if let Some(down_since) = outage {
+        if deadline <= now || grace <= now {
+            let schedule = schedule_for(&settings, cur.position.phase.kind);
+            let new = now + i64::from(clock.outage_margin_hours) * 3600;
+            let new_grace = new + i64::from(schedule.grace_hours) * 3600;
+            store::set_deadline(conn, game.id, &phase, Some(new), Some(new_grace))?;
+            let text = format!(
+                "The judge was not running from {} to {}, past the deadline of {phase} in '{}'.\n\
+                 Nothing was processed. The deadline is now {}, grace until {}.\n",
+                format_time(down_since),
+                format_time(now),
+                game.name,
+                format_time(new),
+                format_time(new_grace)
+            );
+            let subj = subject("Deadline moved after an outage");
+            store::append_archive(
+                conn,
+                game.id,
+                Some(&phase),
+                ArchiveKind::Notice,
+                &subj,
+                &text,
+                now,
+            )?;
+            mails.push(notice(everyone(conn, game)?, subj, text, game.id));
+            report
+                .pushed_after_outage
+                .push(format!("{}:{phase}", game.name));
+            return Ok(());
+        }
+    }
+
+    let map = Map::standard();
+    let seats = store::seats_of_game(conn, game.id)?;
+    let mut missing: Vec<(Seat, Power, Vec<String>)> = Vec::new();
+    for seat in seats.iter().filter(|s| waited_for(s)) {
+        let Some(power) = power_of(seat) else {
+            continue;
+        };
+        let texts: Vec<String> = store::orders_of_power(conn, game.id, &phase, power.upper())?
+            .into_iter()
+            .map(|r| r.understood)
+            .collect();
+        let orders = read_stored(map, &cur.position, power, &texts);
+        if let Completeness::Missing(list) = completeness(map, &cur.position, power, &orders) {
+            missing.push((seat.clone(), power, list));
+        }
+    }
+    let all_in = missing.is_empty();
+    let anyone_waits = seats.iter().any(|s| waited_for(s) && s.wait);
+    // NoNMR: while a power is abandoned the game waits for a replacement.
+    let waiting_for_replacement = !settings.nmr
+        && seats
+            .iter()
+            .any(|s| s.power.is_some() && s.status == SeatStatus::Abandoned);
+    if waiting_for_replacement {
+        return Ok(());
+    }
+
+    // Early, or at the deadline, with everything in.
+    if all_in {
+        let last_order =
+            store::last_order_at(conn, game.id, &phase)?.unwrap_or(cur.record.started_at);
+        let early = !anyone_waits && now >= last_order + i64::from(clock.early_minutes) * 60;
+        if early || now >= deadline {
+            run_processing(conn, templates, code, game, now, report, mails)?;
+        }
+        return Ok(());
+    }
+
+    // Before the deadline: one reminder to those still missing orders.
+    if now < deadline {
+        let remind_from = deadline - i64::from(clock.reminder_hours) * 3600;
+        if clock.reminder_hours > 0 && cur.record.reminded_at.is_none() && now >= remind_from {
+            for (seat, power, list) in &missing {
+                let text = format!(
+                    "Reminder: the deadline for {phase} in '{}' is {}.\n\
+                     Orders are still missing for {}: {}.\n",
+                    game.name,
+                    format_time(deadline),
+                    power.name(),
+                    list.join(", ")
+                );
+                mails.push(notice(
+                    vec![seat.address.clone()],
+                    subject("Reminder"),
+                    text,
+                    game.id,
+                ));
+                report.reminders += 1;
+            }
+            store::set_reminded(conn, cur.record.id, now)?;
+        }
+        return Ok(());
+    }
+
+    // Past the end of grace: civil disorder, or abandonment.
+    if now >= grace {
+        if settings.nmr {
+            for (seat, _, _) in &missing {
+                store::set_seat_status(conn, seat.id, SeatStatus::CivilDisorder)?;
+            }
+            run_processing(conn, templates, code, game, now, report, mails)?;
+        } else {
+            let names: Vec<&str> = missing.iter().map(|(_, p, _)| p.name()).collect();
+            for (seat, _, _) in &missing {
+                store::set_seat_status(conn, seat.id, SeatStatus::Abandoned)?;
+            }
+            let text = format!(
+                "Grace for {phase} in '{}' has ended without orders from {}.\n\
+                 This game waits for a replacement: a new player takes a power over with\n\
+                 SIGNON ?{} <password>. The Master may also EJECT or hand it on.\n",
+                game.name,
+                join_names(&names),
+                game.name
+            );
+            let subj = subject("Waiting for a replacement");
+            store::append_archive(
+                conn,
+                game.id,
+                Some(&phase),
+                ArchiveKind::Notice,
+                &subj,
+                &text,
+                now,
+            )?;
+            mails.push(notice(everyone(conn, game)?, subj, text, game.id));
+            report
+                .abandoned
+                .extend(names.iter().map(|n| format!("{}:{n}", game.name)));
+        }
+        return Ok(());
+    }
+
+    // Between the deadline and the end of grace: late notices, daily.
+    let repeat = i64::from(clock.late_repeat_hours.max(1)) * 3600;
+    if cur.record.late_notice_at.is_none_or(|t| now >= t + repeat) {
+        let names: Vec<&str> = missing.iter().map(|(_, p, _)| p.name()).collect();
+        for (seat, power, list) in &missing {
+            store::set_seat_status(conn, seat.id, SeatStatus::Late)?;
+            let text = format!(
+                "The deadline for {phase} in '{}' has passed and your orders for {} are\n\
+                 incomplete: {}.\nGrace ends {}; after that {}.\n",
+                game.name,
+                power.name(),
+                list.join(", "),
+                format_time(grace),
+                if settings.nmr {
+                    "your units hold and your power goes into civil disorder"
+                } else {
+                    "the game waits for a replacement for your power"
+                }
+            );
+            mails.push(notice(
+                vec![seat.address.clone()],
+                subject("[You are late!]"),
+                text,
+                game.id,
+            ));
+            report.late_notices += 1;
+        }
+        let late_addresses: Vec<&str> =
+            missing.iter().map(|(s, _, _)| s.address.as_str()).collect();
+        let others: Vec<String> = everyone(conn, game)?
+            .into_iter()
+            .filter(|a| !late_addresses.iter().any(|l| l.eq_ignore_ascii_case(a)))
+            .collect();
+        let who = if settings.show_late {
+            format!("waiting for {}", join_names(&names))
+        } else {
+            "waiting for orders from some powers".to_string()
+        };
+        let text = format!(
+            "The deadline for {phase} in '{}' has passed; the judge is {who}.\n\
+             Grace ends {}.\n",
+            game.name,
+            format_time(grace)
+        );
+        mails.push(notice(others, subject("Late powers"), text, game.id));
+        store::set_late_notice(conn, cur.record.id, now)?;
+    }
+    Ok(())
+}
+
+fn run_processing(
+    conn: &Connection,
+    templates: &Templates,
+    code: &str,
+    game: &Game,
+    now: i64,
+    report: &mut TickReport,
+    mails: &mut Vec<Outgoing>,
+) -> Result<(), StoreError> {
+    let done = process(conn, templates, code, game, now, true)?;
+    report
+        .processed
+        .push(format!("{}:{}", game.name, done.phase));
+    mails.push(notice(done.recipients, done.subject, done.body, game.id));
+    Ok(())
+}
+
+fn notice(to: Vec<String>, subject: String, body: String, game_id: i64) -> Outgoing {
+    Outgoing {
+        to,
+        subject,
+        body,
+        game_id: Some(game_id),
+        answers: None,
+    }
+}
