@@ -63,6 +63,12 @@ CREATE TABLE IF NOT EXISTS seats (
     draw_vote     TEXT,
     draw_powers   TEXT    CHECK (draw_powers IS NULL OR json_valid(draw_powers)),
     joined_at     INTEGER NOT NULL,
+    -- Games for fewer players: the seats one player holds share the first
+    -- one's id here (NULL: a seat of its own).
+    bloc          INTEGER REFERENCES seats (id) ON DELETE SET NULL,
+    -- SET CONCEDE: the power conceded to, in the phase of draw_vote's kind
+    -- (cleared each phase).
+    concede_to    TEXT,
     UNIQUE (game_id, power)
 );
 CREATE INDEX IF NOT EXISTS seats_by_address ON seats (address COLLATE NOCASE);

@@ -10,6 +10,7 @@ use super::outcome::Outcome;
 use super::phase::{PhaseKind, Season};
 use super::position::{Position, Unit};
 use super::retreat;
+use super::rules::Rules;
 
 /// Centres needed to win the standard game.
 pub const VICTORY_CENTRES: usize = 18;
@@ -29,6 +30,16 @@ pub struct Adjudication {
 /// Adjudicates `position`'s phase with `orders` (at most one per unit is
 /// used: the last).
 pub fn adjudicate(map: &Map, position: &Position, orders: &[Order]) -> Adjudication {
+    adjudicate_with(map, position, orders, &Rules::standard())
+}
+
+/// [`adjudicate`] under a variant's or situation's [`Rules`].
+pub fn adjudicate_with(
+    map: &Map,
+    position: &Position,
+    orders: &[Order],
+    rules: &Rules,
+) -> Adjudication {
     let mut next = Position {
         phase: position.phase.successor(),
         dislodged: Vec::new(),
@@ -37,7 +48,7 @@ pub fn adjudicate(map: &Map, position: &Position, orders: &[Order]) -> Adjudicat
     let mut destroyed = Vec::new();
     let results = match position.phase.kind {
         PhaseKind::Movement => {
-            let m = movement::resolve(map, &position.units, orders);
+            let m = movement::resolve_with(map, &position.units, orders, rules);
             next.units = m.units;
             next.dislodged = m.dislodged;
             destroyed = m.destroyed;
@@ -49,12 +60,12 @@ pub fn adjudicate(map: &Map, position: &Position, orders: &[Order]) -> Adjudicat
             results
         }
         PhaseKind::Adjustment => {
-            let (results, units) = adjustment::resolve(map, position, orders);
+            let (results, units) = adjustment::resolve(map, position, orders, rules);
             next.units = units;
             results
         }
     };
-    let winner = advance(map, &mut next);
+    let winner = advance(map, &mut next, rules);
     Adjudication {
         orders: results,
         next,
@@ -66,7 +77,7 @@ pub fn adjudicate(map: &Map, position: &Position, orders: &[Order]) -> Adjudicat
 /// Brings `next` (whose phase is the plain successor) to the first phase
 /// in which somebody has something to do, updating ownership on the way
 /// out of Fall. Returns the winner, if ownership made one.
-fn advance(map: &Map, next: &mut Position) -> Option<Power> {
+fn advance(map: &Map, next: &mut Position, rules: &Rules) -> Option<Power> {
     let mut winner = None;
     loop {
         match next.phase.kind {
@@ -79,7 +90,7 @@ fn advance(map: &Map, next: &mut Position) -> Option<Power> {
                         .into_iter()
                         .find(|&p| next.centre_count(p) >= VICTORY_CENTRES);
                 }
-                if has_adjustments(map, next) {
+                if has_adjustments(map, next, rules) {
                     return winner;
                 }
             }
@@ -89,9 +100,10 @@ fn advance(map: &Map, next: &mut Position) -> Option<Power> {
     }
 }
 
-fn has_adjustments(map: &Map, position: &Position) -> bool {
+fn has_adjustments(map: &Map, position: &Position, rules: &Rules) -> bool {
     Power::ALL.into_iter().any(|p| {
-        position.adjustment_due(p) < 0 || adjustment::builds_possible(map, position, p) > 0
+        position.adjustment_due(p) < 0
+            || adjustment::builds_possible_with(map, position, p, rules) > 0
     })
 }
 

@@ -5,6 +5,7 @@ use super::map::{LocSet, Location, Map, Power, Terrain, UnitType};
 use super::order::{Order, OrderKind};
 use super::outcome::Outcome;
 use super::position::{Position, Unit};
+use super::rules::Rules;
 
 /// The adjustment phase of `position`: the results of the orders, and the
 /// units on the board afterwards.
@@ -12,19 +13,33 @@ pub fn resolve(
     map: &Map,
     position: &Position,
     orders: &[Order],
+    rules: &Rules,
 ) -> (Vec<(Order, Outcome)>, Vec<Unit>) {
     let mut units = position.units.clone();
     let mut results = Vec::new();
     for power in Power::ALL {
         let due = position.adjustment_due(power);
-        let mine = orders.iter().filter(|o| o.power == power);
+        // An inert power builds nothing and removes by the civil-disorder rule.
+        let inert = rules.is_inert(power);
+        let mine = orders.iter().filter(|o| o.power == power && !inert);
+        if inert {
+            results.extend(
+                orders
+                    .iter()
+                    .filter(|o| o.power == power)
+                    .map(|o| (*o, Outcome::VOID)),
+            );
+        }
         if due > 0 {
             let mut built = 0;
             for o in mine {
                 let ok = built < due
                     && match o.kind {
                         OrderKind::Waive => true,
-                        OrderKind::Build => can_build(map, position, &units, o),
+                        OrderKind::Build => {
+                            can_build(map, position, &units, o)
+                                && !rules.is_closed(map.province_of(o.location))
+                        }
                         _ => false,
                     };
                 if ok {
@@ -87,8 +102,14 @@ fn can_build(map: &Map, position: &Position, units: &[Unit], o: &Order) -> bool 
 /// How many builds a power can really make: those due, limited by its free
 /// owned home centres.
 pub fn builds_possible(map: &Map, position: &Position, power: Power) -> usize {
+    builds_possible_with(map, position, power, &Rules::standard())
+}
+
+/// [`builds_possible`] under a variant's rules: an inert power builds
+/// nothing. (Closed centres are refused when the build is ordered.)
+pub fn builds_possible_with(map: &Map, position: &Position, power: Power, rules: &Rules) -> usize {
     let due = position.adjustment_due(power);
-    if due <= 0 {
+    if due <= 0 || rules.is_inert(power) {
         return 0;
     }
     let free = position.homes[power.index()]

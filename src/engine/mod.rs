@@ -5,6 +5,8 @@
 //! - `phase`, `position`, `order`, `outcome`: the values the engine trades in.
 //! - `movement`: the movement-phase adjudicator (Kruijswijk's algorithm).
 //! - `retreat`, `adjustment`: the other two kinds of phase.
+//! - `rules`: what a variant or civil disorder changes (inert powers,
+//!   closed provinces).
 //! - `adjudicate`: one phase in, the next position out.
 //! - `parse`: the orders players write, read against a position.
 
@@ -19,3 +21,4 @@ pub mod parse;
 pub mod phase;
 pub mod position;
 pub mod retreat;
+pub mod rules;

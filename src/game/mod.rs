@@ -8,6 +8,7 @@ pub mod process;
 pub mod settings;
 pub mod start;
 pub mod tick;
+pub mod variant;
 
 use rusqlite::Connection;
 
@@ -38,6 +39,28 @@ pub fn position_of(record: &PhaseRecord) -> Result<Position, StoreError> {
     let json: PositionJson = record.position_as()?;
     json.to_position(Map::standard())
         .map_err(|e| StoreError::Setup(format!("stored position of {}: {e}", record.phase)))
+}
+
+/// The game's variant (the standard game if the name is unknown).
+pub fn variant_of(game: &Game) -> variant::Variant {
+    variant::Variant::by_name(&game.variant).unwrap_or(variant::STANDARD)
+}
+
+/// The countries a seat's player plays: the seat's own, and in games for
+/// fewer players the other seats of its bloc.
+pub fn bloc_powers(conn: &Connection, seat: &Seat) -> Result<Vec<Power>, StoreError> {
+    let Some(own) = power_of(seat) else {
+        return Ok(Vec::new());
+    };
+    let mut powers = vec![own];
+    if let Some(bloc) = seat.bloc {
+        for other in store::seats_of_game(conn, seat.game_id)? {
+            if other.bloc == Some(bloc) && other.id != seat.id {
+                powers.extend(power_of(&other));
+            }
+        }
+    }
+    Ok(powers)
 }
 
 pub fn settings_of(game: &Game) -> Result<GameSettings, StoreError> {
@@ -73,4 +96,35 @@ pub fn everyone(conn: &Connection, game: &Game) -> Result<Vec<String>, StoreErro
             .map(|o| o.address),
     );
     Ok(to)
+}
+
+/// Gives the player of `first` another country: a seat with the same
+/// address and password, in the same bloc (games for fewer players; the
+/// two-player game's coin toss).
+pub fn add_bloc_seat(
+    conn: &Connection,
+    first: &Seat,
+    power: Power,
+    phase: &str,
+    now: i64,
+) -> Result<(), StoreError> {
+    let id = store::add_seat(
+        conn,
+        &store::NewSeat {
+            game_id: first.game_id,
+            power: None,
+            address: &first.address,
+            password: &first.password,
+            status: SeatStatus::Active,
+            preferences: None,
+        },
+        now,
+    )?;
+    store::assign_power(conn, id, power.upper(), phase)?;
+    let bloc = first.bloc.unwrap_or(first.id);
+    store::set_seat_bloc(conn, id, Some(bloc))?;
+    if first.bloc.is_none() {
+        store::set_seat_bloc(conn, first.id, Some(bloc))?;
+    }
+    Ok(())
 }

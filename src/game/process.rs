@@ -7,8 +7,8 @@ use rusqlite::Connection;
 use super::clock::format_time;
 use super::orders::read_stored;
 use super::settings::GameSettings;
-use super::{current, everyone, power_of, settings_of};
-use crate::engine::adjudicate::{adjudicate, Adjudication};
+use super::{current, everyone, power_of, settings_of, variant_of};
+use crate::engine::adjudicate::{adjudicate_with, Adjudication};
 use crate::engine::map::{Map, Power};
 use crate::engine::order::Order;
 use crate::engine::phase::{PhaseKind, Season};
@@ -74,11 +74,33 @@ pub fn process(
         return Err(StoreError::NotFound(format!("a phase of {}", game.name)));
     };
     let phase_name = cur.record.phase.clone();
+    let variant = variant_of(game);
+    let seats = store::seats_of_game(conn, game.id)?;
+    // Countries in civil disorder hold, give no support and build nothing.
+    let in_disorder: Vec<Power> = seats
+        .iter()
+        .filter(|s| s.status == SeatStatus::CivilDisorder)
+        .filter_map(power_of)
+        .collect();
+    let rules = variant.rules_at(map, cur.position.phase, &in_disorder);
     let orders = all_orders(conn, game, &phase_name, &cur.position)?;
-    let adjudication = adjudicate(map, &cur.position, &orders);
+    let adjudication = adjudicate_with(map, &cur.position, &orders, &rules);
     let next = &adjudication.next;
+    // Two-player game: the coin toss before the first winter's adjustments.
+    let toss = (variant.neutral_italy
+        && !variant.italy_has_joined(cur.position.phase)
+        && variant.italy_has_joined(next.phase))
+    .then(|| variant.coin_toss(game.seed));
+    let mut notes = Vec::new();
+    if let Some(side) = toss {
+        let names: Vec<&str> = variant.blocs[side].iter().map(|p| p.name()).collect();
+        notes.push(format!(
+            "The coin is tossed: Italy joins {} and is played by that side from now on.",
+            join_names(&names)
+        ));
+    }
 
-    let ended = end_of_game(conn, game, &settings, &phase_name, &adjudication)?;
+    let ended = end_of_game(game, &settings, &phase_name, &adjudication, &seats)?;
     let (deadline, grace) = if ended.is_some() {
         (None, None)
     } else {
@@ -91,7 +113,7 @@ pub fn process(
         &ResultsContext {
             judge_code: code,
             game: &game.name,
-            variant: "Standard",
+            variant: &variant_title(variant.name),
             phase: cur.position.phase,
             adjudication: &adjudication,
             before: &cur.position,
@@ -100,6 +122,11 @@ pub fn process(
         },
     )
     .map_err(|e| StoreError::Setup(format!("results template: {e}")))?;
+    let body = if notes.is_empty() {
+        body
+    } else {
+        format!("{}\n\n{body}", notes.join("\n"))
+    };
     let subject = render_subject(code, &game.name, cur.position.phase);
     let recipients = everyone(conn, game)?;
     let processed = Processed {
@@ -131,6 +158,17 @@ pub fn process(
     )?;
     store::clear_waits(conn, game.id)?;
     store::clear_draw_votes(conn, game.id)?;
+    store::clear_concessions(conn, game.id)?;
+    if let Some(side) = toss {
+        // Italy goes to the first seat of the winning side's player.
+        let first = seats
+            .iter()
+            .find(|s| power_of(s) == Some(variant.blocs[side][0]))
+            .cloned();
+        if let Some(first) = first {
+            super::add_bloc_seat(conn, &first, Power::Italy, &next.phase.to_string(), now)?;
+        }
+    }
     match &ended {
         Some(result) => {
             let state = GameState::Finished;
@@ -182,31 +220,79 @@ pub fn process(
     Ok(processed)
 }
 
-/// Victory, an agreed draw, or the end of a short game.
+/// Victory, a concession, an agreed draw, or the end of a short game.
 fn end_of_game(
-    conn: &Connection,
     game: &Game,
     settings: &GameSettings,
     phase: &str,
     adjudication: &Adjudication,
+    seats: &[crate::store::Seat],
 ) -> Result<Option<String>, StoreError> {
     let next = &adjudication.next;
-    if let Some(winner) = adjudication.winner {
+    let variant = variant_of(game);
+    // The players, as the countries each holds.
+    let mut blocs: Vec<Vec<Power>> = Vec::new();
+    let mut keys: Vec<i64> = Vec::new();
+    for seat in seats.iter().filter(|s| s.power.is_some()) {
+        let key = seat.bloc.unwrap_or(seat.id);
+        let power = power_of(seat).expect("an assigned seat");
+        match keys.iter().position(|&k| k == key) {
+            Some(i) => blocs[i].push(power),
+            None => {
+                keys.push(key);
+                blocs.push(vec![power]);
+            }
+        }
+    }
+    let names_of = |bloc: &[Power]| -> String {
+        let names: Vec<&str> = bloc.iter().map(|p| p.name()).collect();
+        join_names(&names)
+    };
+    if let Some(w) = variant.winner(next, &blocs) {
+        let bloc = &blocs[w];
+        let what = match variant.victory_units {
+            Some(_) => format!(
+                "{} units on the board",
+                bloc.iter().map(|&p| next.unit_count(p)).sum::<usize>()
+            ),
+            None => format!(
+                "{} supply centres",
+                bloc.iter().map(|&p| next.centre_count(p)).sum::<usize>()
+            ),
+        };
         return Ok(Some(format!(
-            "{} has won the game with {} supply centres.",
-            winner.name(),
-            next.centre_count(winner)
+            "{} {} won the game with {what}.",
+            names_of(bloc),
+            if bloc.len() == 1 { "has" } else { "have" }
         )));
     }
     let survivors = next.survivors();
-    let seats = store::seats_of_game(conn, game.id)?;
-    let voted = |p: Power| {
-        seats
-            .iter()
-            .any(|s| power_of(s) == Some(p) && s.draw_vote.as_deref() == Some(phase))
-    };
-    if !survivors.is_empty() && survivors.iter().all(|&p| voted(p)) {
-        let names: Vec<&str> = survivors.iter().map(|p| p.name()).collect();
+    let alive: Vec<&Vec<Power>> = blocs
+        .iter()
+        .filter(|b| b.iter().any(|p| survivors.contains(p)))
+        .collect();
+    let seat_of = |p: Power| seats.iter().find(|s| power_of(s) == Some(p));
+    // A concession: every other surviving player concedes to one country.
+    for winner in &alive {
+        let conceded = alive.len() > 1
+            && alive.iter().filter(|b| **b != *winner).all(|b| {
+                b.iter().any(|&p| {
+                    seat_of(p)
+                        .and_then(|s| s.concede_to.as_deref())
+                        .is_some_and(|to| winner.iter().any(|w| w.upper() == to))
+                })
+            });
+        if conceded {
+            return Ok(Some(format!(
+                "The other players have conceded the game to {}.",
+                names_of(winner)
+            )));
+        }
+    }
+    let voted = |p: Power| seat_of(p).is_some_and(|s| s.draw_vote.as_deref() == Some(phase));
+    if !alive.is_empty() && alive.iter().all(|b| b.iter().any(|&p| voted(p))) {
+        let names: Vec<String> = alive.iter().map(|b| names_of(b)).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
         return Ok(Some(format!(
             "The game was declared a draw between {}.",
             join_names(&names)
@@ -238,6 +324,15 @@ fn end_of_game(
         }
     }
     Ok(None)
+}
+
+/// "Standard", "Four", "Three-a".
+fn variant_title(name: &str) -> String {
+    let mut c = name.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
 }
 
 /// "A", "A and B", "A, B and C".

@@ -49,21 +49,25 @@ pub fn read_preferences(text: &str) -> Result<Vec<Power>, String> {
     Ok(out)
 }
 
-/// Assigns the seven powers to seven players (given by index, each with
-/// a preference list). The players are put in an order drawn by lot;
-/// each in turn gets the first power of their list still free; the rest
-/// get the remaining powers by lot.
-pub fn assign_powers(preferences: &[Vec<Power>], seed: i64) -> Vec<Power> {
+/// Assigns the variant's blocs (the countries each player plays) to the
+/// players, by lot, honouring preference lists first: in an order drawn
+/// by lot, each player gets the first free bloc that holds a country of
+/// their list, taken in their order; the rest get the remaining blocs by
+/// lot. Returns a bloc index per player.
+pub fn assign_blocs(preferences: &[Vec<Power>], blocs: &[&[Power]], seed: i64) -> Vec<usize> {
     let n = preferences.len();
     let mut lot = Lot::new(seed);
     let mut order: Vec<usize> = (0..n).collect();
     lot.shuffle(&mut order);
-    let mut free: Vec<Power> = Power::ALL.to_vec();
-    let mut assigned: Vec<Option<Power>> = vec![None; n];
+    let mut free: Vec<usize> = (0..blocs.len()).collect();
+    let mut assigned: Vec<Option<usize>> = vec![None; n];
     for &player in &order {
-        if let Some(&p) = preferences[player].iter().find(|p| free.contains(p)) {
-            free.retain(|&f| f != p);
-            assigned[player] = Some(p);
+        let wanted = preferences[player]
+            .iter()
+            .find_map(|p| free.iter().copied().find(|&b| blocs[b].contains(p)));
+        if let Some(b) = wanted {
+            free.retain(|&f| f != b);
+            assigned[player] = Some(b);
         }
     }
     lot.shuffle(&mut free);
@@ -74,6 +78,6 @@ pub fn assign_powers(preferences: &[Vec<Power>], seed: i64) -> Vec<Power> {
     }
     assigned
         .into_iter()
-        .map(|p| p.expect("seven players, seven powers"))
+        .map(|b| b.expect("as many players as blocs"))
         .collect()
 }

@@ -77,6 +77,10 @@ pub const MIGRATIONS: &[&str] = &[
     // 1 -> 2: the clock's once-per-phase notices.
     "ALTER TABLE phases ADD COLUMN reminded_at INTEGER; \
      ALTER TABLE phases ADD COLUMN late_notice_at INTEGER;",
+    // 2 -> 3: games for fewer players (one player, several powers) and
+    // concessions.
+    "ALTER TABLE seats ADD COLUMN bloc INTEGER REFERENCES seats (id) ON DELETE SET NULL; \
+     ALTER TABLE seats ADD COLUMN concede_to TEXT;",
 ];
 
 /// The version this build writes and understands.

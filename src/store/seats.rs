@@ -41,6 +41,10 @@ pub struct Seat {
     /// SET DRAW naming its members (JSON array); None: all survivors.
     pub draw_powers: Option<String>,
     pub joined_at: i64,
+    /// The first seat of the player's bloc in a game for fewer players.
+    pub bloc: Option<i64>,
+    /// SET CONCEDE: the power conceded to.
+    pub concede_to: Option<String>,
 }
 
 /// What it takes to add a seat.
@@ -55,7 +59,7 @@ pub struct NewSeat<'a> {
 }
 
 const COLUMNS: &str = "id, game_id, power, address, password_hash, status, preferences, wait, \
-                       draw_vote, draw_powers, joined_at";
+                       draw_vote, draw_powers, joined_at, bloc, concede_to";
 
 fn from_row(r: &Row<'_>) -> rusqlite::Result<Seat> {
     Ok(Seat {
@@ -70,6 +74,8 @@ fn from_row(r: &Row<'_>) -> rusqlite::Result<Seat> {
         draw_vote: r.get(8)?,
         draw_powers: r.get(9)?,
         joined_at: r.get(10)?,
+        bloc: r.get(11)?,
+        concede_to: r.get(12)?,
     })
 }
 
@@ -433,4 +439,30 @@ pub fn observer_by_address(
 pub fn remove_seat(conn: &Connection, seat_id: i64) -> Result<()> {
     let n = conn.execute("DELETE FROM seats WHERE id = ?1", params![seat_id])?;
     expect_one(n, || format!("seat {seat_id}"))
+}
+
+/// Joins a seat to a bloc: the seats one player holds.
+pub fn set_seat_bloc(conn: &Connection, seat_id: i64, bloc: Option<i64>) -> Result<()> {
+    let n = conn.execute(
+        "UPDATE seats SET bloc = ?2 WHERE id = ?1",
+        params![seat_id, bloc],
+    )?;
+    expect_one(n, || format!("seat {seat_id}"))
+}
+
+/// SET CONCEDE <power> (None: withdrawn).
+pub fn set_seat_concession(conn: &Connection, seat_id: i64, to: Option<&str>) -> Result<()> {
+    let n = conn.execute(
+        "UPDATE seats SET concede_to = ?2 WHERE id = ?1",
+        params![seat_id, to],
+    )?;
+    expect_one(n, || format!("seat {seat_id}"))
+}
+
+/// Clears every concession of a game (after each processing).
+pub fn clear_concessions(conn: &Connection, game_id: i64) -> Result<usize> {
+    Ok(conn.execute(
+        "UPDATE seats SET concede_to = NULL WHERE game_id = ?1",
+        params![game_id],
+    )?)
 }

@@ -8,6 +8,7 @@ use super::{Board, State, MAX_UNITS, NOBODY};
 use crate::engine::map::{Location, Map, Province, Terrain, UnitType};
 use crate::engine::order::{Order, OrderKind};
 use crate::engine::position::Unit;
+use crate::engine::rules::Rules;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Intent {
@@ -27,7 +28,12 @@ pub(crate) enum Intent {
 }
 
 impl<'a> Board<'a> {
-    pub(super) fn new(map: &'a Map, units: &'a [Unit], orders: &[Order]) -> Board<'a> {
+    pub(super) fn new(
+        map: &'a Map,
+        units: &'a [Unit],
+        orders: &[Order],
+        rules: &'a Rules,
+    ) -> Board<'a> {
         assert!(units.len() <= MAX_UNITS, "more units than a board can hold");
         let n = units.len();
         let mut occupant = vec![NOBODY; map.province_count()];
@@ -37,6 +43,7 @@ impl<'a> Board<'a> {
         }
         let mut board = Board {
             map,
+            rules,
             units,
             at,
             intents: vec![Intent::Hold; n],
@@ -56,7 +63,10 @@ impl<'a> Board<'a> {
         let mut given: Vec<Option<&Order>> = vec![None; n];
         for o in orders {
             if let Some(i) = board.unit_index_for(o) {
-                given[i] = Some(o);
+                // An inert power's units only hold.
+                if !rules.is_inert(o.power) {
+                    given[i] = Some(o);
+                }
             }
         }
         // Moves first: convoys and supports are checked against them.
@@ -121,7 +131,10 @@ impl<'a> Board<'a> {
         let map = self.map;
         let unit = self.units[i];
         let dest = map.province_of(to);
-        if dest == self.at[i] || map.terrain(dest) == Terrain::Impassable {
+        if dest == self.at[i]
+            || map.terrain(dest) == Terrain::Impassable
+            || self.rules.is_closed(dest)
+        {
             return None;
         }
         match unit.kind {
@@ -156,7 +169,7 @@ impl<'a> Board<'a> {
         }
         let unit = self.units[i];
         let reach = to.map_or(from, |l| map.province_of(l));
-        if !map.reaches(unit.kind, unit.location, reach) {
+        if !map.reaches(unit.kind, unit.location, reach) || self.rules.is_closed(reach) {
             return Intent::Hold;
         }
         let matches = match (to, self.intents[j]) {

@@ -14,6 +14,7 @@ use super::map::{LocSet, Location, Map, Province, UnitType};
 use super::order::{Order, OrderKind};
 use super::outcome::Outcome;
 use super::position::{Dislodged, Unit};
+use super::rules::Rules;
 
 pub(crate) use intent::Intent;
 
@@ -24,6 +25,7 @@ const NOBODY: u8 = u8::MAX;
 /// The movement phase being resolved: one entry per unit in every vector.
 pub(crate) struct Board<'a> {
     map: &'a Map,
+    rules: &'a Rules,
     units: &'a [Unit],
     /// Province of each unit.
     at: Vec<Province>,
@@ -76,7 +78,14 @@ pub struct MovementResult {
 /// (the caller keeps the last one given); orders for units that are not
 /// there, or not the ordering power's, are void.
 pub fn resolve(map: &Map, units: &[Unit], orders: &[Order]) -> MovementResult {
-    let mut board = Board::new(map, units, orders);
+    resolve_with(map, units, orders, &Rules::standard())
+}
+
+/// [`resolve`] under a variant's or situation's [`Rules`]: inert powers'
+/// orders are ignored (their units hold) and their dislodged units are
+/// disbanded; closed provinces cannot be entered.
+pub fn resolve_with(map: &Map, units: &[Unit], orders: &[Order], rules: &Rules) -> MovementResult {
+    let mut board = Board::new(map, units, orders, rules);
     for i in 0..units.len() {
         board.resolve(i);
     }
@@ -168,7 +177,13 @@ impl<'a> Board<'a> {
                     } => None,
                     _ => Some(self.at[k]),
                 };
-                let options = retreat_options(self.map, unit, attacker_from, occupied, contested);
+                // Inert powers' units do not retreat; closed provinces take no one.
+                let options = if self.rules.is_inert(unit.power) {
+                    Vec::new()
+                } else {
+                    let barred = LocSet(contested.0 | self.rules.closed.0);
+                    retreat_options(self.map, unit, attacker_from, occupied, barred)
+                };
                 if options.is_empty() {
                     destroyed.push(unit);
                 } else {

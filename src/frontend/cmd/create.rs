@@ -5,11 +5,9 @@ use argon2::password_hash::rand_core::{OsRng, RngCore};
 
 use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
+use crate::game::variant::{Variant, VARIANTS};
 use crate::game::GameSettings;
 use crate::store::{self, NewGame, StoreError};
-
-/// The variants this judge runs.
-pub const VARIANTS: [&str; 1] = ["standard"];
 
 /// Game names: letters, digits, `-` and `_`, at most 20.
 pub fn valid_game_name(name: &str) -> bool {
@@ -33,17 +31,18 @@ pub fn create(
         );
         return Ok(());
     }
-    let variant = variant.unwrap_or("standard");
-    if !VARIANTS.contains(&variant) {
+    let Some(variant) = Variant::by_name(variant.unwrap_or("standard")) else {
+        let names: Vec<&str> = VARIANTS.iter().map(|v| v.name).collect();
         s.reply.refuse(
             line,
             format!(
-                "This judge does not run the variant '{variant}'. Variants: {}.",
-                VARIANTS.join(", ")
+                "This judge does not run the variant '{}'. Variants: {}. GET rules describes them.",
+                variant.unwrap_or(""),
+                names.join(", ")
             ),
         );
         return Ok(());
-    }
+    };
     if store::game_by_name(s.tx, name)?.is_some() {
         s.reply.refuse(
             line,
@@ -52,7 +51,9 @@ pub fn create(
         return Ok(());
     }
     let hash = store::hash_password(password)?;
-    let settings = serde_json::to_string(&GameSettings::new(&s.config.games))?;
+    let mut settings = GameSettings::new(&s.config.games);
+    settings.players = variant.players();
+    let settings = serde_json::to_string(&settings)?;
     let sender = s.sender();
     let mut seed = [0u8; 8];
     OsRng.fill_bytes(&mut seed);
@@ -60,7 +61,7 @@ pub fn create(
         s.tx,
         &NewGame {
             name,
-            variant,
+            variant: variant.name,
             settings: &settings,
             master_address: Some(&sender),
             master_password: Some(&hash),
@@ -73,10 +74,13 @@ pub fn create(
     s.reply.ok(
         line,
         format!(
-            "Game '{name}' ({variant}) is created and taking players; you are its Master.\n\
+            "Game '{name}' ({}: {}) is created and taking players; you are its Master.\n\
              Players join with: SIGNON ?{name} <password of their choice>\n\
              You sign on with:  SIGNON M{name} <your password>\n\
-             It starts when seven players have joined."
+             It starts when {} players have joined.",
+            variant.name,
+            variant.description,
+            variant.players()
         ),
     );
     s.signed = Some(Signed::Master { game });

@@ -121,7 +121,11 @@ fn list_game(s: &mut Session<'_>, line: &Line, name: &str) -> Result<(), StoreEr
     let seats = store::seats_of_game(s.tx, game.id)?;
     let cur = current(s.tx, game.id)?;
     if game.state == GameState::Forming {
-        out.push(format!("{} of 7 players have joined.", seats.len()));
+        out.push(format!(
+            "{} of {} players have joined.",
+            seats.len(),
+            crate::game::variant_of(&game).players()
+        ));
     }
     if let Some(cur) = &cur {
         out.push(format!("Phase {}.", cur.record.phase));

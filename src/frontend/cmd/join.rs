@@ -2,14 +2,13 @@
 //! once seven have joined: powers drawn by lot, preferences first.
 
 use crate::engine::map::{Map, Power};
-use crate::engine::position::Position;
 use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
 use crate::game::clock::format_time;
 use crate::game::deadline::deadline_for;
 use crate::game::process::schedule_for;
-use crate::game::start::{assign_powers, read_preferences};
-use crate::game::{power_of, settings_of};
+use crate::game::start::{assign_blocs, read_preferences};
+use crate::game::{power_of, settings_of, variant_of};
 use crate::interchange::PositionJson;
 use crate::store::{self, Game, GameState, NewSeat, SeatStatus, StoreError};
 
@@ -32,9 +31,10 @@ pub fn join(
             s.reply.ok(
                 line,
                 format!(
-                    "You have already joined '{}'; {} of 7 players so far.",
+                    "You have already joined '{}'; {} of {} players so far.",
                     game.name,
-                    seats.len()
+                    seats.len(),
+                    variant_of(&game).players()
                 ),
             );
             s.signed = Some(Signed::Player {
@@ -65,12 +65,13 @@ pub fn join(
     )?;
     let seat = store::seat_by_id(s.tx, id)?.expect("just added");
     let count = seats.len() + 1;
+    let needed = variant_of(&game).players();
     s.reply.ok(
         line,
         format!(
-            "You have joined '{}': {count} of 7 players. Powers are drawn by lot when the \
-             seventh joins; SET PREFERENCE <initials> (e.g. SET PREFERENCE FEGIART) ranks \
-             the powers you want.",
+            "You have joined '{}': {count} of {needed} players. Powers are drawn by lot when \
+             the last one joins; SET PREFERENCE <initials> (e.g. SET PREFERENCE FEGIART) \
+             ranks the powers you want.",
             game.name
         ),
     );
@@ -172,13 +173,17 @@ pub fn set_preference(s: &mut Session<'_>, line: &Line, text: &str) -> Result<()
 }
 
 /// Starts a forming game that has its players: called once the mail's
-/// commands have run, so preferences given after the sign-on count.
+/// commands have run, so preferences given after the sign-on count. The
+/// variant's blocs (one country each in the standard game) are drawn by
+/// lot; a player with several countries gets a seat per country, all
+/// sharing the player's address and password.
 pub fn start_if_full(s: &mut Session<'_>, game: &Game) -> Result<(), StoreError> {
     let game = store::game_by_id(s.tx, game.id)?.expect("game");
     if game.state != GameState::Forming {
         return Ok(());
     }
     let settings = settings_of(&game)?;
+    let variant = variant_of(&game);
     let seats = store::seats_of_game(s.tx, game.id)?;
     if seats.len() < settings.players {
         return Ok(());
@@ -188,12 +193,19 @@ pub fn start_if_full(s: &mut Session<'_>, game: &Game) -> Result<(), StoreError>
         .iter()
         .map(|seat| read_preferences(seat.preferences.as_deref().unwrap_or("")).unwrap_or_default())
         .collect();
-    let powers = assign_powers(&preferences, game.seed);
-    let position = Position::standard_start(map);
+    let blocs = assign_blocs(&preferences, variant.blocs, game.seed);
+    let position = variant.start(map);
     let phase = position.phase.to_string();
-    for (seat, power) in seats.iter().zip(&powers) {
-        store::assign_power(s.tx, seat.id, power.upper(), &phase)?;
+    for (seat, &b) in seats.iter().zip(&blocs) {
+        let powers = variant.blocs[b];
+        store::assign_power(s.tx, seat.id, powers[0].upper(), &phase)?;
         store::set_seat_status(s.tx, seat.id, SeatStatus::Active)?;
+        if powers.len() > 1 {
+            store::set_seat_bloc(s.tx, seat.id, Some(seat.id))?;
+            for &other in &powers[1..] {
+                add_bloc_seat(s, seat, other, &phase)?;
+            }
+        }
     }
     let schedule = schedule_for(&settings, position.phase.kind);
     let (deadline, grace) = deadline_for(s.tx, game.id, schedule, s.now)?;
@@ -210,36 +222,66 @@ pub fn start_if_full(s: &mut Session<'_>, game: &Game) -> Result<(), StoreError>
 
     let board = crate::game::process::describe_position(map, &position);
     let mut roster = Vec::new();
-    for (seat, power) in seats.iter().zip(&powers) {
-        roster.push(format!("{:<8} {}", power.name(), seat.address));
+    for (seat, &b) in seats.iter().zip(&blocs) {
+        let powers = variant.blocs[b];
+        let names: Vec<&str> = powers.iter().map(|p| p.name()).collect();
+        let names = crate::game::process::join_names(&names);
+        roster.push(format!("{names:<24} {}", seat.address));
+        let sign_on: Vec<String> = powers
+            .iter()
+            .map(|p| format!("SIGNON {}{} <your password>", p.initial(), game.name))
+            .collect();
         let body = format!(
-            "Game '{name}' has started. You play {power}.\n\n\
-             Sign on with:  SIGNON {initial}{name} <your password>\n\
-             then your orders, one per line. Mail GET syntax for how to write them.\n\n\
+            "Game '{name}' ({variant}) has started. You play {names}.\n\n\
+             Sign on with:  {sign_on}\n\
+             then your orders, one per line{all}. Mail GET syntax for how to write them.\n\n\
              {board}\n\n\
-             The first phase is Spring 1901 movement ({phase}).\n\
+             The first phase is {first} ({phase}).\n\
              The deadline for orders is {deadline}.\n",
             name = game.name,
-            power = power.name(),
-            initial = power.initial(),
+            variant = variant.name,
+            sign_on = sign_on.join("\n           or  "),
+            all = if powers.len() > 1 {
+                " (one sign-on orders all your countries)"
+            } else {
+                ""
+            },
+            first = format!(
+                "{} {} {}",
+                position.phase.season_name(),
+                position.phase.year,
+                position.phase.kind_name().to_lowercase()
+            ),
             deadline = format_time(deadline),
         );
         let subject = s.subject(
             &game.name,
             Some(&phase),
-            &format!("Game starts: you are {}", power.name()),
+            &format!("Game starts: you are {names}"),
         );
         s.send(vec![seat.address.clone()], subject, body, Some(game.id));
     }
     if let Some(master) = game.master_address.clone() {
         let subject = s.subject(&game.name, Some(&phase), "Game starts");
         let body = format!(
-            "Game '{}' has started. The powers:\n\n{}\n\nThe deadline for {phase} is {}.\n",
+            "Game '{}' ({}) has started. The players:\n\n{}\n\nThe deadline for {phase} is {}.\n",
             game.name,
+            variant.name,
             roster.join("\n"),
             format_time(deadline)
         );
         s.send(vec![master], subject, body, Some(game.id));
     }
     Ok(())
+}
+
+/// Another country for the player of `first`: a seat with the same
+/// address and password, in the same bloc.
+fn add_bloc_seat(
+    s: &mut Session<'_>,
+    first: &crate::store::Seat,
+    power: Power,
+    phase: &str,
+) -> Result<(), StoreError> {
+    crate::game::add_bloc_seat(s.tx, first, power, phase, s.now)
 }

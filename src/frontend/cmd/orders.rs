@@ -66,35 +66,58 @@ pub fn order_line(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), St
     };
     let map = Map::standard();
     s.orders_touched = true;
+    // A player of several countries orders for all of them: each order
+    // goes to the country it reads for.
+    let powers = match &s.signed {
+        Some(Signed::Player { seat, .. }) => crate::game::bloc_powers(s.tx, seat)?,
+        _ => vec![power],
+    };
+    let readings: Vec<Vec<_>> = powers
+        .iter()
+        .map(|&p| parse_orders(map, &cur.position, p, text))
+        .collect();
     let mut problems = Vec::new();
-    for parsed in parse_orders(map, &cur.position, power, text) {
-        match parsed {
-            Ok(order) => {
-                let waives = if order.kind == OrderKind::Waive {
-                    store::orders_of_power(s.tx, game.id, &cur.record.phase, power.upper())?
-                        .iter()
-                        .filter(|r| r.unit.starts_with("WAIVE"))
-                        .count()
-                } else {
-                    0
-                };
-                let key = order_key(map, &order, waives);
-                store::set_order(
-                    s.tx,
-                    &NewOrder {
-                        game_id: game.id,
-                        phase: &cur.record.phase,
-                        power: power.upper(),
-                        unit: &key,
-                        written: text,
-                        understood: &order.short(map),
-                        inbound_id: Some(s.inbound_id),
-                    },
-                    s.now,
-                )?;
-            }
-            Err(e) => problems.push(e.to_string()),
-        }
+    for k in 0..readings[0].len() {
+        let fits = powers
+            .iter()
+            .zip(&readings)
+            .find_map(|(&p, r)| r[k].as_ref().ok().map(|o| (p, *o)));
+        let Some((owner, order)) = fits else {
+            // The most telling complaint: not "that unit is someone else's"
+            // when the player has several countries.
+            let errors: Vec<String> = readings
+                .iter()
+                .filter_map(|r| r[k].as_ref().err().map(|e| e.to_string()))
+                .collect();
+            let best = errors
+                .iter()
+                .find(|e| powers.len() == 1 || !e.contains("; you are "))
+                .unwrap_or(&errors[0]);
+            problems.push(best.clone());
+            continue;
+        };
+        let waives = if order.kind == OrderKind::Waive {
+            store::orders_of_power(s.tx, game.id, &cur.record.phase, owner.upper())?
+                .iter()
+                .filter(|r| r.unit.starts_with("WAIVE"))
+                .count()
+        } else {
+            0
+        };
+        let key = order_key(map, &order, waives);
+        store::set_order(
+            s.tx,
+            &NewOrder {
+                game_id: game.id,
+                phase: &cur.record.phase,
+                power: owner.upper(),
+                unit: &key,
+                written: text,
+                understood: &order.short(map),
+                inbound_id: Some(s.inbound_id),
+            },
+            s.now,
+        )?;
     }
     if !problems.is_empty() {
         s.reply.refuse(line, problems.join("\n*** "));
@@ -106,7 +129,14 @@ pub fn clear(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
     let Some((game, power, cur)) = ordering_power(s, line)? else {
         return Ok(());
     };
-    let n = store::clear_orders(s.tx, game.id, &cur.record.phase, power.upper())?;
+    let powers = match &s.signed {
+        Some(Signed::Player { seat, .. }) => crate::game::bloc_powers(s.tx, seat)?,
+        _ => vec![power],
+    };
+    let mut n = 0;
+    for p in powers {
+        n += store::clear_orders(s.tx, game.id, &cur.record.phase, p.upper())?;
+    }
     s.orders_touched = true;
     s.reply.ok(line, format!("{n} order(s) cleared."));
     Ok(())
@@ -140,9 +170,15 @@ pub fn finish(s: &mut Session<'_>) -> Result<(), StoreError> {
     let Some(cur) = current(s.tx, game.id)? else {
         return Ok(());
     };
-    let text = order_set_text(s, &game, power, &cur)?;
+    let powers = match &s.signed {
+        Some(Signed::Player { seat, .. }) => crate::game::bloc_powers(s.tx, seat)?,
+        _ => vec![power],
+    };
+    for p in powers {
+        let text = order_set_text(s, &game, p, &cur)?;
+        s.reply.text(text);
+    }
     s.reply.phase = Some(cur.record.phase.clone());
-    s.reply.text(text);
     Ok(())
 }
 

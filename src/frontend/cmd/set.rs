@@ -10,7 +10,8 @@ use crate::game::{current, settings_of};
 use crate::mail::Address;
 use crate::store::{self, StoreError};
 
-const PLAYER_SETTINGS: &str = "WAIT, NOWAIT, PASSWORD, ADDRESS, ABSENCE, DRAW, NODRAW, PREFERENCE";
+const PLAYER_SETTINGS: &str =
+    "WAIT, NOWAIT, PASSWORD, ADDRESS, ABSENCE, DRAW, NODRAW, CONCEDE, NOCONCEDE, PREFERENCE";
 const MASTER_SETTINGS: &str = "DEADLINE, GRACE, START, MOVE, RETREAT, ADJUST, NMR, NONMR, \
                                WHITE, GREY, NO PRESS, PARTIAL, NO PARTIAL, OBSERVER, END";
 
@@ -22,6 +23,7 @@ pub fn set(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Result<(
         "ADDRESS" => player_address(s, line, rest),
         "ABSENCE" => player_absence(s, line, rest),
         "DRAW" | "NODRAW" => player_draw(s, line, what == "DRAW"),
+        "CONCEDE" | "NOCONCEDE" => player_concede(s, line, what == "CONCEDE", rest),
         "DEADLINE" | "GRACE" | "START" => master_time(s, line, what, rest),
         "MOVE" | "MOVEMENT" | "RETREAT" | "RETREATS" | "ADJUST" | "ADJUSTMENT" | "BUILD" => {
             master_schedule(s, line, what, rest)
@@ -177,6 +179,40 @@ fn player_draw(s: &mut Session<'_>, line: &Line, draw: bool) -> Result<(), Store
         format!(
             "Your vote for a draw in {phase} is recorded (secret until it passes). The game \
              ends in a draw if every surviving power votes for one in the same phase."
+        ),
+    );
+    Ok(())
+}
+
+/// SET CONCEDE <power>: the game ends, won by that power, when every
+/// other surviving player concedes to it in the same phase.
+fn player_concede(
+    s: &mut Session<'_>,
+    line: &Line,
+    concede: bool,
+    text: &str,
+) -> Result<(), StoreError> {
+    let Some((_, seat)) = player(s, line) else {
+        return Ok(());
+    };
+    if !concede {
+        store::set_seat_concession(s.tx, seat.id, None)?;
+        s.reply.ok(line, "Your concession is withdrawn.");
+        return Ok(());
+    }
+    let Some(power) = crate::engine::map::Power::parse(text) else {
+        s.reply
+            .refuse(line, "Write SET CONCEDE <power>, e.g. SET CONCEDE France.");
+        return Ok(());
+    };
+    store::set_seat_concession(s.tx, seat.id, Some(power.upper()))?;
+    s.reply.ok(
+        line,
+        format!(
+            "You concede the game to {}. It ends when every other surviving player concedes \
+             to {} in the same phase; concessions clear when a phase is processed.",
+            power.name(),
+            power.name()
         ),
     );
     Ok(())

@@ -89,11 +89,13 @@ pub fn sign_on(
             } else {
                 ""
             };
+            let bloc = crate::game::bloc_powers(s.tx, &seat)?;
+            let names: Vec<&str> = bloc.iter().map(|p| p.name()).collect();
             s.reply.ok(
                 line,
                 format!(
                     "Signed on as {} in '{}'.{note}{paused}",
-                    power.name(),
+                    crate::game::process::join_names(&names),
                     game.name
                 ),
             );
