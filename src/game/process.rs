@@ -87,10 +87,11 @@ pub fn process(
     let adjudication = adjudicate_with(map, &cur.position, &orders, &rules);
     let next = &adjudication.next;
     // Two-player game: the coin toss before the first winter's adjustments.
-    let toss = (variant.neutral_italy
-        && !variant.italy_has_joined(cur.position.phase)
-        && variant.italy_has_joined(next.phase))
-    .then(|| variant.coin_toss(game.seed));
+    let italy_seated = seats.iter().any(|s| power_of(s) == Some(Power::Italy));
+    let first_winter_reached =
+        next.phase.year > variant.start_year || next.phase.season == Season::Winter;
+    let toss = (variant.neutral_italy && !italy_seated && first_winter_reached)
+        .then(|| variant.coin_toss(game.seed));
     let mut notes = Vec::new();
     if let Some(side) = toss {
         let names: Vec<&str> = variant.blocs[side].iter().map(|p| p.name()).collect();
