@@ -32,6 +32,12 @@ fn start(w: &mut World, game: &str, variant: &str, players: &[char]) -> Vec<Out>
     w.run(w.now)
 }
 
+/// The text with its line breaks and runs of spaces folded: results
+/// mails wrap long sentences.
+fn flat(body: &str) -> String {
+    body.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// Whether a results line for `power` ("France:") reads `text`.
 fn has_line(body: &str, power: &str, text: &str) -> bool {
     body.lines()
@@ -223,4 +229,77 @@ fn two_players_italy_closed_then_the_coin_toss() {
         3,
         "{spring}"
     );
+}
+
+fn seven(name: &str, master_lines: &str) -> World {
+    let mut w = world(name);
+    w.start_game(name, master_lines);
+    w
+}
+
+fn process_as_master(w: &mut World, game: &str) -> Vec<Out> {
+    process(w, game)
+}
+
+#[test]
+fn a_draw_when_every_survivor_votes_for_it_in_the_same_phase() {
+    let mut w = seven("drawn", "");
+    for (p, _) in POWERS {
+        w.orders("drawn", p, "SET DRAW");
+    }
+    // One vote withdrawn: no draw.
+    w.orders("drawn", 'T', "SET NODRAW");
+    let results = process_as_master(&mut w, "drawn");
+    assert!(!one(&results, &player('T'), "S1901M Results")
+        .body
+        .contains("declared a draw"));
+    // Votes clear with each phase: all seven again in F1901M.
+    for (p, _) in POWERS {
+        w.orders("drawn", p, "SET DRAW");
+    }
+    let results = process_as_master(&mut w, "drawn");
+    let r = one(&results, &player('F'), "F1901M Results");
+    assert!(flat(&r.body).contains("The game was declared a draw between Austria, England, France, Germany, Italy, Russia and Turkey."), "{}", r.body);
+    assert_eq!(w.export("drawn")["state"], "finished");
+}
+
+#[test]
+fn a_concession_when_every_other_survivor_concedes_to_one_power() {
+    let mut w = seven("conceded", "");
+    for (p, _) in POWERS {
+        if p != 'F' {
+            w.orders("conceded", p, "SET CONCEDE France");
+        }
+    }
+    let results = process_as_master(&mut w, "conceded");
+    let r = one(&results, &player('F'), "S1901M Results");
+    assert!(
+        flat(&r.body).contains("The other players have conceded the game to France."),
+        "{}",
+        r.body
+    );
+    assert_eq!(w.export("conceded")["state"], "finished");
+}
+
+#[test]
+fn a_short_game_ends_after_its_last_year_naming_the_leader() {
+    let mut w = seven("short", "SET END 1901");
+    // Russia takes Sweden in the Fall: 5 centres, the most.
+    w.orders("short", 'R', "A War H\nA Mos H\nF Sev H\nF StP/sc - Bot");
+    process_as_master(&mut w, "short");
+    w.orders("short", 'R', "F Bot - Swe");
+    let results = process_as_master(&mut w, "short");
+    let r = one(&results, &player('E'), "F1901M Results");
+    // Russia has 5 centres and 4 units: the winter's build comes first.
+    assert!(!r.body.contains("short game ended"), "{}", r.body);
+    w.orders("short", 'R', "Build A Mos");
+    let results = process_as_master(&mut w, "short");
+    let r = one(&results, &player('E'), "W1901A Results");
+    assert!(
+        flat(&r.body)
+            .contains("The short game ended after 1901: Russia leads with 5 supply centres."),
+        "{}",
+        r.body
+    );
+    assert_eq!(w.export("short")["state"], "finished");
 }

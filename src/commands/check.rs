@@ -6,6 +6,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::config::Config;
+use crate::daemon::imap::{self, ImapSettings};
+use crate::daemon::smtp::{self, SmtpSettings};
 use crate::store::Store;
 
 /// Checks everything; returns the findings (all "ok" lines, or problems).
@@ -53,18 +55,26 @@ pub fn run(config_path: &Path) -> (Vec<String>, bool) {
                 );
             }
             "imap" | "smtp" => {
-                let host = section
-                    .and_then(|t| t.get("host"))
-                    .and_then(|v| v.as_str())
-                    .unwrap_or("127.0.0.1");
-                let port = section
-                    .and_then(|t| t.get("port"))
-                    .and_then(|v| v.as_integer())
-                    .unwrap_or(0);
-                check(
-                    reachable(host, port)
-                        .map(|_| format!("[{name}] {kind} server {host}:{port} answers")),
-                );
+                let server = if kind == "imap" {
+                    ImapSettings::from_table(section).map(|s| s.server)
+                } else {
+                    SmtpSettings::from_table(section).map(|s| s.server)
+                };
+                // A settings error is reported below, by opening the mailbox.
+                if let Ok(server) = server {
+                    let (host, port) = (server.host.as_str(), server.port);
+                    let reached = reachable(host, i64::from(port));
+                    let answers = reached.is_ok();
+                    check(
+                        reached
+                            .map(|_| format!("[{name}] {kind} server {host}:{port} answers"))
+                            .map_err(|e| format!("[{name}] {kind} server: {e}")),
+                    );
+                    if answers {
+                        // Beyond the port: log in (IMAP), EHLO (SMTP).
+                        check(speak(kind, section));
+                    }
+                }
             }
             other => check(Ok(format!("[{name}] kind {other}"))),
         }
@@ -76,6 +86,22 @@ pub fn run(config_path: &Path) -> (Vec<String>, bool) {
         check(Err(e));
     }
     (lines, ok)
+}
+
+/// Talks to the mail server as the daemon would: IMAP login and folder,
+/// SMTP EHLO (with STARTTLS and AUTH as configured).
+fn speak(kind: &str, section: Option<&toml::Table>) -> Result<String, String> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("starting the runtime: {e}"))?;
+    runtime.block_on(async {
+        if kind == "imap" {
+            imap::check(section).await
+        } else {
+            smtp::check(section).await
+        }
+    })
 }
 
 fn writable_dir(dir: &Path) -> Result<(), String> {

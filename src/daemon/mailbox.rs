@@ -5,8 +5,10 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use super::imap::ImapInbox;
 use super::maildir::{MaildirInbox, MaildirOutbox};
 use super::sendmail::SendmailOutbox;
+use super::smtp::SmtpOutbox;
 use crate::config::Config;
 use crate::store::Outbound;
 
@@ -18,6 +20,7 @@ pub struct InMail {
 
 pub enum Inbox {
     Maildir(MaildirInbox),
+    Imap(Box<ImapInbox>),
     /// Mail arrives through `judge handle` (a pipe from the mail system):
     /// `judge run` only keeps the clock and the outbox.
     Pipe,
@@ -26,6 +29,7 @@ pub enum Inbox {
 pub enum Outbox {
     Maildir(MaildirOutbox),
     Sendmail(SendmailOutbox),
+    Smtp(Box<SmtpOutbox>),
 }
 
 fn kind(table: Option<&toml::Table>, section: &str, default: &str) -> Result<String, String> {
@@ -71,9 +75,10 @@ impl Inbox {
                 "inbox",
                 "var/inbox",
             )?)?)),
+            "imap" => Ok(Inbox::Imap(Box::new(ImapInbox::open(table)?))),
             "pipe" => Ok(Inbox::Pipe),
             other => Err(format!(
-                "[inbox] kind = \"{other}\": this judge reads \"maildir\" or \"pipe\""
+                "[inbox] kind = \"{other}\": this judge reads \"maildir\", \"imap\" or \"pipe\""
             )),
         }
     }
@@ -82,6 +87,7 @@ impl Inbox {
     pub async fn fetch(&mut self) -> Result<Vec<InMail>, String> {
         match self {
             Inbox::Maildir(m) => m.fetch(),
+            Inbox::Imap(i) => i.fetch().await,
             Inbox::Pipe => Ok(Vec::new()),
         }
     }
@@ -90,6 +96,7 @@ impl Inbox {
     pub async fn ack(&mut self, token: &str) -> Result<(), String> {
         match self {
             Inbox::Maildir(m) => m.ack(token),
+            Inbox::Imap(i) => i.ack(token).await,
             Inbox::Pipe => Ok(()),
         }
     }
@@ -101,6 +108,7 @@ impl Inbox {
                 m.wait(timeout).await;
                 Ok(())
             }
+            Inbox::Imap(i) => i.wait(timeout).await,
             Inbox::Pipe => {
                 tokio::time::sleep(timeout).await;
                 Ok(())
@@ -122,8 +130,9 @@ impl Outbox {
             "sendmail" => Ok(Outbox::Sendmail(SendmailOutbox::new(
                 key(table, "outbox", "command")?.unwrap_or("/usr/sbin/sendmail"),
             ))),
+            "smtp" => Ok(Outbox::Smtp(Box::new(SmtpOutbox::open(table)?))),
             other => Err(format!(
-                "[outbox] kind = \"{other}\": this judge sends by \"maildir\" or \"sendmail\""
+                "[outbox] kind = \"{other}\": this judge sends by \"maildir\", \"smtp\" or \"sendmail\""
             )),
         }
     }
@@ -133,6 +142,7 @@ impl Outbox {
         match self {
             Outbox::Maildir(m) => m.send(mail),
             Outbox::Sendmail(s) => s.send(mail, envelope_from).await,
+            Outbox::Smtp(s) => s.send(mail, envelope_from).await,
         }
     }
 }

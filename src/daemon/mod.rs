@@ -6,9 +6,12 @@
 //! Stopping (SIGTERM, SIGINT): the mail or phase in hand is finished —
 //! every step is one SQLite transaction — and the loop exits cleanly.
 
+pub mod imap;
 pub mod mailbox;
 mod maildir;
+pub mod net;
 mod sendmail;
+pub mod smtp;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -33,13 +36,14 @@ fn now(fixed: Option<i64>) -> i64 {
 }
 
 pub async fn run(config: Config, options: RunOptions) -> Result<(), String> {
-    let mut judge = Judge::open(config.clone())?;
-    let mut inbox = Inbox::open(&config)?;
-    let mut outbox = Outbox::open(&config)?;
+    // Watched from the start: a signal during start-up stops cleanly too.
     let stop = Arc::new(AtomicBool::new(false));
     if !options.once {
         watch_signals(stop.clone())?;
     }
+    let mut judge = Judge::open(config.clone())?;
+    let mut inbox = Inbox::open(&config)?;
+    let mut outbox = Outbox::open(&config)?;
     // Mail a crash left stored but unhandled goes first.
     let pending = judge.handle_pending(now(options.now)).map_err(err)?;
     if !pending.is_empty() {
@@ -50,6 +54,11 @@ pub async fn run(config: Config, options: RunOptions) -> Result<(), String> {
     loop {
         let t = now(options.now);
         let handled = take_in(&mut judge, &mut inbox, t, &stop).await?;
+        if stop.load(Ordering::SeqCst) {
+            // Asked to stop: the mail in hand is done; the clock and the
+            // queue are safe in the database for the next start.
+            break;
+        }
         if handled > 0 || t.saturating_sub(last_tick) >= tick_every {
             run_clock(&mut judge, t)?;
             last_tick = t;
@@ -148,19 +157,50 @@ async fn send_out(
     }
 }
 
+/// Sets `stop` on SIGTERM or SIGINT. The signals are watched on a thread
+/// of their own, with its own small runtime: the loop's work (handling a
+/// mail, processing a phase) runs on the main runtime without yielding, so
+/// a task there would only see the signal after the whole batch of waiting
+/// mail — not after the mail in hand.
 fn watch_signals(stop: Arc<AtomicBool>) -> Result<(), String> {
     use tokio::signal::unix::{signal, SignalKind};
-    let mut term = signal(SignalKind::terminate()).map_err(|e| e.to_string())?;
-    let mut int = signal(SignalKind::interrupt()).map_err(|e| e.to_string())?;
-    tokio::spawn(async move {
-        tokio::select! {
-            _ = term.recv() => {}
-            _ = int.recv() => {}
-        }
-        log::info!("asked to stop: finishing the work in hand");
-        stop.store(true, Ordering::SeqCst);
-    });
-    Ok(())
+    let (ready, installed) = std::sync::mpsc::channel::<Result<(), String>>();
+    std::thread::Builder::new()
+        .name("signals".to_string())
+        .spawn(move || {
+            let runtime = match tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            {
+                Ok(r) => r,
+                Err(e) => {
+                    let _ = ready.send(Err(format!("starting the signal watcher: {e}")));
+                    return;
+                }
+            };
+            runtime.block_on(async move {
+                let signals = signal(SignalKind::terminate())
+                    .and_then(|term| Ok((term, signal(SignalKind::interrupt())?)));
+                let (mut term, mut int) = match signals {
+                    Ok(s) => s,
+                    Err(e) => {
+                        let _ = ready.send(Err(e.to_string()));
+                        return;
+                    }
+                };
+                let _ = ready.send(Ok(()));
+                tokio::select! {
+                    _ = term.recv() => {}
+                    _ = int.recv() => {}
+                }
+                log::info!("asked to stop: finishing the work in hand");
+                stop.store(true, Ordering::SeqCst);
+            });
+        })
+        .map_err(|e| format!("starting the signal watcher: {e}"))?;
+    installed
+        .recv()
+        .map_err(|_| "the signal watcher stopped".to_string())?
 }
 
 async fn wait_for(stop: Arc<AtomicBool>) {

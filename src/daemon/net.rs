@@ -87,7 +87,7 @@ pub fn settings(
             .ok()
             .filter(|p| *p != 0)
             .ok_or_else(|| format!("[{section}] port = {p}: not a port (1-65535)"))?,
-        Some(v) => return Err(format!("[{section}] port = {v}: write a number")),
+        Some(v) => return Err(format!("[{section}] port = {}: write a number", show(v))),
     };
     Ok(ServerSettings {
         host,
@@ -103,7 +103,10 @@ pub fn string(table: &toml::Table, section: &str, name: &str) -> Result<Option<S
     match table.get(name) {
         None => Ok(None),
         Some(toml::Value::String(s)) => Ok(Some(s.clone())),
-        Some(v) => Err(format!("[{section}] {name} = {v}: write a string in quotes")),
+        Some(v) => Err(format!(
+            "[{section}] {name} = {}: write a string in quotes",
+            show(v)
+        )),
     }
 }
 
@@ -112,7 +115,23 @@ pub fn number(table: &toml::Table, section: &str, name: &str) -> Result<Option<u
     match table.get(name) {
         None => Ok(None),
         Some(toml::Value::Integer(n)) if *n >= 0 => Ok(Some(*n as u64)),
-        Some(v) => Err(format!("[{section}] {name} = {v}: write a whole number")),
+        Some(v) => Err(format!(
+            "[{section}] {name} = {}: write a whole number",
+            show(v)
+        )),
+    }
+}
+
+/// A value as it was written, near enough, for messages.
+fn show(v: &toml::Value) -> String {
+    match v {
+        toml::Value::String(s) => format!("{s:?}"),
+        toml::Value::Integer(i) => i.to_string(),
+        toml::Value::Float(f) => f.to_string(),
+        toml::Value::Boolean(b) => b.to_string(),
+        toml::Value::Datetime(d) => d.to_string(),
+        toml::Value::Array(_) => "[...]".to_string(),
+        toml::Value::Table(_) => "{...}".to_string(),
     }
 }
 
@@ -154,7 +173,9 @@ pub async fn tls(tcp: TcpStream, host: &str) -> Result<TlsStream<TcpStream>, Str
         .map_err(|e| format!("{host:?} cannot be checked against a certificate: {e}"))?;
     let connector = TlsConnector::from(client_config()?);
     match tokio::time::timeout(IO_TIMEOUT, connector.connect(name, tcp)).await {
-        Err(_) => Err(format!("TLS handshake with {host}: no answer in {IO_TIMEOUT:?}")),
+        Err(_) => Err(format!(
+            "TLS handshake with {host}: no answer in {IO_TIMEOUT:?}"
+        )),
         Ok(Err(e)) => Err(format!("TLS handshake with {host}: {e}")),
         Ok(Ok(s)) => Ok(s),
     }

@@ -4,9 +4,16 @@
 
 use super::script::Line;
 
+/// The reply stops growing at about this size: further answers are left
+/// out with a note (a mail of a few kilobytes must not make megabytes).
+pub const MAX_REPLY_BYTES: usize = 1 << 20;
+
 #[derive(Debug, Default)]
 pub struct Reply {
     blocks: Vec<String>,
+    /// The size of the blocks so far, and how many were left out.
+    size: usize,
+    left_out: usize,
     /// Something was refused: the subject gets `[Error Flag]`.
     pub error: bool,
     /// The game and phase the reply is about, for the subject.
@@ -20,21 +27,38 @@ pub struct Reply {
 impl Reply {
     /// A command that worked: the line, then what it did.
     pub fn ok(&mut self, line: &Line, what: impl Into<String>) {
-        self.blocks
-            .push(format!("> {}\n{}", line.echo(), what.into()));
+        self.push(format!("> {}\n{}", line.echo(), what.into()));
     }
 
     /// A line refused: echoed, with the reason.
     pub fn refuse(&mut self, line: &Line, why: impl Into<String>) {
         self.error = true;
-        self.blocks
-            .push(format!("> {}\n*** {}", line.echo(), why.into()));
+        self.push(format!("> {}\n*** {}", line.echo(), why.into()));
+    }
+
+    /// Adds an answer, unless the reply has grown too big already.
+    fn push(&mut self, block: String) {
+        if self.size + block.len() > MAX_REPLY_BYTES {
+            self.left_out += 1;
+            self.error = true;
+            return;
+        }
+        self.size += block.len();
+        self.blocks.push(block);
     }
 
     /// A refusal about no particular line.
     pub fn refuse_text(&mut self, why: impl Into<String>) {
         self.error = true;
         self.blocks.push(format!("*** {}", why.into()));
+    }
+
+    /// A sentence added to the last block (after its reason).
+    pub fn add_to_last(&mut self, text: &str) {
+        if let Some(last) = self.blocks.last_mut() {
+            last.push(' ');
+            last.push_str(text);
+        }
     }
 
     /// Free text (an order set, a listing).
@@ -44,6 +68,14 @@ impl Reply {
 
     pub fn body(&self, footer: &str) -> String {
         let mut body = self.blocks.join("\n\n");
+        if self.left_out > 0 {
+            body.push_str(&format!(
+                "\n\n*** This reply reached {} KiB: the answers to {} more command(s) \
+                 were left out. Ask for them in another mail.",
+                MAX_REPLY_BYTES / 1024,
+                self.left_out
+            ));
+        }
         body.push_str("\n\n");
         body.push_str(footer);
         body.push('\n');

@@ -135,6 +135,13 @@ pub struct Session<'a> {
     pub outgoing: Vec<Outgoing>,
     /// Whether orders were given, so the reply ends with the order set.
     pub orders_touched: bool,
+    /// The signed-on power's game and phase while order lines follow one
+    /// another (read once, not per line); dropped at any other command.
+    pub ordering: Option<cmd::orders::Ordering>,
+    /// Order lines read, refused, and not read (over the limit).
+    pub order_lines: usize,
+    pub order_errors: usize,
+    pub skipped_order_lines: usize,
 }
 
 impl Session<'_> {
@@ -199,6 +206,10 @@ pub fn run(
         signed: None,
         outgoing: Vec::new(),
         orders_touched: false,
+        ordering: None,
+        order_lines: 0,
+        order_errors: 0,
+        skipped_order_lines: 0,
     };
     if mail.oversized {
         s.reply.refuse_text(format!(
@@ -212,9 +223,7 @@ pub fn run(
             s.reply
                 .refuse_text("Your mail held no commands. Mail HELP for the list of commands.");
         }
-        for line in &lines {
-            dispatch(&mut s, line)?;
-        }
+        run_lines(&mut s, &lines)?;
         cmd::orders::finish(&mut s)?;
     }
     let subject = reply_subject(&s);
@@ -233,6 +242,82 @@ pub fn run(
     Ok(out)
 }
 
+/// At most this many commands other than orders are read from one mail
+/// (orders have their own limit).
+pub const MAX_COMMANDS: usize = 1000;
+
+/// At most this many commands that hash or check a password (CREATE,
+/// SIGNON, OBSERVE, SET PASSWORD) are read from one mail: each costs tens
+/// of milliseconds by design.
+pub const MAX_PASSWORD_COMMANDS: usize = 10;
+
+/// Runs the mail's commands in order, within the limits above. A failed
+/// sign-on ends the mail: what follows was meant for someone the judge
+/// could not recognise.
+fn run_lines(s: &mut Session<'_>, lines: &[Line]) -> Result<(), StoreError> {
+    let mut commands = 0;
+    let mut passwords = 0;
+    // Information asked for twice in one mail is answered once.
+    let mut answered: Vec<String> = Vec::new();
+    for (k, line) in lines.iter().enumerate() {
+        let rest = lines.len() - k - 1;
+        let c = &line.command;
+        if !matches!(c, Command::Other(_)) {
+            commands += 1;
+            if commands > MAX_COMMANDS {
+                s.reply.refuse_text(format!(
+                    "Only the first {MAX_COMMANDS} commands of a mail are read: this line \
+                     and the {rest} after it were not."
+                ));
+                break;
+            }
+        }
+        let password = matches!(c, Command::Create { .. } | Command::SignOn { .. })
+            || matches!(c, Command::Observe { .. })
+            || matches!(c, Command::Set { what, .. } if what == "PASSWORD");
+        if password {
+            passwords += 1;
+            if passwords > MAX_PASSWORD_COMMANDS {
+                s.reply.refuse(
+                    line,
+                    format!(
+                        "At most {MAX_PASSWORD_COMMANDS} sign-ons, CREATEs and password \
+                         changes are read from one mail. Nothing after this line was done."
+                    ),
+                );
+                break;
+            }
+        }
+        let info = matches!(
+            c,
+            Command::Help
+                | Command::Get(_)
+                | Command::List(_)
+                | Command::History { .. }
+                | Command::Summary(_)
+                | Command::Version
+        );
+        if info {
+            let key = line.text.split_whitespace().collect::<Vec<_>>().join(" ");
+            let key = key.to_ascii_uppercase();
+            if answered.contains(&key) {
+                s.reply.ok(line, "(Answered above.)");
+                continue;
+            }
+            answered.push(key);
+        }
+        dispatch(s, line)?;
+        let signing_on = matches!(c, Command::SignOn { .. } | Command::Observe { .. });
+        if signing_on && s.signed.is_none() {
+            if rest > 0 {
+                s.reply.add_to_last("Nothing after this line was done.");
+            }
+            break;
+        }
+    }
+    Ok(())
+}
+
 fn reply_subject(s: &Session<'_>) -> String {
     let original = s.mail.subject.trim();
     let what = if original.is_empty() {
@@ -248,6 +333,10 @@ fn reply_subject(s: &Session<'_>) -> String {
 }
 
 fn dispatch(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
+    if !matches!(line.command, Command::Other(_)) {
+        // Any other command may change who is signed on or the phase.
+        s.ordering = None;
+    }
     match &line.command {
         Command::Help => cmd::info::help(s, line),
         Command::Get(file) => cmd::info::get(s, line, file),

@@ -173,7 +173,13 @@ pub fn process(
     match &ended {
         Some(result) => {
             let state = GameState::Finished;
-            store::end_game(conn, game.id, state, result, now)?;
+            store::end_game(
+                conn,
+                game.id,
+                state,
+                &serde_json::json!({ "summary": result }).to_string(),
+                now,
+            )?;
             store::insert_phase(
                 conn,
                 game.id,

@@ -94,8 +94,11 @@ fn tick_game(
 
     // After an outage, nothing missed is processed in a burst: deadlines
     // that passed while the judge was down move on, and everyone is told.
+    // (A deadline that passed before, while the judge was watching, was
+    // not missed: its late notices went out and grace runs on.)
     if let Some(down_since) = outage {
-        if deadline <= now || grace <= now {
+        let missed = |t: i64| down_since < t && t <= now;
+        if missed(deadline) || missed(grace) {
             let schedule = schedule_for(&settings, cur.position.phase.kind);
             let new = now + i64::from(clock.outage_margin_hours) * 3600;
             let new_grace = new + i64::from(schedule.grace_hours) * 3600;
@@ -158,7 +161,12 @@ fn tick_game(
     if all_in {
         let last_order =
             store::last_order_at(conn, game.id, &phase)?.unwrap_or(cur.record.started_at);
-        let early = !anyone_waits && now >= last_order + i64::from(clock.early_minutes) * 60;
+        // Early only for orders somebody gave: a game whose powers are all
+        // in civil disorder keeps to its deadlines instead of running away.
+        let someone_plays = seats.iter().any(waited_for);
+        let early = someone_plays
+            && !anyone_waits
+            && now >= last_order + i64::from(clock.early_minutes) * 60;
         if early || now >= deadline {
             run_processing(conn, templates, code, game, now, report, mails)?;
         }

@@ -269,7 +269,12 @@ pub fn summary(s: &mut Session<'_>, line: &Line, name: &str) -> Result<(), Store
     }
     if let Some(result) = &game.result {
         out.push(String::new());
-        out.push(format!("Result: {result}"));
+        // Stored as JSON: {"summary": "..."}.
+        let summary = serde_json::from_str::<serde_json::Value>(result)
+            .ok()
+            .and_then(|v| v["summary"].as_str().map(str::to_string))
+            .unwrap_or_else(|| result.clone());
+        out.push(format!("Result: {summary}"));
     }
     s.reply.ok(line, out.join("\n"));
     Ok(())

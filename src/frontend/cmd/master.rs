@@ -141,7 +141,13 @@ pub fn terminate(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
         return Ok(());
     }
     let result = "Terminated by the Master.";
-    store::end_game(s.tx, game.id, GameState::Terminated, result, s.now)?;
+    store::end_game(
+        s.tx,
+        game.id,
+        GameState::Terminated,
+        &serde_json::json!({ "summary": result }).to_string(),
+        s.now,
+    )?;
     if let Some(cur) = current(s.tx, game.id)? {
         store::close_seat_history(s.tx, game.id, &cur.record.phase)?;
     }

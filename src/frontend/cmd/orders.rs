@@ -12,11 +12,35 @@ use crate::game::current;
 use crate::game::orders::{completeness, order_key, read_stored, Completeness};
 use crate::store::{self, GameState, NewOrder, StoreError};
 
-/// The signed-on power, its game, and the current phase — or a refusal.
-fn ordering_power(
-    s: &mut Session<'_>,
-    line: &Line,
-) -> Result<Option<(crate::store::Game, Power, crate::game::Current)>, StoreError> {
+/// At most this many order lines are read from one mail (a whole board
+/// holds 34 units): a mail of thousands of lines gets a short answer, fast.
+pub const MAX_ORDER_LINES: usize = 500;
+
+/// At most this many refused order lines are echoed one by one.
+pub const MAX_ECHOED_ERRORS: usize = 50;
+
+/// The signed-on power, its game and current phase: read once for a run of
+/// order lines (the session drops it when another command comes).
+pub struct Ordering {
+    game: crate::store::Game,
+    power: Power,
+    cur: crate::game::Current,
+}
+
+/// Refuses an order line, echoing it while fewer than
+/// [`MAX_ECHOED_ERRORS`] have been; later ones are only counted.
+fn refuse_order(s: &mut Session<'_>, line: &Line, why: impl Into<String>) {
+    if s.order_errors < MAX_ECHOED_ERRORS {
+        s.reply.refuse(line, why);
+    } else {
+        s.reply.error = true;
+    }
+    s.order_errors += 1;
+}
+
+/// The signed-on power, its game, and the current phase — or why orders
+/// cannot be given.
+fn ordering_power(s: &Session<'_>) -> Result<Result<Ordering, String>, StoreError> {
     let (game, power) = match &s.signed {
         Some(Signed::Player {
             game,
@@ -24,46 +48,68 @@ fn ordering_power(
             ..
         }) => (game.clone(), *p),
         Some(Signed::Player { power: None, .. }) => {
-            s.reply.refuse(
-                line,
-                "Orders can be given once the game has started and you have a power.",
-            );
-            return Ok(None);
+            return Ok(Err(
+                "Orders can be given once the game has started and you have a power.".into(),
+            ));
         }
         Some(_) => {
-            s.reply.refuse(
-                line,
-                "Not understood: Masters and observers give no orders. Mail HELP for the commands.",
-            );
-            return Ok(None);
+            return Ok(Err(
+                "Not understood: Masters and observers give no orders. \
+                           Mail HELP for the commands."
+                    .into(),
+            ));
         }
         None => {
-            s.reply.refuse(
-                line,
-                "Not understood, and you are not signed on: orders follow SIGNON <initial><game> <password>. Mail HELP for the commands.",
-            );
-            return Ok(None);
+            return Ok(Err(
+                "Not understood, and you are not signed on: orders follow \
+                           SIGNON <initial><game> <password>. Mail HELP for the commands."
+                    .into(),
+            ));
         }
     };
     let game = store::game_by_id(s.tx, game.id)?.expect("signed-on game");
     if game.state != GameState::Active && game.state != GameState::Paused {
-        s.reply.refuse(
-            line,
-            format!("Game '{}' is not running: no orders are taken.", game.name),
-        );
-        return Ok(None);
+        return Ok(Err(format!(
+            "Game '{}' is not running: no orders are taken.",
+            game.name
+        )));
     }
     let Some(cur) = current(s.tx, game.id)? else {
-        s.reply.refuse(line, "The game has no phase to order for.");
-        return Ok(None);
+        return Ok(Err("The game has no phase to order for.".into()));
     };
-    Ok(Some((game, power, cur)))
+    Ok(Ok(Ordering { game, power, cur }))
 }
 
 pub fn order_line(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), StoreError> {
-    let Some((game, power, cur)) = ordering_power(s, line)? else {
+    if s.order_lines >= MAX_ORDER_LINES {
+        s.skipped_order_lines += 1;
         return Ok(());
+    }
+    s.order_lines += 1;
+    let ordering = match s.ordering.take() {
+        Some(o) => o,
+        None => match ordering_power(s)? {
+            Ok(o) => o,
+            Err(why) => {
+                refuse_order(s, line, why);
+                return Ok(());
+            }
+        },
     };
+    let result = store_orders(s, line, text, &ordering);
+    s.ordering = Some(ordering);
+    result
+}
+
+/// Reads one line of orders and stores each order in it.
+fn store_orders(
+    s: &mut Session<'_>,
+    line: &Line,
+    text: &str,
+    ordering: &Ordering,
+) -> Result<(), StoreError> {
+    let Ordering { game, power, cur } = ordering;
+    let power = *power;
     let map = Map::standard();
     s.orders_touched = true;
     // A player of several countries orders for all of them: each order
@@ -120,14 +166,18 @@ pub fn order_line(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), St
         )?;
     }
     if !problems.is_empty() {
-        s.reply.refuse(line, problems.join("\n*** "));
+        refuse_order(s, line, problems.join("\n*** "));
     }
     Ok(())
 }
 
 pub fn clear(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
-    let Some((game, power, cur)) = ordering_power(s, line)? else {
-        return Ok(());
+    let Ordering { game, power, cur } = match ordering_power(s)? {
+        Ok(o) => o,
+        Err(why) => {
+            s.reply.refuse(line, why);
+            return Ok(());
+        }
     };
     let powers = match &s.signed {
         Some(Signed::Player { seat, .. }) => crate::game::bloc_powers(s.tx, seat)?,
@@ -145,6 +195,20 @@ pub fn clear(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
 /// After the last command: start a game that filled up, and close the
 /// reply of a signed-on power with its order set and status.
 pub fn finish(s: &mut Session<'_>) -> Result<(), StoreError> {
+    if s.order_errors > MAX_ECHOED_ERRORS {
+        s.reply.refuse_text(format!(
+            "{} more order lines were refused; only the first {MAX_ECHOED_ERRORS} \
+             refusals are shown.",
+            s.order_errors - MAX_ECHOED_ERRORS
+        ));
+    }
+    if s.skipped_order_lines > 0 {
+        s.reply.refuse_text(format!(
+            "Only the first {MAX_ORDER_LINES} order lines of a mail are read: the other {} \
+             were not. Send one order per unit.",
+            s.skipped_order_lines
+        ));
+    }
     let Some(signed) = s.signed.clone() else {
         return Ok(());
     };

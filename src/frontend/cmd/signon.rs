@@ -8,8 +8,7 @@ use crate::game::current;
 use crate::store::{self, GameState, SeatStatus, StoreError};
 
 /// What a failed sign-on says: never which part was wrong.
-const FAILED: &str = "Sign-on failed: no such power in that game, or a wrong password. \
-                      Nothing after this line was done.";
+const FAILED: &str = "Sign-on failed: no such power in that game, or a wrong password.";
 
 pub fn sign_on(
     s: &mut Session<'_>,

@@ -1,0 +1,144 @@
+//! SMTP out: `[outbox] kind = "smtp"`. Each queued mail goes out as it
+//! was rendered (its Message-ID, Date, From and To untouched), with the
+//! envelope From = the judge's address and the envelope To = the mail's
+//! recipients. A failure is returned as text: the queue retries later.
+
+use std::time::Duration;
+
+use lettre::address::Envelope;
+use lettre::transport::smtp::authentication::Credentials;
+use lettre::{Address, AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
+
+use super::net::{self, ServerSettings, Tls};
+use crate::store::Outbound;
+
+/// The keys of `[outbox]` for SMTP.
+#[derive(Debug, Clone)]
+pub struct SmtpSettings {
+    pub server: ServerSettings,
+}
+
+impl SmtpSettings {
+    pub fn from_table(table: Option<&toml::Table>) -> Result<SmtpSettings, String> {
+        let server = net::settings(
+            table,
+            "outbox",
+            &["host", "port", "tls", "user", "password"],
+            |tls| match tls {
+                Tls::Tls => 465,
+                Tls::StartTls => 587,
+                Tls::None => 25,
+            },
+        )?;
+        if server.user.is_some() != server.password.is_some() {
+            return Err("[outbox] user and password go together: give both or neither".into());
+        }
+        Ok(SmtpSettings { server })
+    }
+
+    pub fn describe(&self) -> String {
+        format!(
+            "SMTP {} (tls = {})",
+            self.server.addr(),
+            self.server.tls.name()
+        )
+    }
+
+    /// The transport: one connection per mail.
+    pub fn transport(&self) -> Result<AsyncSmtpTransport<Tokio1Executor>, String> {
+        let s = &self.server;
+        let builder = match s.tls {
+            Tls::None => AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(s.host.as_str()),
+            Tls::StartTls => AsyncSmtpTransport::<Tokio1Executor>::starttls_relay(&s.host)
+                .map_err(|e| format!("[outbox] TLS for {}: {e}", s.host))?,
+            Tls::Tls => AsyncSmtpTransport::<Tokio1Executor>::relay(&s.host)
+                .map_err(|e| format!("[outbox] TLS for {}: {e}", s.host))?,
+        };
+        let mut builder = builder.port(s.port).timeout(Some(Duration::from_secs(60)));
+        if let (Some(user), Some(password)) = (&s.user, &s.password) {
+            builder = builder.credentials(Credentials::new(user.clone(), password.clone()));
+        }
+        Ok(builder.build())
+    }
+}
+
+pub struct SmtpOutbox {
+    settings: SmtpSettings,
+    transport: AsyncSmtpTransport<Tokio1Executor>,
+}
+
+impl SmtpOutbox {
+    pub fn open(table: Option<&toml::Table>) -> Result<SmtpOutbox, String> {
+        let settings = SmtpSettings::from_table(table)?;
+        let transport = settings.transport()?;
+        Ok(SmtpOutbox {
+            settings,
+            transport,
+        })
+    }
+
+    pub async fn send(&mut self, mail: &Outbound, envelope_from: &str) -> Result<(), String> {
+        let from = envelope_address(envelope_from)
+            .map_err(|e| format!("the judge's address {envelope_from:?}: {e}"))?;
+        let to = mail
+            .recipients
+            .iter()
+            .map(|r| envelope_address(r).map_err(|e| format!("recipient {r:?}: {e}")))
+            .collect::<Result<Vec<_>, _>>()?;
+        let envelope = Envelope::new(Some(from), to).map_err(|e| format!("envelope: {e}"))?;
+        self.transport
+            .send_raw(&envelope, &mail.raw)
+            .await
+            .map(|_| ())
+            .map_err(|e| format!("{}: {e}", self.settings.describe()))
+    }
+}
+
+/// The bare address of `text` (which may carry a display name).
+fn envelope_address(text: &str) -> Result<Address, String> {
+    let bare = crate::mail::Address::parse(text)
+        .map(|a| a.addr_spec())
+        .unwrap_or_else(|_| text.trim().to_string());
+    bare.parse::<Address>().map_err(|e| e.to_string())
+}
+
+/// For `judge check`: connect, EHLO (STARTTLS, AUTH as configured), QUIT.
+pub async fn check(table: Option<&toml::Table>) -> Result<String, String> {
+    let settings = SmtpSettings::from_table(table)?;
+    let transport = settings.transport()?;
+    let what = settings.describe();
+    match transport.test_connection().await {
+        Ok(true) => Ok(format!(
+            "[outbox] {what} answers EHLO{}",
+            if settings.server.user.is_some() {
+                " and accepts the login"
+            } else {
+                ""
+            }
+        )),
+        Ok(false) => Err(format!(
+            "[outbox] {what}: the server did not answer EHLO properly"
+        )),
+        Err(e) => Err(format!("[outbox] {what}: {}", smtp_failure(&e))),
+    }
+}
+
+/// Which step of the SMTP conversation failed, in words.
+fn smtp_failure(e: &lettre::transport::smtp::Error) -> String {
+    let step = if e.is_tls() {
+        "TLS failed"
+    } else if e.is_timeout() {
+        "no answer in time"
+    } else if e.is_permanent() {
+        "refused (permanent; wrong user or password?)"
+    } else if e.is_transient() {
+        "refused for now (transient)"
+    } else if e.is_response() {
+        "an answer that is not SMTP"
+    } else if e.is_client() {
+        "the server cannot do what [outbox] asks"
+    } else {
+        "cannot connect (is the server running?)"
+    };
+    format!("{step}: {e}")
+}
