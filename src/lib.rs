@@ -6,7 +6,7 @@
 //!   database.
 //! - [`interchange`]: the JSON form of positions, orders and results.
 //! - [`commands`]: the `judge` subcommands, one file each.
-//! - [`config`]: `judge.toml`.
+//! - [`config`]: reads `judge.toml`.
 //! - [`daemon`]: `judge run` — mailboxes in and out, the clock.
 //! - [`frontend`]: one mail in — its commands run against the store — and
 //!   the replies queued.

@@ -17,6 +17,8 @@ use crate::report::Templates;
 use crate::store::{self, Game, NewMail, Seat, StoreError};
 
 /// Who the lines after a sign-on speak for.
+// One per mail: the variants' sizes do not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone)]
 pub enum Signed {
     /// A power of a running game (or a forming game's player).

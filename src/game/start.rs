@@ -11,7 +11,7 @@ impl Lot {
         Lot((seed as u64) ^ 0x9E37_79B9_7F4A_7C15 | 1)
     }
 
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         let mut x = self.0;
         x ^= x >> 12;
         x ^= x << 25;
@@ -22,7 +22,7 @@ impl Lot {
 
     /// A uniform index below `n` (n > 0).
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        (self.next_u64() % n as u64) as usize
     }
 
     pub fn shuffle<T>(&mut self, items: &mut [T]) {

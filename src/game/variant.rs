@@ -185,7 +185,7 @@ impl Variant {
     /// joins, drawn reproducibly from the game's seed.
     pub fn coin_toss(&self, seed: i64) -> usize {
         let mut lot = super::start::Lot::new(seed ^ 0x1915);
-        (lot.next() % 2) as usize
+        (lot.next_u64() % 2) as usize
     }
 
     /// The player (bloc index) who has won in `position`, if any: in the

@@ -231,6 +231,12 @@ pub fn start_if_full(s: &mut Session<'_>, game: &Game) -> Result<(), StoreError>
             .iter()
             .map(|p| format!("SIGNON {}{} <your password>", p.initial(), game.name))
             .collect();
+        let first = format!(
+            "{} {} {}",
+            position.phase.season_name(),
+            position.phase.year,
+            position.phase.kind_name().to_lowercase()
+        );
         let body = format!(
             "Game '{name}' ({variant}) has started. You play {names}.\n\n\
              Sign on with:  {sign_on}\n\
@@ -246,12 +252,6 @@ pub fn start_if_full(s: &mut Session<'_>, game: &Game) -> Result<(), StoreError>
             } else {
                 ""
             },
-            first = format!(
-                "{} {} {}",
-                position.phase.season_name(),
-                position.phase.year,
-                position.phase.kind_name().to_lowercase()
-            ),
             deadline = format_time(deadline),
         );
         let subject = s.subject(
