@@ -245,6 +245,13 @@ fn master_time(s: &mut Session<'_>, line: &Line, what: &str, text: &str) -> Resu
             }
             (d, t)
         }
+        "START" => {
+            // The phase counts as started at `t`: its deadline follows
+            // from the schedule again.
+            let settings = settings_of(&game)?;
+            let schedule = crate::game::process::schedule_for(&settings, cur.position.phase.kind);
+            crate::game::deadline::deadline_for(s.tx, game.id, schedule, t)?
+        }
         _ => {
             let settings = settings_of(&game)?;
             let schedule = crate::game::process::schedule_for(&settings, cur.position.phase.kind);
