@@ -31,7 +31,7 @@ impl<T: AsyncRead + AsyncWrite + Unpin + Send + Debug> Stream for T {}
 pub type Conn = Box<dyn Stream>;
 
 /// The mails taken in one fetch, at most.
-const BATCH: usize = 200;
+const BATCH: usize = 50;
 /// A server drops an IDLE after 30 minutes: renew it before.
 const MAX_IDLE: Duration = Duration::from_secs(25 * 60);
 const MAX_BACKOFF: Duration = Duration::from_secs(60);

@@ -81,6 +81,8 @@ impl Outgoing {
             seen.push(key);
             let message_id = new_message_id(&random_token(), &domain);
             let (in_reply_to, references) = match &self.answers {
+                // A mail without a Message-ID: nothing to refer to.
+                Some((id, refs)) if id.is_empty() => (None, refs.clone()),
                 Some((id, refs)) => {
                     let mut r = refs.clone();
                     r.push(id.clone());
@@ -238,7 +240,15 @@ pub fn run(
         subject,
         body,
         game_id,
-        answers: Some((mail.message_id.clone(), mail.references.clone())),
+        answers: Some((
+            // A made-up id (the mail had none) is ours alone: not referred to.
+            if mail.synthetic_id {
+                String::new()
+            } else {
+                mail.message_id.clone()
+            },
+            mail.references.clone(),
+        )),
     }];
     out.append(&mut s.outgoing);
     Ok(out)

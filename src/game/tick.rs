@@ -103,6 +103,9 @@ fn tick_game(
             let new = now + i64::from(clock.outage_margin_hours) * 3600;
             let new_grace = new + i64::from(schedule.grace_hours) * 3600;
             store::set_deadline(conn, game.id, &phase, Some(new), Some(new_grace))?;
+            // The notice below tells everyone the new deadline: it stands
+            // for this phase's reminder.
+            store::set_reminded(conn, cur.record.id, now)?;
             let text = format!(
                 "The judge was not running from {} to {}, past the deadline of {phase} in '{}'.\n\
                  Nothing was processed. The deadline is now {}, grace until {}.\n",

@@ -108,21 +108,15 @@ pub fn create_game(conn: &Connection, game: &NewGame<'_>, now: i64) -> Result<i6
 /// The game called `name` (any case).
 pub fn game_by_name(conn: &Connection, name: &str) -> Result<Option<Game>> {
     Ok(conn
-        .query_row(
-            &format!("SELECT {COLUMNS} FROM games WHERE name = ?1"),
-            [name],
-            from_row,
-        )
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM games WHERE name = ?1"))?
+        .query_row([name], from_row)
         .optional()?)
 }
 
 pub fn game_by_id(conn: &Connection, id: i64) -> Result<Option<Game>> {
     Ok(conn
-        .query_row(
-            &format!("SELECT {COLUMNS} FROM games WHERE id = ?1"),
-            [id],
-            from_row,
-        )
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM games WHERE id = ?1"))?
+        .query_row([id], from_row)
         .optional()?)
 }
 

@@ -67,11 +67,12 @@ pub fn insert_inbound(
     sender: Option<&str>,
     now: i64,
 ) -> Result<Option<i64>> {
-    let n = conn.execute(
-        "INSERT INTO inbound (message_id, received_at, raw, sender, status) \
-         VALUES (?1, ?2, ?3, ?4, 'new') ON CONFLICT (message_id) DO NOTHING",
-        params![normalize_message_id(message_id), now, raw, sender],
-    )?;
+    let n = conn
+        .prepare_cached(
+            "INSERT INTO inbound (message_id, received_at, raw, sender, status) \
+             VALUES (?1, ?2, ?3, ?4, 'new') ON CONFLICT (message_id) DO NOTHING",
+        )?
+        .execute(params![normalize_message_id(message_id), now, raw, sender])?;
     Ok((n == 1).then(|| conn.last_insert_rowid()))
 }
 
@@ -83,12 +84,13 @@ pub fn mark_inbound(
     note: Option<&str>,
     now: i64,
 ) -> Result<()> {
-    let n = conn.execute(
-        "UPDATE inbound SET status = ?2, note = ?3, \
-             handled_at = CASE WHEN ?2 = 'new' THEN NULL ELSE ?4 END \
-         WHERE id = ?1",
-        params![id, status, note, now],
-    )?;
+    let n = conn
+        .prepare_cached(
+            "UPDATE inbound SET status = ?2, note = ?3, \
+                 handled_at = CASE WHEN ?2 = 'new' THEN NULL ELSE ?4 END \
+             WHERE id = ?1",
+        )?
+        .execute(params![id, status, note, now])?;
     expect_one(n, || format!("inbound mail #{id}"))
 }
 
@@ -199,19 +201,19 @@ fn outbound_from_row(r: &Row<'_>) -> rusqlite::Result<Outbound> {
 /// [`StoreError::Duplicate`]: super::StoreError::Duplicate
 pub fn queue_mail(conn: &Connection, mail: &NewMail<'_>, now: i64) -> Result<i64> {
     let recipients = serde_json::to_string(mail.recipients)?;
-    conn.execute(
+    conn.prepare_cached(
         "INSERT INTO outbound (message_id, game_id, recipients, subject, raw, created_at, \
                                next_attempt_at) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
-        params![
-            mail.message_id,
-            mail.game_id,
-            recipients,
-            mail.subject,
-            mail.raw,
-            now
-        ],
-    )
+    )?
+    .execute(params![
+        mail.message_id,
+        mail.game_id,
+        recipients,
+        mail.subject,
+        mail.raw,
+        now
+    ])
     .map_err(|e| unique_as_duplicate(e, || format!("outbound mail {:?}", mail.message_id)))?;
     Ok(conn.last_insert_rowid())
 }

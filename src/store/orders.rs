@@ -57,13 +57,14 @@ fn from_row(r: &Row<'_>) -> rusqlite::Result<OrderRecord> {
 /// Stores the order, replacing any earlier order for the same unit. The
 /// phase must exist (foreign key).
 pub fn set_order(conn: &Connection, order: &NewOrder<'_>, now: i64) -> Result<()> {
-    conn.execute(
+    conn.prepare_cached(
         "INSERT INTO orders (game_id, phase, power, unit, written, understood, received_at, inbound_id) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) \
          ON CONFLICT (game_id, phase, power, unit) DO UPDATE SET \
              written = excluded.written, understood = excluded.understood, \
              received_at = excluded.received_at, inbound_id = excluded.inbound_id",
-        params![
+    )?
+    .execute(params![
             order.game_id,
             order.phase,
             order.power,
@@ -84,7 +85,7 @@ pub fn orders_of_power(
     phase: &str,
     power: &str,
 ) -> Result<Vec<OrderRecord>> {
-    let mut stmt = conn.prepare(&format!(
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM orders WHERE game_id = ?1 AND phase = ?2 AND power = ?3 \
          ORDER BY unit"
     ))?;

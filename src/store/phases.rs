@@ -98,11 +98,10 @@ pub fn insert_phase<P: Serialize + ?Sized>(
 /// The game's latest phase (processed or not), if it has one.
 pub fn current_phase(conn: &Connection, game_id: i64) -> Result<Option<PhaseRecord>> {
     Ok(conn
-        .query_row(
-            &format!("SELECT {COLUMNS} FROM phases WHERE game_id = ?1 ORDER BY seq DESC LIMIT 1"),
-            [game_id],
-            from_row,
-        )
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM phases WHERE game_id = ?1 ORDER BY seq DESC LIMIT 1"
+        ))?
+        .query_row([game_id], from_row)
         .optional()?)
 }
 
@@ -133,8 +132,13 @@ pub fn set_deadline(
     deadline: Option<i64>,
     grace_until: Option<i64>,
 ) -> Result<()> {
+    // A deadline that moves later earns a new reminder and new late
+    // notices; one that stays or moves earlier keeps the record.
     let n = conn.execute(
-        "UPDATE phases SET deadline = ?3, grace_until = ?4 \
+        "UPDATE phases SET \
+             reminded_at = CASE WHEN ?3 > deadline THEN NULL ELSE reminded_at END, \
+             late_notice_at = CASE WHEN ?3 > deadline THEN NULL ELSE late_notice_at END, \
+             deadline = ?3, grace_until = ?4 \
          WHERE game_id = ?1 AND phase = ?2 AND processed_at IS NULL",
         params![game_id, phase, deadline, grace_until],
     )?;

@@ -113,11 +113,10 @@ pub fn seat_by_id(conn: &Connection, seat_id: i64) -> Result<Option<Seat>> {
 /// The seat of `power` (upper case) in the game.
 pub fn seat_by_power(conn: &Connection, game_id: i64, power: &str) -> Result<Option<Seat>> {
     Ok(conn
-        .query_row(
-            &format!("SELECT {COLUMNS} FROM seats WHERE game_id = ?1 AND power = ?2"),
-            params![game_id, power],
-            from_row,
-        )
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM seats WHERE game_id = ?1 AND power = ?2"
+        ))?
+        .query_row(params![game_id, power], from_row)
         .optional()?)
 }
 

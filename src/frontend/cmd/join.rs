@@ -125,6 +125,28 @@ fn take_over(
         )?;
     }
     let seat = store::seat_by_id(s.tx, open.id)?.expect("seat");
+    // The others hear of the newcomer and of the deadline.
+    if let Some(cur) = crate::game::current(s.tx, game.id)? {
+        let mut to = crate::game::everyone(s.tx, &game)?;
+        to.retain(|a| !a.eq_ignore_ascii_case(&sender));
+        let subject = s.subject(
+            &game.name,
+            Some(&cur.record.phase),
+            &format!("New player for {}", power.name()),
+        );
+        let deadline = cur.record.deadline.map(format_time).unwrap_or_default();
+        s.send(
+            to,
+            subject,
+            format!(
+                "{} in '{}' has a new player. The deadline for {} is {deadline}.\n",
+                power.name(),
+                game.name,
+                cur.record.phase
+            ),
+            Some(game.id),
+        );
+    }
     s.reply.ok(
         line,
         format!(

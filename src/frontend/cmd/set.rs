@@ -143,6 +143,22 @@ fn player_absence(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), St
                             cur.record.phase,
                             format_time(new)
                         ));
+                        // Everyone else hears of the new deadline too.
+                        let mut to = crate::game::everyone(s.tx, &game)?;
+                        to.retain(|a| !a.eq_ignore_ascii_case(&seat.address));
+                        let subject = s.subject(&game.name, Some(&cur.record.phase), "Deadline changed");
+                        s.send(
+                            to,
+                            subject,
+                            format!(
+                                "A player's absence covers the deadline for {} in '{}': \
+                                 it is now {}.\n",
+                                cur.record.phase,
+                                game.name,
+                                format_time(new)
+                            ),
+                            Some(game.id),
+                        );
                     }
                 }
             }
