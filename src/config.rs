@@ -105,6 +105,9 @@ pub struct GamesSection {
     pub retreat_cron: Option<String>,
     #[serde(default)]
     pub adjust_cron: Option<String>,
+    /// The time zone schedules are read in (IANA name); absent: UTC.
+    #[serde(default)]
+    pub timezone: Option<String>,
 }
 
 impl Default for GamesSection {
@@ -117,6 +120,7 @@ impl Default for GamesSection {
             move_cron: None,
             retreat_cron: None,
             adjust_cron: None,
+            timezone: None,
         }
     }
 }
@@ -198,6 +202,9 @@ impl Config {
                 "[judge] address = {:?} is not a mail address",
                 config.judge.address
             ));
+        }
+        if let Some(zone) = &config.games.timezone {
+            crate::game::clock::check_zone(zone).map_err(|e| format!("[games] timezone: {e}"))?;
         }
         for (key, expr) in [
             ("move_cron", &config.games.move_cron),

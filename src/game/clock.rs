@@ -74,8 +74,16 @@ pub fn check_cron(expr: &str) -> Result<cron::Schedule, String> {
     })
 }
 
+/// Checks an IANA time zone name.
+pub fn check_zone(name: &str) -> Result<chrono_tz::Tz, String> {
+    name.parse::<chrono_tz::Tz>().map_err(|_| {
+        format!("'{name}' is not a time zone: write an IANA name such as Europe/Amsterdam or America/New_York")
+    })
+}
+
 /// The deadline of a phase starting at `start`: the first schedule time
-/// at least `min_hours` after the start, or just `min_hours` after it.
+/// (read in the schedule's time zone) at least `min_hours` after the
+/// start, or just `min_hours` after it.
 pub fn deadline_after(schedule: &Schedule, start: i64) -> i64 {
     let earliest = start + i64::from(schedule.min_hours) * 3600;
     let Some(expr) = &schedule.cron else {
@@ -84,7 +92,12 @@ pub fn deadline_after(schedule: &Schedule, start: i64) -> i64 {
     let Ok(parsed) = check_cron(expr) else {
         return earliest;
     };
-    let Some(from) = Utc.timestamp_opt(earliest - 1, 0).single() else {
+    let zone = schedule
+        .zone
+        .as_deref()
+        .and_then(|z| check_zone(z).ok())
+        .unwrap_or(chrono_tz::UTC);
+    let Some(from) = zone.timestamp_opt(earliest - 1, 0).single() else {
         return earliest;
     };
     parsed
@@ -92,4 +105,39 @@ pub fn deadline_after(schedule: &Schedule, start: i64) -> i64 {
         .next()
         .map(|t| t.timestamp())
         .unwrap_or(earliest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn schedule(cron: &str, zone: Option<&str>) -> Schedule {
+        Schedule {
+            cron: Some(cron.to_string()),
+            min_hours: 24,
+            grace_hours: 24,
+            zone: zone.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn schedules_are_read_in_their_time_zone() {
+        // Monday 2 November 2026, 00:00 UTC; Amsterdam is UTC+1 in November.
+        let monday = 1_793_577_600;
+        let utc = deadline_after(&schedule("0 0 20 * * Mon,Thu", None), monday);
+        assert_eq!(format_time(utc), "Thu Nov 05 2026 20:00 UTC");
+        let ams = deadline_after(
+            &schedule("0 0 20 * * Mon,Thu", Some("Europe/Amsterdam")),
+            monday,
+        );
+        assert_eq!(format_time(ams), "Thu Nov 05 2026 19:00 UTC");
+        // In July Amsterdam is UTC+2.
+        let july = 1_783_296_000; // Monday 6 July 2026, 00:00 UTC
+        let summer = deadline_after(
+            &schedule("0 0 20 * * Mon,Thu", Some("Europe/Amsterdam")),
+            july,
+        );
+        assert_eq!(format_time(summer), "Thu Jul 09 2026 18:00 UTC");
+        assert!(check_zone("Mars/Olympus").is_err());
+    }
 }

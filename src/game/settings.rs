@@ -16,6 +16,10 @@ pub struct Schedule {
     pub min_hours: u32,
     /// Hours of grace after the deadline.
     pub grace_hours: u32,
+    /// The time zone the cron schedule is read in (IANA name, e.g.
+    /// `Europe/Amsterdam`); None: UTC.
+    #[serde(default)]
+    pub zone: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -60,6 +64,7 @@ impl GameSettings {
             cron: cron.clone(),
             min_hours: hours,
             grace_hours: defaults.grace_hours,
+            zone: defaults.timezone.clone(),
         };
         GameSettings {
             white: true,

@@ -4,7 +4,7 @@
 use super::{join, master_game};
 use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
-use crate::game::clock::{check_cron, format_time, parse_time};
+use crate::game::clock::{check_cron, check_zone, format_time, parse_time};
 use crate::game::settings::{GameSettings, ObserverPress, Schedule};
 use crate::game::{current, settings_of};
 use crate::mail::Address;
@@ -308,7 +308,7 @@ fn master_schedule(
     let upper: Vec<String> = words.iter().map(|w| w.to_ascii_uppercase()).collect();
     let cut = upper
         .iter()
-        .position(|w| w == "MIN" || w == "GRACE")
+        .position(|w| w == "MIN" || w == "GRACE" || w == "ZONE")
         .unwrap_or(words.len());
     let expr = words[..cut].join(" ");
     let mut settings = settings_of(&game)?;
@@ -326,6 +326,24 @@ fn master_schedule(
     }
     let mut k = cut;
     while k < words.len() {
+        if upper[k] == "ZONE" {
+            match words.get(k + 1).map(|z| check_zone(z)) {
+                Some(Ok(_)) => schedule.zone = Some(words[k + 1].to_string()),
+                Some(Err(e)) => {
+                    s.reply.refuse(line, e);
+                    return Ok(());
+                }
+                None => {
+                    s.reply.refuse(
+                        line,
+                        format!("Write SET {what} <schedule> ZONE <time zone>, e.g. ZONE Europe/Amsterdam."),
+                    );
+                    return Ok(());
+                }
+            }
+            k += 2;
+            continue;
+        }
         let value = words
             .get(k + 1)
             .and_then(|v| v.parse::<u32>().ok())
@@ -333,7 +351,9 @@ fn master_schedule(
         let Some(value) = value else {
             s.reply.refuse(
                 line,
-                format!("Write SET {what} <schedule> [MIN <hours>] [GRACE <hours>]."),
+                format!(
+                    "Write SET {what} <schedule> [MIN <hours>] [GRACE <hours>] [ZONE <time zone>]."
+                ),
             );
             return Ok(());
         };
@@ -355,6 +375,12 @@ fn master_schedule(
 
 fn schedule_text(s: &Schedule) -> String {
     match &s.cron {
+        Some(c) if s.zone.is_some() => format!(
+            "'{c}' in {}, at least {} hours after the phase starts, grace {} hours",
+            s.zone.as_deref().unwrap_or("UTC"),
+            s.min_hours,
+            s.grace_hours
+        ),
         Some(c) => format!(
             "'{c}', at least {} hours after the phase starts, grace {} hours",
             s.min_hours, s.grace_hours
