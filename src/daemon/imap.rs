@@ -111,6 +111,8 @@ pub struct Connected {
     pub idle: bool,
     /// The server offers MOVE.
     pub moves: bool,
+    /// The server offers UIDPLUS (UID EXPUNGE).
+    pub uidplus: bool,
     /// The folder's UIDVALIDITY: UIDs from another value mean nothing.
     pub validity: u32,
 }
@@ -208,6 +210,7 @@ pub async fn connect(s: &ImapSettings) -> Result<Connected, String> {
     .await?;
     let idle = caps.has_str("IDLE");
     let moves = caps.has_str("MOVE");
+    let uidplus = caps.has_str("UIDPLUS");
     let mailbox = timed(
         &format!("selecting the folder {:?} at {addr}", s.folder),
         session.select(&s.folder),
@@ -217,6 +220,7 @@ pub async fn connect(s: &ImapSettings) -> Result<Connected, String> {
         session,
         idle,
         moves,
+        uidplus,
         validity: mailbox.uid_validity.unwrap_or(0),
     })
 }
@@ -361,6 +365,7 @@ impl ImapInbox {
             session,
             idle,
             moves,
+            uidplus,
             validity,
         } = self.conn.take().expect("connected");
         match idle_wait(session, limit.min(MAX_IDLE)).await {
@@ -369,6 +374,7 @@ impl ImapInbox {
                     session,
                     idle,
                     moves,
+                    uidplus,
                     validity,
                 });
                 Ok(())
@@ -466,12 +472,22 @@ async fn ack_uid(conn: &mut Connected, uid: u32, processed: Option<&str>) -> Res
             stream.try_collect::<Vec<_>>().await
         })
         .await?;
-        timed(&what, async {
-            let stream = session.expunge().await?;
-            stream.try_collect::<Vec<_>>().await
-        })
-        .await
-        .map(|_| ())
+        // Only this mail goes: UID EXPUNGE where the server has it.
+        if conn.uidplus {
+            timed(&what, async {
+                let stream = session.uid_expunge(&uid_s).await?;
+                stream.try_collect::<Vec<_>>().await
+            })
+            .await
+            .map(|_| ())
+        } else {
+            timed(&what, async {
+                let stream = session.expunge().await?;
+                stream.try_collect::<Vec<_>>().await
+            })
+            .await
+            .map(|_| ())
+        }
     }
 }
 

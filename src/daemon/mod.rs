@@ -17,9 +17,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use tokio::sync::Notify;
+
 use crate::config::Config;
 use crate::frontend::Judge;
-use crate::game::tick::tick;
+use crate::game::tick::{tick_cached, TickCache};
 use crate::store::{self, StoreError};
 use mailbox::{Inbox, Outbox};
 
@@ -38,8 +40,9 @@ fn now(fixed: Option<i64>) -> i64 {
 pub async fn run(config: Config, options: RunOptions) -> Result<(), String> {
     // Watched from the start: a signal during start-up stops cleanly too.
     let stop = Arc::new(AtomicBool::new(false));
+    let stopping = Arc::new(Notify::new());
     if !options.once {
-        watch_signals(stop.clone())?;
+        watch_signals(stop.clone(), stopping.clone())?;
     }
     let mut judge = Judge::open(config.clone())?;
     let mut inbox = Inbox::open(&config)?;
@@ -51,6 +54,9 @@ pub async fn run(config: Config, options: RunOptions) -> Result<(), String> {
     }
     let tick_every = i64::from(config.clock.tick_seconds.max(1));
     let mut last_tick = i64::MIN / 2;
+    // What the clock knows of the quiet games: an idle tick over many games
+    // only reads their fingerprints.
+    let mut clock_cache = TickCache::new();
     loop {
         let t = now(options.now);
         let handled = take_in(&mut judge, &mut inbox, t, &stop).await?;
@@ -60,7 +66,7 @@ pub async fn run(config: Config, options: RunOptions) -> Result<(), String> {
             break;
         }
         if handled > 0 || t.saturating_sub(last_tick) >= tick_every {
-            run_clock(&mut judge, t)?;
+            run_clock(&mut judge, t, &mut clock_cache)?;
             last_tick = t;
         }
         send_out(&mut judge, &mut outbox, now(options.now), &stop).await?;
@@ -71,7 +77,7 @@ pub async fn run(config: Config, options: RunOptions) -> Result<(), String> {
         let wait = Duration::from_secs(until_tick as u64);
         tokio::select! {
             r = inbox.wait(wait) => r?,
-            _ = wait_for(stop.clone()) => {}
+            _ = wait_for(&stop, &stopping) => {}
         }
         if stop.load(Ordering::SeqCst) {
             break;
@@ -108,11 +114,12 @@ async fn take_in(
 }
 
 /// One clock tick in one transaction.
-fn run_clock(judge: &mut Judge, now: i64) -> Result<(), String> {
+fn run_clock(judge: &mut Judge, now: i64, cache: &mut TickCache) -> Result<(), String> {
     let code = judge.config.judge.code.clone();
     let clock = judge.config.clock.clone();
     let tx = judge.store.transaction().map_err(err)?;
-    let (report, mails) = tick(&tx, &clock, &judge.templates, &code, now).map_err(err)?;
+    let (report, mails) =
+        tick_cached(&tx, &clock, &judge.templates, &code, now, cache).map_err(err)?;
     for m in &mails {
         m.queue(&tx, &judge.config, now).map_err(err)?;
     }
@@ -162,7 +169,7 @@ async fn send_out(
 /// mail, processing a phase) runs on the main runtime without yielding, so
 /// a task there would only see the signal after the whole batch of waiting
 /// mail — not after the mail in hand.
-fn watch_signals(stop: Arc<AtomicBool>) -> Result<(), String> {
+fn watch_signals(stop: Arc<AtomicBool>, stopping: Arc<Notify>) -> Result<(), String> {
     use tokio::signal::unix::{signal, SignalKind};
     let (ready, installed) = std::sync::mpsc::channel::<Result<(), String>>();
     std::thread::Builder::new()
@@ -195,6 +202,8 @@ fn watch_signals(stop: Arc<AtomicBool>) -> Result<(), String> {
                 }
                 log::info!("asked to stop: finishing the work in hand");
                 stop.store(true, Ordering::SeqCst);
+                // Wakes the loop's wait (or leaves a permit for its next one).
+                stopping.notify_one();
             });
         })
         .map_err(|e| format!("starting the signal watcher: {e}"))?;
@@ -203,8 +212,9 @@ fn watch_signals(stop: Arc<AtomicBool>) -> Result<(), String> {
         .map_err(|_| "the signal watcher stopped".to_string())?
 }
 
-async fn wait_for(stop: Arc<AtomicBool>) {
+/// Returns once `stop` is set: woken by the signal watcher, no polling.
+async fn wait_for(stop: &AtomicBool, stopping: &Notify) {
     while !stop.load(Ordering::SeqCst) {
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        stopping.notified().await;
     }
 }

@@ -331,7 +331,7 @@ fn run_lines(s: &mut Session<'_>, lines: &[Line]) -> Result<(), StoreError> {
 }
 
 fn reply_subject(s: &Session<'_>) -> String {
-    let original = s.mail.subject.trim();
+    let original = strip_judge_subject(s.mail.subject.trim(), s.code());
     let what = if original.is_empty() {
         "Reply"
     } else {
@@ -341,6 +341,50 @@ fn reply_subject(s: &Session<'_>) -> String {
     match &s.reply.game {
         Some(game) => format!("{flag}{}", s.subject(game, s.reply.phase.as_deref(), what)),
         None => format!("{flag}{}: {what}", s.code()),
+    }
+}
+
+/// The player's own words in a subject that answers one of ours: without
+/// `Re:`/`Fwd:`, `[Error Flag]` and our `CODE:game - S1901M` prefix, so
+/// that subjects do not grow with every round.
+fn strip_judge_subject<'a>(mut subject: &'a str, code: &str) -> &'a str {
+    loop {
+        let before = subject;
+        for prefix in ["re:", "fwd:", "fw:", "aw:", "[error flag]"] {
+            if subject
+                .get(..prefix.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(prefix))
+            {
+                subject = subject[prefix.len()..].trim_start();
+            }
+        }
+        let ours = format!("{code}:");
+        if subject.len() > ours.len()
+            && subject
+                .get(..ours.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(&ours))
+        {
+            // "CODE:game - S1901M rest" or "CODE: rest".
+            let rest = &subject[ours.len()..];
+            subject = match rest.split_once(" - ") {
+                Some((_, after)) => {
+                    let after = after.trim_start();
+                    let phase_len = after.find(' ').unwrap_or(after.len());
+                    if after[..phase_len]
+                        .parse::<crate::engine::phase::Phase>()
+                        .is_ok()
+                    {
+                        after[phase_len..].trim_start()
+                    } else {
+                        after
+                    }
+                }
+                None => rest.trim_start(),
+            };
+        }
+        if subject == before {
+            return subject;
+        }
     }
 }
 
@@ -394,4 +438,26 @@ fn dispatch(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
         Command::Malformed { usage } => s.reply.refuse(line, format!("Write it as: {usage}")),
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::strip_judge_subject;
+
+    #[test]
+    fn subjects_do_not_grow_with_every_round() {
+        assert_eq!(strip_judge_subject("orders", "JDG"), "orders");
+        assert_eq!(
+            strip_judge_subject("Re: JDG:g - S1901M orders", "JDG"),
+            "orders"
+        );
+        assert_eq!(
+            strip_judge_subject("RE: Re: [Error Flag] JDG:g - F1901M my moves", "JDG"),
+            "my moves"
+        );
+        assert_eq!(strip_judge_subject("Re: JDG: list", "JDG"), "list");
+        assert_eq!(strip_judge_subject("Re: JDG:g - S1901M", "JDG"), "");
+        assert_eq!(strip_judge_subject("Grüße", "JDG"), "Grüße");
+        assert_eq!(strip_judge_subject("Ré: ü", "JDGX"), "Ré: ü");
+    }
 }

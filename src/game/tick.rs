@@ -3,6 +3,17 @@
 //! the end of grace (civil disorder in NMR games; in NoNMR games the late
 //! power is abandoned and the game waits), and deadlines pushed after an
 //! outage. Runs inside the caller's transaction; time is passed in.
+//!
+//! A tick looks at every active game, which with a thousand games costs a
+//! few hundred milliseconds of reading and parsing. `judge run` ticks every
+//! `tick_seconds`, so it keeps a [`TickCache`]: for each game that had
+//! nothing due, the moment before which nothing can be due (the reminder
+//! time, the deadline, the end of grace, the next late notice, the early
+//! processing time after the last order) and a fingerprint of everything
+//! the clock read ([`store::clock_fingerprints`]). A later tick skips the
+//! game while the fingerprint is unchanged and that moment has not come.
+
+use std::collections::HashMap;
 
 use rusqlite::Connection;
 
@@ -28,7 +39,36 @@ pub struct TickReport {
     pub pushed_after_outage: Vec<String>,
 }
 
-/// Everything due at `now`. Returns the mails to queue.
+/// What earlier ticks concluded, per game: (fingerprint, quiet until).
+/// One cache belongs to one database and one `[clock]` section.
+#[derive(Debug, Default)]
+pub struct TickCache {
+    quiet: HashMap<i64, (u64, i64)>,
+    skipped: usize,
+}
+
+impl TickCache {
+    pub fn new() -> TickCache {
+        TickCache::default()
+    }
+
+    /// How many games the last tick found quiet.
+    pub fn len(&self) -> usize {
+        self.quiet.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.quiet.is_empty()
+    }
+
+    /// How many games the last tick skipped on the cache's word.
+    pub fn skipped(&self) -> usize {
+        self.skipped
+    }
+}
+
+/// Everything due at `now`, looking at every active game. Returns the
+/// mails to queue.
 pub fn tick(
     conn: &Connection,
     clock: &ClockSection,
@@ -36,12 +76,56 @@ pub fn tick(
     code: &str,
     now: i64,
 ) -> Result<(TickReport, Vec<Outgoing>), StoreError> {
+    tick_with(conn, clock, templates, code, now, None)
+}
+
+/// The same as [`tick`], skipping the games that `cache` knows to have
+/// nothing due yet and that have not changed since; what it finds quiet
+/// goes into `cache` for the next tick. After an outage every game is
+/// looked at.
+pub fn tick_cached(
+    conn: &Connection,
+    clock: &ClockSection,
+    templates: &Templates,
+    code: &str,
+    now: i64,
+    cache: &mut TickCache,
+) -> Result<(TickReport, Vec<Outgoing>), StoreError> {
+    tick_with(conn, clock, templates, code, now, Some(cache))
+}
+
+fn tick_with(
+    conn: &Connection,
+    clock: &ClockSection,
+    templates: &Templates,
+    code: &str,
+    now: i64,
+    mut cache: Option<&mut TickCache>,
+) -> Result<(TickReport, Vec<Outgoing>), StoreError> {
     let mut report = TickReport::default();
     let mut mails = Vec::new();
     let last = store::meta_get(conn, LAST_TICK)?.and_then(|v| v.parse::<i64>().ok());
     let outage = last.filter(|&l| now - l >= i64::from(clock.outage_minutes) * 60);
+    let fingerprints = match cache {
+        Some(_) => store::clock_fingerprints(conn)?,
+        None => HashMap::new(),
+    };
+    let mut quiet = HashMap::new();
+    let mut skipped = 0;
     for game in store::games_in_state(conn, GameState::Active)? {
-        tick_game(
+        let fingerprint = fingerprints.get(&game.id).copied();
+        if let (Some(cache), Some(fp), None) = (cache.as_deref(), fingerprint, outage) {
+            if let Some(&(known, until)) = cache.quiet.get(&game.id) {
+                if known == fp && now < until {
+                    quiet.insert(game.id, (fp, until));
+                    skipped += 1;
+                    continue;
+                }
+            }
+        }
+        // Some(t): nothing was due, and with the game as it is nothing
+        // will be before t; nothing was written.
+        let until = tick_game(
             conn,
             clock,
             templates,
@@ -52,6 +136,13 @@ pub fn tick(
             &mut report,
             &mut mails,
         )?;
+        if let (Some(until), Some(fp)) = (until, fingerprint) {
+            quiet.insert(game.id, (fp, until));
+        }
+    }
+    if let Some(cache) = cache.as_deref_mut() {
+        cache.quiet = quiet;
+        cache.skipped = skipped;
     }
     store::meta_set(
         conn,
@@ -67,6 +158,9 @@ fn waited_for(seat: &Seat) -> bool {
     seat.power.is_some() && matches!(seat.status, SeatStatus::Active | SeatStatus::Late)
 }
 
+/// What is due for one game at `now`, done. Returns `Some(t)` when nothing
+/// was due (and nothing written): as long as the game's rows stay as they
+/// are, nothing will be due before `t`. `None` when it acted.
 #[allow(clippy::too_many_arguments)]
 fn tick_game(
     conn: &Connection,
@@ -78,15 +172,16 @@ fn tick_game(
     outage: Option<i64>,
     report: &mut TickReport,
     mails: &mut Vec<Outgoing>,
-) -> Result<(), StoreError> {
+) -> Result<Option<i64>, StoreError> {
+    const NEVER: Option<i64> = Some(i64::MAX);
     let Some(cur) = current(conn, game.id)? else {
-        return Ok(());
+        return Ok(NEVER);
     };
     if cur.record.processed_at.is_some() {
-        return Ok(());
+        return Ok(NEVER);
     }
     let (Some(deadline), Some(grace)) = (cur.record.deadline, cur.record.grace_until) else {
-        return Ok(());
+        return Ok(NEVER);
     };
     let settings = settings_of(game)?;
     let phase = cur.record.phase.clone();
@@ -129,7 +224,7 @@ fn tick_game(
             report
                 .pushed_after_outage
                 .push(format!("{}:{phase}", game.name));
-            return Ok(());
+            return Ok(None);
         }
     }
 
@@ -157,7 +252,7 @@ fn tick_game(
             .iter()
             .any(|s| s.power.is_some() && s.status == SeatStatus::Abandoned);
     if waiting_for_replacement {
-        return Ok(());
+        return Ok(NEVER);
     }
 
     // Early, or at the deadline, with everything in.
@@ -167,13 +262,16 @@ fn tick_game(
         // Early only for orders somebody gave: a game whose powers are all
         // in civil disorder keeps to its deadlines instead of running away.
         let someone_plays = seats.iter().any(waited_for);
-        let early = someone_plays
-            && !anyone_waits
-            && now >= last_order + i64::from(clock.early_minutes) * 60;
+        let early_at = last_order + i64::from(clock.early_minutes) * 60;
+        let early = someone_plays && !anyone_waits && now >= early_at;
         if early || now >= deadline {
             run_processing(conn, templates, code, game, now, report, mails)?;
+            return Ok(None);
         }
-        return Ok(());
+        if someone_plays && !anyone_waits {
+            return Ok(Some(deadline.min(early_at)));
+        }
+        return Ok(Some(deadline));
     }
 
     // Before the deadline: one reminder to those still missing orders.
@@ -198,8 +296,12 @@ fn tick_game(
                 report.reminders += 1;
             }
             store::set_reminded(conn, cur.record.id, now)?;
+            return Ok(None);
         }
-        return Ok(());
+        if clock.reminder_hours > 0 && cur.record.reminded_at.is_none() {
+            return Ok(Some(deadline.min(remind_from)));
+        }
+        return Ok(Some(deadline));
     }
 
     // Past the end of grace: civil disorder, or abandonment.
@@ -237,7 +339,7 @@ fn tick_game(
                 .abandoned
                 .extend(names.iter().map(|n| format!("{}:{n}", game.name)));
         }
-        return Ok(());
+        return Ok(None);
     }
 
     // Between the deadline and the end of grace: late notices, daily.
@@ -286,8 +388,10 @@ fn tick_game(
         );
         mails.push(notice(others, subject("Late powers"), text, game.id));
         store::set_late_notice(conn, cur.record.id, now)?;
+        return Ok(None);
     }
-    Ok(())
+    let next_notice = cur.record.late_notice_at.map_or(grace, |t| t + repeat);
+    Ok(Some(grace.min(next_notice)))
 }
 
 fn run_processing(

@@ -44,6 +44,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 pub use rusqlite;
+use rusqlite::config::DbConfig;
 use rusqlite::{Connection, Transaction, TransactionBehavior};
 
 mod archive;
@@ -264,7 +265,8 @@ impl fmt::Debug for Store {
 impl Store {
     /// Opens (creating if need be) the database at `path` and its parent
     /// directory; sets WAL mode, foreign keys, a 5 s busy timeout and
-    /// `synchronous=NORMAL` (see `configure`); applies the schema and any migrations in one transaction.
+    /// `synchronous=NORMAL` (see `configure`); applies the schema and any
+    /// migrations in one transaction.
     /// Refuses a file written by a newer judge, or a foreign SQLite file.
     pub fn open(path: impl AsRef<Path>) -> Result<Store> {
         let path = path.as_ref();
@@ -317,6 +319,12 @@ impl Store {
         self.conn.pragma_update(None, "synchronous", "NORMAL")?;
         // Room for every hot statement (`prepare_cached`).
         self.conn.set_prepared_statement_cache_capacity(64);
+        // One plan per statement whatever the values bound. Without this a
+        // `col = ?` may make SQLite's planner peek at the value, and the
+        // statement is then re-prepared at its next use after the cache
+        // clears its bindings: every cached statement prepared twice.
+        self.conn
+            .set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
         apply_schema(&mut self.conn, SCHEMA, MIGRATIONS)
     }
 

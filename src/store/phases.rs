@@ -196,6 +196,65 @@ pub fn next_wakeup(conn: &Connection, now: i64) -> Result<Option<i64>> {
     )?)
 }
 
+/// A fingerprint per active game (by id) of everything the clock reads:
+/// the game's row, its current phase's row, its seats, and the orders of
+/// its unprocessed phase. Equal fingerprints at two moments mean that none
+/// of it changed in between, so the clock may trust what it concluded at
+/// the first (`game::tick::TickCache`). Every column takes part, so a
+/// column added later is covered without changing this.
+pub fn clock_fingerprints(conn: &Connection) -> Result<std::collections::HashMap<i64, u64>> {
+    use std::collections::hash_map::DefaultHasher;
+    use std::collections::HashMap;
+    use std::hash::{Hash, Hasher};
+
+    use rusqlite::types::ValueRef;
+
+    // The first column is the game's id; the first query names the games.
+    const QUERIES: [&str; 4] = [
+        "SELECT g.id, g.* FROM games g WHERE g.state = 'active'",
+        "SELECT p.game_id, p.* FROM phases p JOIN games g ON g.id = p.game_id \
+         WHERE g.state = 'active' \
+           AND p.seq = (SELECT max(q.seq) FROM phases q WHERE q.game_id = p.game_id)",
+        "SELECT s.game_id, s.* FROM seats s JOIN games g ON g.id = s.game_id \
+         WHERE g.state = 'active' ORDER BY s.game_id, s.id",
+        "SELECT o.game_id, o.* FROM orders o \
+         JOIN phases p ON p.game_id = o.game_id AND p.phase = o.phase \
+         JOIN games g ON g.id = o.game_id \
+         WHERE g.state = 'active' AND p.processed_at IS NULL ORDER BY o.game_id, o.id",
+    ];
+    let mut hashers: HashMap<i64, DefaultHasher> = HashMap::new();
+    for (table, sql) in QUERIES.iter().enumerate() {
+        let mut stmt = conn.prepare_cached(sql)?;
+        let columns = stmt.column_count();
+        let mut rows = stmt.query([])?;
+        while let Some(row) = rows.next()? {
+            let id: i64 = row.get(0)?;
+            let h = if table == 0 {
+                hashers.entry(id).or_default()
+            } else {
+                match hashers.get_mut(&id) {
+                    Some(h) => h,
+                    None => continue,
+                }
+            };
+            table.hash(h);
+            for c in 1..columns {
+                match row.get_ref(c)? {
+                    ValueRef::Null => 0u8.hash(h),
+                    ValueRef::Integer(v) => (1u8, v).hash(h),
+                    ValueRef::Real(v) => (2u8, v.to_bits()).hash(h),
+                    ValueRef::Text(v) => (3u8, v).hash(h),
+                    ValueRef::Blob(v) => (4u8, v).hash(h),
+                }
+            }
+        }
+    }
+    Ok(hashers
+        .into_iter()
+        .map(|(id, h)| (id, h.finish()))
+        .collect())
+}
+
 /// Rolls a game back to the start of `phase`: later phases and their
 /// orders go, the phase is unprocessed again and its orders cleared, and
 /// seat history opened after it is undone. How many phases were removed.
