@@ -184,6 +184,17 @@ pub fn rollback(s: &mut Session<'_>, line: &Line, phase: Option<&str>) -> Result
     }
     let settings = settings_of(&game)?;
     let position = crate::game::position_of(&target)?;
+    // Powers eliminated in the phases undone are back in the game.
+    for seat in store::seats_of_game(s.tx, game.id)? {
+        if seat.status != SeatStatus::Eliminated {
+            continue;
+        }
+        if let Some(p) = crate::game::power_of(&seat) {
+            if position.unit_count(p) > 0 || position.centre_count(p) > 0 {
+                store::set_seat_status(s.tx, seat.id, SeatStatus::Active)?;
+            }
+        }
+    }
     let schedule = schedule_for(&settings, position.phase.kind);
     let (deadline, grace) = deadline_for(s.tx, game.id, schedule, s.now)?;
     store::set_deadline(s.tx, game.id, &target.phase, Some(deadline), Some(grace))?;
