@@ -30,8 +30,9 @@ pub trait Stream: AsyncRead + AsyncWrite + Unpin + Send + Debug {}
 impl<T: AsyncRead + AsyncWrite + Unpin + Send + Debug> Stream for T {}
 pub type Conn = Box<dyn Stream>;
 
-/// The mails taken in one fetch, at most.
-const BATCH: usize = 50;
+/// The mails taken in one fetch, at most (`judge run --once` takes all
+/// the waiting mail, short of a flood).
+const BATCH: usize = 1000;
 /// A server drops an IDLE after 30 minutes: renew it before.
 const MAX_IDLE: Duration = Duration::from_secs(25 * 60);
 const MAX_BACKOFF: Duration = Duration::from_secs(60);
@@ -413,39 +414,37 @@ async fn fetch_unseen(
 ) -> Result<Vec<InMail>, String> {
     let mut uids = search_unseen(&mut conn.session, unreadable).await?;
     uids.truncate(BATCH);
-    if uids.is_empty() {
-        return Ok(Vec::new());
-    }
-    let set = uids
-        .iter()
-        .map(u32::to_string)
-        .collect::<Vec<_>>()
-        .join(",");
-    let fetches = timed("fetching unseen mail", async {
-        // PEEK: reading must not set \Seen before the judge has the mail.
-        let stream = conn.session.uid_fetch(&set, "(UID BODY.PEEK[])").await?;
-        stream.try_collect::<Vec<_>>().await
-    })
-    .await?;
-    let mut mails: Vec<(u32, InMail)> = Vec::with_capacity(fetches.len());
-    for f in &fetches {
-        if let (Some(uid), Some(body)) = (f.uid, f.body()) {
-            mails.push((
-                uid,
-                InMail {
-                    raw: body.to_vec(),
-                    token: format!("{}:{uid}", conn.validity),
-                },
-            ));
+    let mut mails: Vec<(u32, InMail)> = Vec::with_capacity(uids.len());
+    // A hundred at a time: command lines stay short.
+    for chunk in uids.chunks(100) {
+        let set = chunk
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(",");
+        let fetches = timed("fetching unseen mail", async {
+            // PEEK: reading must not set \Seen before the judge has the mail.
+            let stream = conn.session.uid_fetch(&set, "(UID BODY.PEEK[])").await?;
+            stream.try_collect::<Vec<_>>().await
+        })
+        .await?;
+        for f in &fetches {
+            if let (Some(uid), Some(body)) = (f.uid, f.body()) {
+                mails.push((
+                    uid,
+                    InMail {
+                        raw: body.to_vec(),
+                        token: format!("{}:{uid}", conn.validity),
+                    },
+                ));
+            }
         }
     }
     // Asked for but not given: expunged by someone else meanwhile.
-    for uid in &uids {
-        if !mails.iter().any(|(u, _)| u == uid) {
-            unreadable.insert(*uid);
-        }
-    }
+    let given: HashSet<u32> = mails.iter().map(|(u, _)| *u).collect();
+    unreadable.extend(uids.iter().filter(|u| !given.contains(u)));
     mails.sort_by_key(|(uid, _)| *uid);
+    mails.dedup_by_key(|(uid, _)| *uid);
     Ok(mails.into_iter().map(|(_, m)| m).collect())
 }
 
