@@ -8,7 +8,7 @@
 //! Timed for ours: `adjudicate::adjudicate` (orders checked, resolved,
 //! results tagged, the next position built, empty phases skipped). For the
 //! peer: `Submission::new` (its order check, holds for unordered units) and
-//! `Submission::adjudicate` with the 1982 rules (every order resolved and
+//! `Submission::adjudicate` (`positions::peer_rules`; every order resolved and
 //! explained); a third line adds `Outcome::to_retreat_start` (dislodged
 //! units, retreat options, units left on the board: its next position).
 //! Orders are parsed beforehand on both sides; the peer's `Vec` of orders,
@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Criterion};
 use diplomacy::judge::{MappedMainOrder, Submission};
-use judge::engine::adjudicate::adjudicate;
+use judge::engine::adjudicate::{adjudicate, Adjudication};
 use judge::engine::map::Map;
 use judge::engine::order::Order;
 use judge::engine::outcome::Outcome;
@@ -179,7 +179,14 @@ fn sanity(map: &Map, opening: &Prepared, midgame: &Prepared) {
     assert_eq!(at("YOR"), None);
 }
 
+/// Our phase: what is timed. (Not inlined, so that a profiler sees it.)
+#[inline(never)]
+fn ours_main(map: &Map, position: &Position, orders: &[Order]) -> Adjudication {
+    adjudicate(map, position, orders)
+}
+
 /// The peer's main phase: its submission (order check) and adjudication.
+#[inline(never)]
 fn peer_main(pmap: &diplomacy::geo::Map, peer: &PeerPhase, orders: Vec<MappedMainOrder>) -> usize {
     let submission = Submission::new(pmap, &peer.start, orders);
     let outcome = submission.adjudicate(peer_rules());
@@ -188,6 +195,7 @@ fn peer_main(pmap: &diplomacy::geo::Map, peer: &PeerPhase, orders: Vec<MappedMai
 }
 
 /// The same, then the peer's retreat-phase start (its next position).
+#[inline(never)]
 fn peer_with_next(
     pmap: &diplomacy::geo::Map,
     peer: &PeerPhase,
@@ -205,7 +213,7 @@ fn criterion_groups(c: &mut Criterion, map: &'static Map, cases: &[Prepared]) {
     for p in cases {
         let mut group = c.benchmark_group(p.name);
         group.bench_function("ours", |b| {
-            b.iter(|| adjudicate(map, black_box(&p.position), black_box(&p.orders)))
+            b.iter(|| ours_main(map, black_box(&p.position), black_box(&p.orders)))
         });
         group.bench_function("peer", |b| {
             b.iter_batched(
@@ -301,7 +309,7 @@ fn ratio_summary(map: &'static Map, cases: &[Prepared], quick: bool) {
             batches,
             batch_time,
             || (),
-            |()| adjudicate(map, black_box(&p.position), black_box(&p.orders)),
+            |()| ours_main(map, black_box(&p.position), black_box(&p.orders)),
         );
         let peer = median_ns(
             batches,

@@ -1,7 +1,7 @@
 //! The peer's side of `judge adjudicate`: reads the same JSON Lines on
 //! stdin (`{"phase": ..., "units": {...}, "orders": {...}}`, as written by
 //! `gen_phases`) and adjudicates each movement phase with the `diplomacy`
-//! crate (1982 rules), writing one JSON line per input line:
+//! crate (`positions::peer_rules`), writing one JSON line per input line:
 //!
 //! ```text
 //! {"phase":"F1903M","results":{"A PAR - BUR":"succeeds",...},

@@ -1,0 +1,1000 @@
+//! The daemon's three figures (issue 4): a deadline storm, `judge run`
+//! idling, and the IMAP round trip.
+//!
+//! 1. **Storm**: 1,000 active games (S1901M, seven seats each holding the
+//!    same argon2id PHC string, a Master each, legal opening orders chosen
+//!    by a seeded generator) all share one deadline. One clock tick at the
+//!    moment it matters is timed the way `daemon::run_clock` does it:
+//!    `BEGIN IMMEDIATE`, `game::tick::tick`, every mail it returns queued
+//!    (rendered, one row per recipient), `COMMIT`. Two cases:
+//!    - `deadline`: every power's orders are complete and one seat per game
+//!      has WAIT set (else the games would have gone early); the tick is at
+//!      the deadline.
+//!    - `grace`: six of the seven powers have complete orders (which one is
+//!      missing varies); the tick is at the end of grace: the missing power
+//!      goes into civil disorder and the phase is processed.
+//!
+//!    Before the timed tick the template has had a tick 30 s earlier (the
+//!    judge was running: no outage; the reminders or late notices of that
+//!    moment are already out). Each run starts from a fresh copy of the
+//!    template database. Checked after each run: 1,000 games processed, each
+//!    now in F1901M, one results mail queued per recipient.
+//!
+//!    Also timed, in process: one tick over the same 1,000 games when
+//!    nothing is due (deadlines days away): what `judge run` pays every
+//!    `tick_seconds` when idle.
+//! 2. **Idle**: the real `judge` binary (`judge run`, built by `cargo
+//!    bench` with the bench profile) on a judge with 1,000 active games
+//!    whose deadlines are three days away, on the embedded Maildir default.
+//!    After it settles (start-up: the first tick), /proc/<pid>/status
+//!    (VmRSS, VmHWM) and /proc/<pid>/stat (utime + stime) are sampled every
+//!    second for the window. Then SIGTERM: it must exit 0.
+//! 3. **IMAP**: only when `JUDGE_TEST_IMAP_PORT` and `JUDGE_TEST_SMTP_PORT`
+//!    name running servers (`tests/servers/start.sh`); skipped otherwise
+//!    with a message. See [`imap`].
+//!
+//! `cargo bench --bench daemon [storm|idle|imap]...` (no name: all).
+//! Environment: `DAEMONBENCH_RUNS` (storm runs, default 5),
+//! `DAEMONBENCH_IDLE_SECS` (the idle window, default 60),
+//! `DAEMONBENCH_IDLE_RUNS` (default 1), `DAEMONBENCH_DIR` (a folder to work
+//! in; default a new one under the temporary folder, removed at the end),
+//! `DAEMONBENCH_KEEP=1` to keep it.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use judge::config::Config;
+use judge::engine::map::{Map, Power};
+use judge::engine::parse::parse_order;
+use judge::engine::position::Position;
+use judge::frontend::Judge;
+use judge::game::orders::order_key;
+use judge::game::settings::GameSettings;
+use judge::game::tick::{tick, tick_cached, TickCache};
+use judge::interchange::PositionJson;
+use judge::store::{self, GameState, NewGame, NewOrder, NewSeat, PasswordHash, SeatStatus, Store};
+
+const GAMES: usize = 1000;
+/// Unix time at which the storm's games start.
+const T0: i64 = 1_800_000_000;
+/// The defaults of `judge.toml`: 72 h to a movement deadline, 24 h grace.
+const MOVE_HOURS: i64 = 72;
+const GRACE_HOURS: i64 = 24;
+const PHASE: &str = "S1901M";
+const STORM_TARGET_S: f64 = 5.0;
+const RSS_TARGET_MB: f64 = 50.0;
+const IMAP_TARGET_MS: f64 = 1000.0;
+
+/// Legal opening orders per unit (the engine's short form).
+const OPENINGS: &[(Power, &[&str])] = &[
+    (
+        Power::Austria,
+        &["A VIE - GAL", "A VIE - TRI", "A VIE - BOH"],
+    ),
+    (
+        Power::Austria,
+        &["A BUD - SER", "A BUD - RUM", "A BUD - GAL"],
+    ),
+    (Power::Austria, &["F TRI - ALB", "F TRI - VEN", "F TRI H"]),
+    (Power::England, &["F LON - NTH", "F LON - ENG"]),
+    (Power::England, &["F EDI - NWG", "F EDI - NTH"]),
+    (
+        Power::England,
+        &["A LVP - YOR", "A LVP - EDI", "A LVP - WAL"],
+    ),
+    (
+        Power::France,
+        &["A PAR - BUR", "A PAR - PIC", "A PAR - GAS"],
+    ),
+    (
+        Power::France,
+        &["A MAR - SPA", "A MAR S A PAR - BUR", "A MAR - BUR"],
+    ),
+    (
+        Power::France,
+        &["F BRE - MAO", "F BRE - ENG", "F BRE - PIC"],
+    ),
+    (
+        Power::Germany,
+        &["A BER - KIE", "A BER - SIL", "A BER - MUN"],
+    ),
+    (
+        Power::Germany,
+        &["A MUN - RUH", "A MUN - BUR", "A MUN - TYR"],
+    ),
+    (
+        Power::Germany,
+        &["F KIE - DEN", "F KIE - HOL", "F KIE - BAL"],
+    ),
+    (Power::Italy, &["A ROM - APU", "A ROM - VEN", "A ROM - TUS"]),
+    (Power::Italy, &["A VEN - TYR", "A VEN - PIE", "A VEN H"]),
+    (Power::Italy, &["F NAP - ION", "F NAP - TYS"]),
+    (
+        Power::Russia,
+        &["A MOS - UKR", "A MOS - SEV", "A MOS - STP"],
+    ),
+    (
+        Power::Russia,
+        &["A WAR - GAL", "A WAR - UKR", "A WAR - SIL"],
+    ),
+    (Power::Russia, &["F SEV - BLA", "F SEV - RUM"]),
+    (Power::Russia, &["F STP/SC - BOT", "F STP/SC - FIN"]),
+    (Power::Turkey, &["A CON - BUL", "A CON H"]),
+    (Power::Turkey, &["A SMY - ARM", "A SMY - CON"]),
+    (Power::Turkey, &["F ANK - BLA", "F ANK - CON"]),
+];
+
+/// xorshift64*: the same seed, the same games.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// How the games of a judge are set up.
+struct Plan {
+    /// When the games start (deadline MOVE_HOURS later, grace GRACE_HOURS more).
+    start: i64,
+    /// The powers without orders in game `g`.
+    missing: fn(usize) -> Vec<Power>,
+    /// Whether game `g` has a seat with WAIT set.
+    wait: fn(usize) -> bool,
+    /// A clock tick already run at this time (the judge was up then).
+    previous_tick: Option<i64>,
+}
+
+fn main() {
+    let wanted: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let want = |name: &str| wanted.is_empty() || wanted.iter().any(|w| w == name);
+    let runs = env_usize("DAEMONBENCH_RUNS", 5).max(1);
+    let (root, made_root) = match std::env::var_os("DAEMONBENCH_DIR") {
+        Some(dir) => (PathBuf::from(dir), false),
+        None => (
+            std::env::temp_dir().join(format!("judge-daemonbench-{}", std::process::id())),
+            true,
+        ),
+    };
+    let keep = std::env::var_os("DAEMONBENCH_KEEP").is_some_and(|v| v != "0");
+    std::fs::create_dir_all(&root).expect("create the bench folder");
+    println!("daemon bench: {GAMES} games; working in {}", root.display());
+    println!(
+        "machine: {} cores ({})",
+        std::thread::available_parallelism().map_or(0, |n| n.get()),
+        cpu_model()
+    );
+    let hash = store::hash_password("storm-password").expect("argon2id");
+
+    let mut summary = Vec::new();
+    if want("storm") {
+        summary.extend(storm(&root, &hash, runs));
+    }
+    if want("idle") {
+        summary.extend(idle(&root, &hash));
+    }
+    if want("imap") {
+        summary.extend(imap::bench(&root, &hash));
+    }
+
+    println!();
+    println!(
+        "{:<44} {:>12} {:>12}  verdict",
+        "figure", "median", "target"
+    );
+    for (name, value, target, ok) in &summary {
+        println!(
+            "{name:<44} {value:>12} {target:>12}  {}",
+            if *ok { "ok" } else { "MISSED" }
+        );
+    }
+    if made_root && !keep {
+        let _ = std::fs::remove_dir_all(&root);
+    }
+}
+
+type Figure = (String, String, String, bool);
+
+// --- 1. The deadline storm ------------------------------------------------
+
+fn storm(root: &Path, hash: &PasswordHash, runs: usize) -> Vec<Figure> {
+    let deadline = T0 + MOVE_HOURS * 3600;
+    let grace = deadline + GRACE_HOURS * 3600;
+    let cases: [(&str, Plan, i64); 2] = [
+        (
+            "deadline",
+            Plan {
+                start: T0,
+                missing: |_| Vec::new(),
+                wait: |_| true,
+                previous_tick: Some(deadline - 30),
+            },
+            deadline,
+        ),
+        (
+            "grace",
+            Plan {
+                start: T0,
+                missing: |g| vec![Power::ALL[g % 7]],
+                wait: |_| false,
+                previous_tick: Some(grace - 30),
+            },
+            grace,
+        ),
+    ];
+    let mut figures = Vec::new();
+    for (name, plan, moment) in cases {
+        println!();
+        println!(
+            "== storm/{name}: {GAMES} games, one tick at {} ==",
+            iso(moment)
+        );
+        let template = root.join(format!("storm-{name}"));
+        let t = Instant::now();
+        make_judge(&template, hash, &plan);
+        println!("set-up: {:.1} s", t.elapsed().as_secs_f64());
+
+        let mut totals = Vec::new();
+        let mut ticks = Vec::new();
+        let mut queues = Vec::new();
+        let mut commits = Vec::new();
+        for run in 0..runs {
+            let dir = root.join(format!("storm-{name}-run"));
+            let _ = std::fs::remove_dir_all(&dir);
+            copy_dir(&template, &dir);
+            let config = Config::load(&dir.join("judge.toml")).expect("judge.toml");
+            let mut judge = Judge::open(config).expect("open the judge");
+            let before_out = count(&judge, "SELECT count(*) FROM outbound");
+
+            let code = judge.config.judge.code.clone();
+            let clock = judge.config.clock.clone();
+            // The daemon's cache, as the tick 30 s before left it (that
+            // tick's work is in the template: this one finds nothing).
+            let mut cache = TickCache::new();
+            let tx = judge.store.transaction().expect("begin");
+            let (report, mails) = tick_cached(
+                &tx,
+                &clock,
+                &judge.templates,
+                &code,
+                moment - 30,
+                &mut cache,
+            )
+            .expect("tick");
+            tx.commit().expect("commit");
+            assert!(mails.is_empty() && report == Default::default());
+            assert_eq!(cache.len(), GAMES, "every game quiet 30 s before");
+
+            // The tick at the moment, as `daemon::run_clock` does it.
+            let started = Instant::now();
+            let tx = judge.store.transaction().expect("begin");
+            let (report, mails) =
+                tick_cached(&tx, &clock, &judge.templates, &code, moment, &mut cache)
+                    .expect("tick");
+            let ticked = started.elapsed();
+            for m in &mails {
+                m.queue(&tx, &judge.config, moment).expect("queue");
+            }
+            let queued = started.elapsed();
+            tx.commit().expect("commit");
+            let total = started.elapsed();
+
+            // Checks.
+            assert_eq!(report.processed.len(), GAMES, "games processed by the tick");
+            let processed = count(
+                &judge,
+                &format!("SELECT count(*) FROM phases WHERE phase = '{PHASE}' AND processed_at = {moment}"),
+            );
+            assert_eq!(processed, GAMES as i64, "phases marked processed");
+            let next = count(&judge, "SELECT count(*) FROM phases WHERE phase = 'F1901M'");
+            assert_eq!(next, GAMES as i64, "games now in F1901M");
+            let results = count(
+                &judge,
+                &format!("SELECT count(*) FROM outbound WHERE created_at = {moment}"),
+            );
+            // Seven players and the Master per game.
+            assert_eq!(results, 8 * GAMES as i64, "results mails queued");
+            let out = count(&judge, "SELECT count(*) FROM outbound") - before_out;
+            drop(judge);
+            let _ = std::fs::remove_dir_all(&dir);
+
+            println!(
+                "run {}: {:.3} s  (tick {:.3} s, queueing {} mails to {out} recipients {:.3} s, commit {:.3} s)",
+                run + 1,
+                total.as_secs_f64(),
+                ticked.as_secs_f64(),
+                mails.len(),
+                (queued - ticked).as_secs_f64(),
+                (total - queued).as_secs_f64(),
+            );
+            totals.push(total.as_secs_f64());
+            ticks.push(ticked.as_secs_f64());
+            queues.push((queued - ticked).as_secs_f64());
+            commits.push((total - queued).as_secs_f64());
+        }
+        let m = median(totals.clone());
+        println!(
+            "storm/{name}: median {m:.3} s over {runs} runs (min {:.3}, max {:.3}); \
+             tick {:.3} s, queueing {:.3} s, commit {:.3} s",
+            min(&totals),
+            max(&totals),
+            median(ticks),
+            median(queues),
+            median(commits)
+        );
+        figures.push((
+            format!("storm/{name}: 1,000 processed + queued"),
+            format!("{m:.3} s"),
+            format!("<= {STORM_TARGET_S} s"),
+            m <= STORM_TARGET_S,
+        ));
+    }
+
+    // The idle tick: the same games, nothing due.
+    println!();
+    println!("== idle tick: {GAMES} games, deadlines 3 days away, nothing due ==");
+    let template = root.join("idle-tick");
+    make_judge(&template, hash, &idle_plan(T0));
+    let config = Config::load(&template.join("judge.toml")).expect("judge.toml");
+    let mut judge = Judge::open(config).expect("open the judge");
+    let code = judge.config.judge.code.clone();
+    let clock = judge.config.clock.clone();
+    let mut cache = TickCache::new();
+    for cached in [false, true] {
+        let mut times = Vec::new();
+        for i in 0..21 {
+            let now = T0 + 3600 + 30 * i;
+            let started = Instant::now();
+            let tx = judge.store.transaction().expect("begin");
+            let (report, mails) = if cached {
+                tick_cached(&tx, &clock, &judge.templates, &code, now, &mut cache)
+            } else {
+                tick(&tx, &clock, &judge.templates, &code, now)
+            }
+            .expect("tick");
+            tx.commit().expect("commit");
+            times.push(started.elapsed().as_secs_f64() * 1000.0);
+            assert!(
+                mails.is_empty() && report == Default::default(),
+                "nothing due"
+            );
+            if cached && i > 0 {
+                assert_eq!(cache.skipped(), GAMES, "every game skipped");
+            }
+        }
+        // The first cached tick fills the cache: the median is of the rest.
+        let kind = if cached {
+            "cached (judge run)"
+        } else {
+            "full (judge run --once)"
+        };
+        let m = median(times.clone());
+        println!(
+            "idle tick, {kind}: median {m:.2} ms of 21 (min {:.2}, max {:.2}); \
+             every {} s that is {:.3}% of a core",
+            min(&times),
+            max(&times),
+            clock.tick_seconds,
+            m / 1000.0 / f64::from(clock.tick_seconds.max(1)) * 100.0
+        );
+        figures.push((
+            format!("idle tick over 1,000 games, {kind}"),
+            format!("{m:.2} ms"),
+            "-".to_string(),
+            true,
+        ));
+    }
+    drop(judge);
+    let _ = std::fs::remove_dir_all(&template);
+    figures
+}
+
+/// Deadlines three days after `start`; in three games of four, two or three
+/// powers have no orders yet; in the fourth everyone has, and one seat has
+/// WAIT set (else the game would have gone early).
+fn idle_plan(start: i64) -> Plan {
+    Plan {
+        start,
+        missing: |g| {
+            if g % 4 == 0 {
+                Vec::new()
+            } else {
+                let mut m = vec![Power::ALL[g % 7], Power::ALL[(g + 3) % 7]];
+                if g % 3 == 0 {
+                    m.push(Power::ALL[(g + 5) % 7]);
+                }
+                m
+            }
+        },
+        wait: |g| g % 4 == 0,
+        previous_tick: None,
+    }
+}
+
+/// A judge folder (`judge.toml`, `templates/`, `var/`) holding GAMES
+/// active games made through the store API.
+fn make_judge(dir: &Path, hash: &PasswordHash, plan: &Plan) {
+    let _ = std::fs::remove_dir_all(dir);
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    std::fs::create_dir_all(dir).expect("create the judge folder");
+    std::fs::copy(manifest.join("judge.toml"), dir.join("judge.toml")).expect("copy judge.toml");
+    copy_dir(&manifest.join("templates"), &dir.join("templates"));
+    let config = Config::load(&dir.join("judge.toml")).expect("judge.toml");
+    let mut db = Store::open(config.database_path()).expect("open the store");
+    let settings = serde_json::to_string(&GameSettings::new(&config.games)).expect("settings");
+    let map = Map::standard();
+    let position = Position::standard_start(map);
+    let position_json = PositionJson::from_position(map, &position);
+    let deadline = plan.start + MOVE_HOURS * 3600;
+    let grace = deadline + GRACE_HOURS * 3600;
+    let mut rng = Rng(0x5EED_0F_D1_9A_u64 | 1);
+
+    let tx = db.transaction().expect("begin");
+    for g in 0..GAMES {
+        let name = format!("storm{g:04}");
+        let master = format!("gm.{name}@masters.example");
+        let game_id = store::create_game(
+            &tx,
+            &NewGame {
+                name: &name,
+                variant: "standard",
+                settings: &settings,
+                master_address: Some(&master),
+                master_password: Some(hash),
+                seed: g as i64,
+            },
+            plan.start - 3600,
+        )
+        .expect("create game");
+        let missing = (plan.missing)(g);
+        for (i, power) in Power::ALL.into_iter().enumerate() {
+            let address = format!("{}.{name}@players.example", power.name().to_lowercase());
+            let seat = store::add_seat(
+                &tx,
+                &NewSeat {
+                    game_id,
+                    power: None,
+                    address: &address,
+                    password: hash,
+                    status: SeatStatus::Forming,
+                    preferences: None,
+                },
+                plan.start - 3600,
+            )
+            .expect("add seat");
+            store::assign_power(&tx, seat, power.upper(), PHASE).expect("assign power");
+            if i == g % 7 && (plan.wait)(g) {
+                store::set_seat_wait(&tx, seat, true).expect("wait");
+            }
+        }
+        store::insert_phase(
+            &tx,
+            game_id,
+            PHASE,
+            &position_json,
+            Some(deadline),
+            Some(grace),
+            plan.start,
+        )
+        .expect("insert phase");
+        store::set_game_state(&tx, game_id, GameState::Active, plan.start).expect("activate");
+        for (unit, (power, options)) in OPENINGS.iter().enumerate() {
+            if missing.contains(power) {
+                continue;
+            }
+            let text = options[rng.below(options.len())];
+            let order = parse_order(map, &position, *power, text).expect("opening order");
+            let key = order_key(map, &order, 0);
+            store::set_order(
+                &tx,
+                &NewOrder {
+                    game_id,
+                    phase: PHASE,
+                    power: power.upper(),
+                    unit: &key,
+                    written: text,
+                    understood: &order.short(map),
+                    inbound_id: None,
+                },
+                plan.start + 3600 + (g * 22 + unit) as i64,
+            )
+            .expect("set order");
+        }
+    }
+    tx.commit().expect("commit");
+    drop(db);
+
+    if let Some(at) = plan.previous_tick {
+        let mut judge = Judge::open(config).expect("open the judge");
+        let code = judge.config.judge.code.clone();
+        let clock = judge.config.clock.clone();
+        let tx = judge.store.transaction().expect("begin");
+        let (report, mails) = tick(&tx, &clock, &judge.templates, &code, at).expect("tick");
+        for m in &mails {
+            m.queue(&tx, &judge.config, at).expect("queue");
+        }
+        tx.commit().expect("commit");
+        assert!(
+            report.processed.is_empty(),
+            "nothing processed before the moment"
+        );
+        println!(
+            "previous tick at {}: {} reminders, {} late notices",
+            iso(at),
+            report.reminders,
+            report.late_notices
+        );
+    }
+}
+
+fn count(judge: &Judge, sql: &str) -> i64 {
+    judge
+        .store
+        .conn()
+        .query_row(sql, [], |r| r.get(0))
+        .expect("count")
+}
+
+// --- 2. `judge run` idle --------------------------------------------------
+
+fn idle(root: &Path, hash: &PasswordHash) -> Vec<Figure> {
+    let window = env_usize("DAEMONBENCH_IDLE_SECS", 60).max(5) as u64;
+    let idle_runs = env_usize("DAEMONBENCH_IDLE_RUNS", 1).max(1);
+    println!();
+    println!(
+        "== idle: `judge run`, {GAMES} active games, deadlines 3 days away, {window} s window =="
+    );
+    let dir = root.join("idle");
+    let now = chrono::Utc::now().timestamp();
+    make_judge(&dir, hash, &idle_plan(now));
+    let config = Config::load(&dir.join("judge.toml")).expect("judge.toml");
+    let db_size = std::fs::metadata(config.database_path()).map_or(0, |m| m.len());
+    println!(
+        "database: {:.1} MB; tick_seconds = {}",
+        db_size as f64 / 1e6,
+        config.clock.tick_seconds
+    );
+    let hz = clock_ticks_per_second();
+    let mut rss_maxes = Vec::new();
+    let mut hwms = Vec::new();
+    let mut cpus = Vec::new();
+    for run in 0..idle_runs {
+        let log = std::fs::File::create(dir.join(format!("judge-run-{run}.log"))).expect("log");
+        let started = Instant::now();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_judge"))
+            .arg("--config")
+            .arg(dir.join("judge.toml"))
+            .arg("run")
+            .env("RUST_LOG", "info")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("start judge run");
+        let pid = child.id();
+
+        // Start-up: until the CPU time stops moving for two seconds.
+        let mut last = cpu_ticks(pid);
+        let mut still = 0;
+        let mut rss_max = rss_kb(pid).0;
+        while still < 2 && started.elapsed() < Duration::from_secs(60) {
+            std::thread::sleep(Duration::from_secs(1));
+            assert_running(&mut child);
+            let now = cpu_ticks(pid);
+            still = if now == last { still + 1 } else { 0 };
+            last = now;
+            rss_max = rss_max.max(rss_kb(pid).0);
+        }
+        let startup_cpu = last as f64 / hz;
+        let settled = started.elapsed();
+
+        // The window.
+        let t0 = Instant::now();
+        let cpu0 = cpu_ticks(pid);
+        let mut samples = Vec::new();
+        for s in 1..=window {
+            let next = t0 + Duration::from_secs(s);
+            std::thread::sleep(next.saturating_duration_since(Instant::now()));
+            assert_running(&mut child);
+            let (rss, _) = rss_kb(pid);
+            rss_max = rss_max.max(rss);
+            samples.push((cpu_ticks(pid), rss));
+        }
+        let wall = t0.elapsed().as_secs_f64();
+        let cpu1 = cpu_ticks(pid);
+        let (rss_end, hwm) = rss_kb(pid);
+        let cpu_pct = (cpu1 - cpu0) as f64 / hz / wall * 100.0;
+
+        // SIGTERM: a clean stop.
+        let stop = Instant::now();
+        let killed = Command::new("kill")
+            .arg("-TERM")
+            .arg(pid.to_string())
+            .status()
+            .expect("kill");
+        assert!(killed.success());
+        let status = loop {
+            if let Some(s) = child.try_wait().expect("wait") {
+                break s;
+            }
+            if stop.elapsed() > Duration::from_secs(15) {
+                let _ = child.kill();
+                panic!("judge run did not stop within 15 s of SIGTERM");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert!(status.success(), "judge run exited with {status}");
+
+        println!(
+            "run {}: start-up {:.1} s ({startup_cpu:.2} s CPU); window {wall:.0} s: CPU {:.2} s = {cpu_pct:.3}% of a core; \
+             RSS max {:.1} MB (VmHWM {:.1} MB), at the end {:.1} MB; stopped {:.2} s after SIGTERM, exit 0",
+            run + 1,
+            settled.as_secs_f64(),
+            (cpu1 - cpu0) as f64 / hz,
+            rss_max as f64 / 1024.0,
+            hwm as f64 / 1024.0,
+            rss_end as f64 / 1024.0,
+            stop.elapsed().as_secs_f64()
+        );
+        // Where the CPU went: ticks per 10 s slice.
+        let slices: Vec<String> = samples
+            .chunks(10)
+            .scan(cpu0, |prev, chunk| {
+                let end = chunk.last().map_or(*prev, |c| c.0);
+                let d = end - *prev;
+                *prev = end;
+                Some(format!("{:.0}", d as f64 / hz * 1000.0))
+            })
+            .collect();
+        println!("  CPU ms per 10 s slice: {}", slices.join(" "));
+        rss_maxes.push(rss_max as f64 / 1024.0);
+        hwms.push(hwm as f64 / 1024.0);
+        cpus.push(cpu_pct);
+    }
+    let rss = median(rss_maxes);
+    let cpu = median(cpus);
+    println!(
+        "idle: RSS max {rss:.1} MB (VmHWM {:.1} MB), CPU {cpu:.3}% (median of {idle_runs})",
+        median(hwms)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    vec![
+        (
+            "idle: RSS max (1,000 games)".to_string(),
+            format!("{rss:.1} MB"),
+            format!("< {RSS_TARGET_MB} MB"),
+            rss < RSS_TARGET_MB,
+        ),
+        (
+            format!("idle: CPU over {window} s"),
+            format!("{cpu:.3}%"),
+            "~0%".to_string(),
+            cpu < 1.0,
+        ),
+    ]
+}
+
+fn assert_running(child: &mut Child) {
+    if let Some(status) = child.try_wait().expect("wait") {
+        panic!("judge run exited early: {status}");
+    }
+}
+
+/// utime + stime of a process, in clock ticks.
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    // After "pid (comm)": state is field 3, utime 14, stime 15.
+    let get = |i: usize| {
+        fields
+            .get(i - 3)
+            .and_then(|f| f.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    get(14) + get(15)
+}
+
+/// (VmRSS, VmHWM) in kB.
+fn rss_kb(pid: u32) -> (u64, u64) {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.split_whitespace().next())
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
+    };
+    (field("VmRSS:"), field("VmHWM:"))
+}
+
+fn clock_ticks_per_second() -> f64 {
+    Command::new("getconf")
+        .arg("CLK_TCK")
+        .output()
+        .ok()
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(100.0)
+}
+
+// --- 3. IMAP in, SMTP out ---------------------------------------------------
+
+mod imap {
+    //! A mail arriving in the judge's IMAP inbox is answered, and the answer
+    //! accepted by the SMTP server, within 1 s.
+    //!
+    //! Needs `tests/servers/start.sh` running (Dovecot and aiosmtpd on
+    //! 127.0.0.1) and, in the environment, `JUDGE_TEST_IMAP_PORT`,
+    //! `JUDGE_TEST_SMTP_PORT`, and what the judge logs in as and where the
+    //! SMTP server delivers: `JUDGE_TEST_IMAP_USER` (default `judge`),
+    //! `JUDGE_TEST_IMAP_PASSWORD` (default `judge`), `JUDGE_TEST_JUDGE_ADDRESS`
+    //! (default `judge@localhost`), `JUDGE_TEST_PLAYER_MAILDIR` (the Maildir
+    //! the SMTP server delivers the player's mail into; without it the
+    //! player's mail is read back over IMAP as `JUDGE_TEST_PLAYER_USER`).
+    //!
+    //! Each round: one mail (a SIGNON and a full order set of a seat of a
+    //! started game) is submitted over SMTP to the judge's address; the SMTP
+    //! server delivers it to the judge's IMAP inbox, where `judge run`
+    //! (IMAP IDLE in, SMTP out) picks it up, handles it and sends the reply
+    //! back through the SMTP server, which delivers it into the player's
+    //! Maildir. Timed from the end of the SMTP submission (the server's
+    //! `250` after DATA) to the reply's appearance in the player's Maildir
+    //! (polled every 5 ms). 20 rounds, 1 s apart.
+
+    use super::*;
+
+    pub fn bench(root: &Path, hash: &PasswordHash) -> Vec<Figure> {
+        println!();
+        println!("== imap: mail in over IMAP (IDLE), reply out over SMTP ==");
+        let (Some(imap_port), Some(smtp_port)) = (
+            std::env::var("JUDGE_TEST_IMAP_PORT").ok(),
+            std::env::var("JUDGE_TEST_SMTP_PORT").ok(),
+        ) else {
+            println!(
+                "skipped: JUDGE_TEST_IMAP_PORT and JUDGE_TEST_SMTP_PORT are not set \
+                 (start the servers with tests/servers/start.sh and export what it prints)"
+            );
+            return Vec::new();
+        };
+        let var = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
+        let user = var("JUDGE_TEST_IMAP_USER", "judge");
+        let password = var("JUDGE_TEST_IMAP_PASSWORD", "judge");
+        let judge_address = var("JUDGE_TEST_JUDGE_ADDRESS", "judge@localhost");
+        let Some(player_maildir) = std::env::var_os("JUDGE_TEST_PLAYER_MAILDIR").map(PathBuf::from)
+        else {
+            println!("skipped: JUDGE_TEST_PLAYER_MAILDIR (where the SMTP server delivers the player's mail) is not set");
+            return Vec::new();
+        };
+        let rounds = super::env_usize("DAEMONBENCH_IMAP_ROUNDS", 20).max(1);
+
+        // A judge with one started game whose deadline is days away.
+        let dir = root.join("imap");
+        let now = chrono::Utc::now().timestamp();
+        let plan = Plan {
+            start: now,
+            missing: |_| Power::ALL.to_vec(),
+            wait: |_| false,
+            previous_tick: None,
+        };
+        super::make_judge(&dir, hash, &plan);
+        let toml = std::fs::read_to_string(dir.join("judge.toml")).expect("judge.toml");
+        let mut out = String::new();
+        let mut skip = false;
+        for line in toml.lines() {
+            if line.starts_with('[') {
+                skip = line == "[inbox]" || line == "[outbox]";
+            }
+            if !skip {
+                let line = if line.starts_with("address =") {
+                    format!("address = \"{judge_address}\"")
+                } else {
+                    line.to_string()
+                };
+                out.push_str(&line);
+                out.push('\n');
+            }
+        }
+        out.push_str(&format!(
+            "\n[inbox]\nkind = \"imap\"\nhost = \"127.0.0.1\"\nport = {imap_port}\ntls = \"none\"\n\
+             user = \"{user}\"\npassword = \"{password}\"\nfolder = \"INBOX\"\n\
+             \n[outbox]\nkind = \"smtp\"\nhost = \"127.0.0.1\"\nport = {smtp_port}\ntls = \"none\"\n"
+        ));
+        std::fs::write(dir.join("judge.toml"), out).expect("write judge.toml");
+
+        let log = std::fs::File::create(dir.join("judge-run.log")).expect("log");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_judge"))
+            .arg("--config")
+            .arg(dir.join("judge.toml"))
+            .arg("run")
+            .env("RUST_LOG", "info")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("start judge run");
+        std::thread::sleep(Duration::from_secs(3));
+        assert_running(&mut child);
+
+        let map = Map::standard();
+        let position = Position::standard_start(map);
+        let new_dir = player_maildir.join("new");
+        let cur_dir = player_maildir.join("cur");
+        let seen = |d: &Path| std::fs::read_dir(d).map_or(0, |r| r.count());
+        let mut latencies = Vec::new();
+        let mut rng = Rng(0x1AB5);
+        for round in 0..rounds {
+            let power = Power::ALL[round % 7];
+            let player = format!("{}.storm0000@players.example", power.name().to_lowercase());
+            let mut body = format!("SIGNON {}storm0000 storm-password\n", power.initial());
+            for (p, options) in OPENINGS {
+                if *p == power {
+                    let text = options[rng.below(options.len())];
+                    let order = parse_order(map, &position, power, text).expect("order");
+                    body.push_str(&order.short(map));
+                    body.push('\n');
+                }
+            }
+            let message_id = format!("imapbench-{}-{round}@players.example", std::process::id());
+            let before = seen(&new_dir) + seen(&cur_dir);
+            let date = chrono::Utc::now().to_rfc2822();
+            let raw = format!(
+                "From: {player}\r\nTo: {judge_address}\r\nSubject: orders\r\nDate: {date}\r\n\
+                 Message-ID: <{message_id}>\r\nMIME-Version: 1.0\r\n\
+                 Content-Type: text/plain; charset=utf-8\r\n\r\n{}",
+                body.replace('\n', "\r\n")
+            );
+            smtp_submit(&smtp_port, &player, &judge_address, &raw);
+            let sent = Instant::now();
+            loop {
+                if seen(&new_dir) + seen(&cur_dir) > before {
+                    break;
+                }
+                if sent.elapsed() > Duration::from_secs(30) {
+                    let _ = child.kill();
+                    panic!("no reply within 30 s (round {})", round + 1);
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            let ms = sent.elapsed().as_secs_f64() * 1000.0;
+            println!("round {:>2}: {ms:.0} ms", round + 1);
+            latencies.push(ms);
+            std::thread::sleep(Duration::from_secs(1));
+        }
+        let _ = Command::new("kill")
+            .arg("-TERM")
+            .arg(child.id().to_string())
+            .status();
+        let _ = child.wait();
+        let m = median(latencies.clone());
+        println!(
+            "imap: median {m:.0} ms of {rounds} (min {:.0}, max {:.0})",
+            min(&latencies),
+            max(&latencies)
+        );
+        vec![(
+            "imap: mail in -> reply accepted by SMTP".to_string(),
+            format!("{m:.0} ms"),
+            format!("<= {IMAP_TARGET_MS} ms"),
+            m <= IMAP_TARGET_MS,
+        )]
+    }
+
+    /// A plain SMTP submission (no TLS, no auth): 127.0.0.1 only.
+    fn smtp_submit(port: &str, from: &str, to: &str, raw: &str) {
+        let stream = TcpStream::connect(format!("127.0.0.1:{port}")).expect("connect to SMTP");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .expect("timeout");
+        let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+        let mut writer = stream;
+        let mut expect = |writer: &mut TcpStream, send: Option<&str>, code: &str| {
+            if let Some(s) = send {
+                writer.write_all(s.as_bytes()).expect("SMTP write");
+            }
+            loop {
+                let mut line = String::new();
+                reader.read_line(&mut line).expect("SMTP read");
+                assert!(
+                    line.starts_with(code),
+                    "SMTP: expected {code}, got {line:?}"
+                );
+                if line.as_bytes().get(3) != Some(&b'-') {
+                    break;
+                }
+            }
+        };
+        expect(&mut writer, None, "220");
+        expect(&mut writer, Some("EHLO bench.localhost\r\n"), "250");
+        expect(&mut writer, Some(&format!("MAIL FROM:<{from}>\r\n")), "250");
+        expect(&mut writer, Some(&format!("RCPT TO:<{to}>\r\n")), "250");
+        expect(&mut writer, Some("DATA\r\n"), "354");
+        let mut data = String::new();
+        for line in raw.split("\r\n") {
+            if line.starts_with('.') {
+                data.push('.');
+            }
+            data.push_str(line);
+            data.push_str("\r\n");
+        }
+        data.push_str(".\r\n");
+        expect(&mut writer, Some(&data), "250");
+        let _ = writer.write_all(b"QUIT\r\n");
+        let mut rest = Vec::new();
+        let _ = writer.read_to_end(&mut rest);
+    }
+}
+
+// --- helpers ------------------------------------------------------------------
+
+fn env_usize(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("model name"))
+                .map(|v| v.trim_start_matches([' ', '\t', ':']).to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".to_string())
+}
+
+fn iso(t: i64) -> String {
+    chrono::DateTime::from_timestamp(t, 0)
+        .map(|d| d.to_rfc3339())
+        .unwrap_or_default()
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let n = v.len();
+    if n == 0 {
+        0.0
+    } else if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+fn min(v: &[f64]) -> f64 {
+    v.iter().copied().fold(f64::INFINITY, f64::min)
+}
+
+fn max(v: &[f64]) -> f64 {
+    v.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create folder");
+    for entry in std::fs::read_dir(from).expect("read folder") {
+        let entry = entry.expect("folder entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("file type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy file");
+        }
+    }
+}
