@@ -74,6 +74,7 @@ impl MaildirOutbox {
         let dir = Maildir::from(path.clone());
         dir.create_dirs()
             .map_err(|e| format!("outbox Maildir {}: {e}", path.display()))?;
+        clean_tmp(&path);
         Ok(MaildirOutbox { dir })
     }
 
@@ -82,5 +83,25 @@ impl MaildirOutbox {
             .store_new(&mail.raw)
             .map(|_| ())
             .map_err(|e| format!("writing to the outbox Maildir: {e}"))
+    }
+}
+
+/// Removes files left in `tmp/` by a write that was cut short (a crash)
+/// more than 36 hours ago, as the Maildir convention asks. Best effort.
+fn clean_tmp(root: &std::path::Path) {
+    let Ok(entries) = std::fs::read_dir(root.join("tmp")) else {
+        return;
+    };
+    let limit = Duration::from_secs(36 * 3600);
+    for entry in entries.flatten() {
+        let old = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > limit);
+        if old {
+            let _ = std::fs::remove_file(entry.path());
+        }
     }
 }
