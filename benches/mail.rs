@@ -29,13 +29,16 @@
 //! reply, `[Error Flag]` on exactly the mails with a bad line, and every
 //! seat's stored orders equal to the last set it sent.
 //!
-//! Printed: medians over the runs of mails/s and of the p50/p99 latency per
-//! mail, and the time of one argon2id verification on this machine.
+//! Printed: medians over the runs of mails/s (wall clock; without the time
+//! the thread waited for a CPU, from `/proc/thread-self/schedstat`; per
+//! CPU-second) and of the p50/p99 latency per mail, and the time of one
+//! argon2id verification on this machine.
 //!
 //! `cargo bench --bench mail` (see `benches/README.md`). Environment:
-//! `MAILBENCH_RUNS` (default 3), `MAILBENCH_DIR` (a folder to work in; the
-//! default is a new one under the system's temporary folder, removed at
-//! the end), `MAILBENCH_KEEP=1` to keep it.
+//! `MAILBENCH_RUNS` (default 3); `MAILBENCH_DIR`, a folder to work in, kept,
+//! whose set-up a later run reuses (the default is a new folder under the
+//! system's temporary folder, removed at the end); `MAILBENCH_KEEP=1` to
+//! keep the runs' databases too.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -546,7 +549,7 @@ fn read_seats(conn: &store::rusqlite::Connection) -> Vec<SeatInfo> {
 fn unit_orders() -> HashMap<Power, Vec<UnitOrders>> {
     let map = Map::standard();
     let start = Position::standard_start(map);
-    let mut rng = Rng(0x5eed_0f_0dde55);
+    let mut rng = Rng(0x005e_ed0f_0dde_5500);
     let mut out: HashMap<Power, Vec<UnitOrders>> = HashMap::new();
     for (power, shorts) in OPENINGS {
         let mut options = Vec::new();

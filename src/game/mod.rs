@@ -36,9 +36,25 @@ pub fn current(conn: &Connection, game_id: i64) -> Result<Option<Current>, Store
 
 /// The engine position stored with a phase.
 pub fn position_of(record: &PhaseRecord) -> Result<Position, StoreError> {
+    thread_local! {
+        /// The last position read, by its JSON text: one mail asks for
+        /// its game's position once per command and once for the reply.
+        static LAST: std::cell::RefCell<Option<(String, Position)>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    let known = LAST.with(|last| match &*last.borrow() {
+        Some((json, position)) if *json == record.position => Some(position.clone()),
+        _ => None,
+    });
+    if let Some(position) = known {
+        return Ok(position);
+    }
     let json: PositionJson = record.position_as()?;
-    json.to_position(Map::standard())
-        .map_err(|e| StoreError::Setup(format!("stored position of {}: {e}", record.phase)))
+    let position = json
+        .to_position(Map::standard())
+        .map_err(|e| StoreError::Setup(format!("stored position of {}: {e}", record.phase)))?;
+    LAST.with(|last| *last.borrow_mut() = Some((record.position.clone(), position.clone())));
+    Ok(position)
 }
 
 /// The game's variant (the standard game if the name is unknown).

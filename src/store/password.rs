@@ -179,3 +179,41 @@ fn with_blocks<R>(count: usize, f: impl FnOnce(&mut [argon2::Block]) -> R) -> R 
         Err(_) => f(&mut vec![argon2::Block::default(); count]),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The reused working memory gives the crate's own answers whatever
+    /// the parameters, in any order (larger, smaller, other lanes and
+    /// output lengths).
+    #[test]
+    fn reused_memory_verifies_like_the_crate() {
+        use argon2::password_hash::PasswordVerifier;
+        let salt = SaltString::encode_b64(b"0123456789abcdef").unwrap();
+        let mut hashes = Vec::new();
+        for (m, t, p, len) in [
+            (64, 2, 2, 32),
+            (8, 1, 1, 16),
+            (256, 3, 1, 64),
+            (32, 1, 4, 32),
+        ] {
+            let params = Params::new(m, t, p, Some(len)).unwrap();
+            let phc = Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
+                .hash_password(b"hunter2", &salt)
+                .unwrap()
+                .to_string();
+            hashes.push(phc);
+        }
+        for phc in hashes.iter().chain(hashes.iter().rev()) {
+            let parsed = argon2::password_hash::PasswordHash::new(phc).unwrap();
+            for plain in ["hunter2", "hunter3", ""] {
+                let theirs = Argon2::default()
+                    .verify_password(plain.as_bytes(), &parsed)
+                    .is_ok();
+                assert_eq!(verify_password(plain, phc), theirs, "{phc} {plain:?}");
+                assert_eq!(theirs, plain == "hunter2");
+            }
+        }
+    }
+}
