@@ -40,7 +40,7 @@
 //! in; default a new one under the temporary folder, removed at the end),
 //! `DAEMONBENCH_KEEP=1` to keep it.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -354,10 +354,11 @@ fn storm(root: &Path, hash: &PasswordHash, runs: usize) -> Vec<Figure> {
     let code = judge.config.judge.code.clone();
     let clock = judge.config.clock.clone();
     let mut cache = TickCache::new();
-    for cached in [false, true] {
+    for (round, cached) in [false, true].into_iter().enumerate() {
         let mut times = Vec::new();
         for i in 0..21 {
-            let now = T0 + 3600 + 30 * i;
+            // Time goes on, 30 s a tick.
+            let now = T0 + 3600 + 30 * (i + 21 * round as i64);
             let started = Instant::now();
             let tx = judge.store.transaction().expect("begin");
             let (report, mails) = if cached {
@@ -441,7 +442,7 @@ fn make_judge(dir: &Path, hash: &PasswordHash, plan: &Plan) {
     let position_json = PositionJson::from_position(map, &position);
     let deadline = plan.start + MOVE_HOURS * 3600;
     let grace = deadline + GRACE_HOURS * 3600;
-    let mut rng = Rng(0x5EED_0F_D1_9A_u64 | 1);
+    let mut rng = Rng(0x5EED_0FD1_9A01_u64);
 
     let tx = db.transaction().expect("begin");
     for g in 0..GAMES {
@@ -739,85 +740,82 @@ mod imap {
     //! A mail arriving in the judge's IMAP inbox is answered, and the answer
     //! accepted by the SMTP server, within 1 s.
     //!
-    //! Needs `tests/servers/start.sh` running (Dovecot and aiosmtpd on
-    //! 127.0.0.1) and, in the environment, `JUDGE_TEST_IMAP_PORT`,
-    //! `JUDGE_TEST_SMTP_PORT`, and what the judge logs in as and where the
-    //! SMTP server delivers: `JUDGE_TEST_IMAP_USER` (default `judge`),
-    //! `JUDGE_TEST_IMAP_PASSWORD` (default `judge`), `JUDGE_TEST_JUDGE_ADDRESS`
-    //! (default `judge@localhost`), `JUDGE_TEST_PLAYER_MAILDIR` (the Maildir
-    //! the SMTP server delivers the player's mail into; without it the
-    //! player's mail is read back over IMAP as `JUDGE_TEST_PLAYER_USER`).
+    //! Needs the servers of `tests/servers/start.sh` (Dovecot and aiosmtpd
+    //! on 127.0.0.1) and what it exports: `JUDGE_TEST_IMAP_PORT`,
+    //! `JUDGE_TEST_SMTP_PORT`, `JUDGE_TEST_MAIL_DIR` (each user's Maildir is
+    //! `$JUDGE_TEST_MAIL_DIR/mail/<user>/Maildir`; the SMTP server delivers
+    //! to the recipient's local part), `JUDGE_TEST_MAIL_PASSWORD`. Skipped,
+    //! with a message, without them.
     //!
-    //! Each round: one mail (a SIGNON and a full order set of a seat of a
-    //! started game) is submitted over SMTP to the judge's address; the SMTP
-    //! server delivers it to the judge's IMAP inbox, where `judge run`
-    //! (IMAP IDLE in, SMTP out) picks it up, handles it and sends the reply
-    //! back through the SMTP server, which delivers it into the player's
-    //! Maildir. Timed from the end of the SMTP submission (the server's
-    //! `250` after DATA) to the reply's appearance in the player's Maildir
-    //! (polled every 5 ms). 20 rounds, 1 s apart.
+    //! The judge: the same 1,000 active games as the idle bench, read over
+    //! IMAP (`[inbox] kind = "imap"`, IDLE, handled mail moved to
+    //! `processed`), sending over SMTP (`[outbox] kind = "smtp"`), the clock
+    //! ticking once an hour (a reply within seconds can only come from
+    //! IDLE). Each round: one mail (a SIGNON and a full order set of a seat
+    //! of the first game, the seven powers in turn) is submitted over SMTP
+    //! to the judge's address; the SMTP server delivers it to the judge's
+    //! IMAP inbox, where `judge run` sees it (IDLE), stores and handles it
+    //! (argon2id check: the first mail of each seat pays it), runs the
+    //! clock and sends the reply through the SMTP server, which writes it
+    //! into the player's Maildir before it answers 250. Timed from the
+    //! server's 250 to the submission to the reply's file in the player's
+    //! Maildir (polled every 2 ms). `DAEMONBENCH_IMAP_ROUNDS` rounds
+    //! (default 20), 1 s apart.
 
     use super::*;
 
     pub fn bench(root: &Path, hash: &PasswordHash) -> Vec<Figure> {
         println!();
         println!("== imap: mail in over IMAP (IDLE), reply out over SMTP ==");
-        let (Some(imap_port), Some(smtp_port)) = (
-            std::env::var("JUDGE_TEST_IMAP_PORT").ok(),
-            std::env::var("JUDGE_TEST_SMTP_PORT").ok(),
+        let env = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+        let (Some(imap_port), Some(smtp_port), Some(mail_dir)) = (
+            env("JUDGE_TEST_IMAP_PORT"),
+            env("JUDGE_TEST_SMTP_PORT"),
+            env("JUDGE_TEST_MAIL_DIR"),
         ) else {
             println!(
-                "skipped: JUDGE_TEST_IMAP_PORT and JUDGE_TEST_SMTP_PORT are not set \
-                 (start the servers with tests/servers/start.sh and export what it prints)"
+                "skipped: JUDGE_TEST_IMAP_PORT, JUDGE_TEST_SMTP_PORT and JUDGE_TEST_MAIL_DIR \
+                 are not all set (run `source tests/servers/start.sh` first)"
             );
             return Vec::new();
         };
-        let var = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.to_string());
-        let user = var("JUDGE_TEST_IMAP_USER", "judge");
-        let password = var("JUDGE_TEST_IMAP_PASSWORD", "judge");
-        let judge_address = var("JUDGE_TEST_JUDGE_ADDRESS", "judge@localhost");
-        let Some(player_maildir) = std::env::var_os("JUDGE_TEST_PLAYER_MAILDIR").map(PathBuf::from)
-        else {
-            println!("skipped: JUDGE_TEST_PLAYER_MAILDIR (where the SMTP server delivers the player's mail) is not set");
-            return Vec::new();
-        };
+        let password = env("JUDGE_TEST_MAIL_PASSWORD").unwrap_or_else(|| "secret".to_string());
         let rounds = super::env_usize("DAEMONBENCH_IMAP_ROUNDS", 20).max(1);
+        let user = format!("judge-bench{}", std::process::id());
+        let judge_address = format!("{user}@localhost");
 
-        // A judge with one started game whose deadline is days away.
+        // A judge with 1,000 active games, deadlines days away.
         let dir = root.join("imap");
-        let now = chrono::Utc::now().timestamp();
-        let plan = Plan {
-            start: now,
-            missing: |_| Power::ALL.to_vec(),
-            wait: |_| false,
-            previous_tick: None,
-        };
-        super::make_judge(&dir, hash, &plan);
+        make_judge(&dir, hash, &idle_plan(chrono::Utc::now().timestamp()));
         let toml = std::fs::read_to_string(dir.join("judge.toml")).expect("judge.toml");
         let mut out = String::new();
         let mut skip = false;
         for line in toml.lines() {
             if line.starts_with('[') {
-                skip = line == "[inbox]" || line == "[outbox]";
+                skip = matches!(line.trim(), "[inbox]" | "[outbox]" | "[clock]");
             }
-            if !skip {
-                let line = if line.starts_with("address =") {
-                    format!("address = \"{judge_address}\"")
-                } else {
-                    line.to_string()
-                };
-                out.push_str(&line);
+            if skip {
+                continue;
+            }
+            if line.starts_with("address =") {
+                out.push_str(&format!("address = \"{judge_address}\"\n"));
+            } else {
+                out.push_str(line);
                 out.push('\n');
             }
         }
         out.push_str(&format!(
-            "\n[inbox]\nkind = \"imap\"\nhost = \"127.0.0.1\"\nport = {imap_port}\ntls = \"none\"\n\
-             user = \"{user}\"\npassword = \"{password}\"\nfolder = \"INBOX\"\n\
-             \n[outbox]\nkind = \"smtp\"\nhost = \"127.0.0.1\"\nport = {smtp_port}\ntls = \"none\"\n"
+            "\n[inbox]\nkind = \"imap\"\nhost = \"127.0.0.1\"\nport = {imap_port}\n\
+             tls = \"none\"\nuser = \"{user}\"\npassword = \"{password}\"\n\
+             processed = \"processed\"\n\
+             \n[outbox]\nkind = \"smtp\"\nhost = \"127.0.0.1\"\nport = {smtp_port}\n\
+             tls = \"none\"\n\
+             \n[clock]\ntick_seconds = 3600\n"
         ));
         std::fs::write(dir.join("judge.toml"), out).expect("write judge.toml");
 
-        let log = std::fs::File::create(dir.join("judge-run.log")).expect("log");
+        let log_path = dir.join("judge-run.log");
+        let log = std::fs::File::create(&log_path).expect("log");
         let mut child = Command::new(env!("CARGO_BIN_EXE_judge"))
             .arg("--config")
             .arg(dir.join("judge.toml"))
@@ -828,51 +826,73 @@ mod imap {
             .stderr(log)
             .spawn()
             .expect("start judge run");
-        std::thread::sleep(Duration::from_secs(3));
-        assert_running(&mut child);
+        // Ready once it idles in IDLE on its inbox.
+        let ready = Instant::now();
+        loop {
+            assert_running(&mut child);
+            let text = std::fs::read_to_string(&log_path).unwrap_or_default();
+            if text.contains("(IDLE)") {
+                break;
+            }
+            if ready.elapsed() > Duration::from_secs(60) {
+                let _ = child.kill();
+                panic!("judge run is not in IDLE after 60 s:\n{text}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        std::thread::sleep(Duration::from_millis(500));
 
-        let map = Map::standard();
-        let position = Position::standard_start(map);
-        let new_dir = player_maildir.join("new");
-        let cur_dir = player_maildir.join("cur");
-        let seen = |d: &Path| std::fs::read_dir(d).map_or(0, |r| r.count());
+        let maildir_of = |local: &str| {
+            PathBuf::from(&mail_dir)
+                .join("mail")
+                .join(local)
+                .join("Maildir")
+        };
+        let count = |d: &Path| {
+            ["new", "cur"]
+                .iter()
+                .map(|sub| std::fs::read_dir(d.join(sub)).map_or(0, |r| r.count()))
+                .sum::<usize>()
+        };
         let mut latencies = Vec::new();
         let mut rng = Rng(0x1AB5);
         for round in 0..rounds {
             let power = Power::ALL[round % 7];
-            let player = format!("{}.storm0000@players.example", power.name().to_lowercase());
+            let local = format!("{}.storm0000", power.name().to_lowercase());
+            let player = format!("{local}@players.example");
+            let maildir = maildir_of(&local);
             let mut body = format!("SIGNON {}storm0000 storm-password\n", power.initial());
             for (p, options) in OPENINGS {
                 if *p == power {
-                    let text = options[rng.below(options.len())];
-                    let order = parse_order(map, &position, power, text).expect("order");
-                    body.push_str(&order.short(map));
+                    body.push_str(options[rng.below(options.len())]);
                     body.push('\n');
                 }
             }
-            let message_id = format!("imapbench-{}-{round}@players.example", std::process::id());
-            let before = seen(&new_dir) + seen(&cur_dir);
-            let date = chrono::Utc::now().to_rfc2822();
+            let before = count(&maildir);
             let raw = format!(
-                "From: {player}\r\nTo: {judge_address}\r\nSubject: orders\r\nDate: {date}\r\n\
-                 Message-ID: <{message_id}>\r\nMIME-Version: 1.0\r\n\
+                "From: {player}\r\nTo: {judge_address}\r\nSubject: orders\r\nDate: {}\r\n\
+                 Message-ID: <imapbench-{}-{round}@players.example>\r\nMIME-Version: 1.0\r\n\
                  Content-Type: text/plain; charset=utf-8\r\n\r\n{}",
+                chrono::Utc::now().to_rfc2822(),
+                std::process::id(),
                 body.replace('\n', "\r\n")
             );
             smtp_submit(&smtp_port, &player, &judge_address, &raw);
             let sent = Instant::now();
-            loop {
-                if seen(&new_dir) + seen(&cur_dir) > before {
-                    break;
-                }
+            while count(&maildir) <= before {
                 if sent.elapsed() > Duration::from_secs(30) {
                     let _ = child.kill();
-                    panic!("no reply within 30 s (round {})", round + 1);
+                    panic!(
+                        "no reply in {} within 30 s (round {}); the judge's log:\n{}",
+                        maildir.display(),
+                        round + 1,
+                        std::fs::read_to_string(&log_path).unwrap_or_default()
+                    );
                 }
-                std::thread::sleep(Duration::from_millis(5));
+                std::thread::sleep(Duration::from_millis(2));
             }
             let ms = sent.elapsed().as_secs_f64() * 1000.0;
-            println!("round {:>2}: {ms:.0} ms", round + 1);
+            println!("round {:>2} ({}): {ms:.0} ms", round + 1, power.name());
             latencies.push(ms);
             std::thread::sleep(Duration::from_secs(1));
         }
@@ -880,13 +900,15 @@ mod imap {
             .arg("-TERM")
             .arg(child.id().to_string())
             .status();
-        let _ = child.wait();
+        let status = child.wait().expect("wait");
+        assert!(status.success(), "judge run exited with {status}");
         let m = median(latencies.clone());
         println!(
             "imap: median {m:.0} ms of {rounds} (min {:.0}, max {:.0})",
             min(&latencies),
             max(&latencies)
         );
+        let _ = std::fs::remove_dir_all(&dir);
         vec![(
             "imap: mail in -> reply accepted by SMTP".to_string(),
             format!("{m:.0} ms"),
@@ -895,7 +917,7 @@ mod imap {
         )]
     }
 
-    /// A plain SMTP submission (no TLS, no auth): 127.0.0.1 only.
+    /// A plain SMTP submission (no TLS, no auth), on 127.0.0.1.
     fn smtp_submit(port: &str, from: &str, to: &str, raw: &str) {
         let stream = TcpStream::connect(format!("127.0.0.1:{port}")).expect("connect to SMTP");
         stream
@@ -903,7 +925,7 @@ mod imap {
             .expect("timeout");
         let mut reader = BufReader::new(stream.try_clone().expect("clone"));
         let mut writer = stream;
-        let mut expect = |writer: &mut TcpStream, send: Option<&str>, code: &str| {
+        let mut say = |send: Option<&str>, code: &str| {
             if let Some(s) = send {
                 writer.write_all(s.as_bytes()).expect("SMTP write");
             }
@@ -919,11 +941,11 @@ mod imap {
                 }
             }
         };
-        expect(&mut writer, None, "220");
-        expect(&mut writer, Some("EHLO bench.localhost\r\n"), "250");
-        expect(&mut writer, Some(&format!("MAIL FROM:<{from}>\r\n")), "250");
-        expect(&mut writer, Some(&format!("RCPT TO:<{to}>\r\n")), "250");
-        expect(&mut writer, Some("DATA\r\n"), "354");
+        say(None, "220");
+        say(Some("EHLO bench.localhost\r\n"), "250");
+        say(Some(&format!("MAIL FROM:<{from}>\r\n")), "250");
+        say(Some(&format!("RCPT TO:<{to}>\r\n")), "250");
+        say(Some("DATA\r\n"), "354");
         let mut data = String::new();
         for line in raw.split("\r\n") {
             if line.starts_with('.') {
@@ -933,10 +955,8 @@ mod imap {
             data.push_str("\r\n");
         }
         data.push_str(".\r\n");
-        expect(&mut writer, Some(&data), "250");
-        let _ = writer.write_all(b"QUIT\r\n");
-        let mut rest = Vec::new();
-        let _ = writer.read_to_end(&mut rest);
+        say(Some(&data), "250");
+        say(Some("QUIT\r\n"), "221");
     }
 }
 

@@ -11,7 +11,10 @@
 //! time, the deadline, the end of grace, the next late notice, the early
 //! processing time after the last order) and a fingerprint of everything
 //! the clock read ([`store::clock_fingerprints`]). A later tick skips the
-//! game while the fingerprint is unchanged and that moment has not come.
+//! game while the fingerprint is unchanged and that moment has not come;
+//! when nothing at all was written since the last tick
+//! ([`store::change_counter`]) and no game's moment has come, it skips
+//! even the fingerprints.
 
 use std::collections::HashMap;
 
@@ -40,11 +43,13 @@ pub struct TickReport {
 }
 
 /// What earlier ticks concluded, per game: (fingerprint, quiet until).
-/// One cache belongs to one database and one `[clock]` section.
+/// One cache belongs to one connection and one `[clock]` section.
 #[derive(Debug, Default)]
 pub struct TickCache {
     quiet: HashMap<i64, (u64, i64)>,
     skipped: usize,
+    /// The database's change counter when the last tick ended.
+    written: Option<(i64, u64)>,
 }
 
 impl TickCache {
@@ -106,13 +111,28 @@ fn tick_with(
     let mut mails = Vec::new();
     let last = store::meta_get(conn, LAST_TICK)?.and_then(|v| v.parse::<i64>().ok());
     let outage = last.filter(|&l| now - l >= i64::from(clock.outage_minutes) * 60);
+    if let Some(cache) = cache.as_deref_mut() {
+        // Nothing written since the last tick (which wrote nothing but its
+        // time: every active game was quiet), and no game's moment has
+        // come: nothing is due.
+        let unchanged =
+            cache.written.is_some() && cache.written == Some(store::change_counter(conn)?);
+        if unchanged && outage.is_none() && cache.quiet.values().all(|&(_, until)| now < until) {
+            cache.skipped = cache.quiet.len();
+            set_last_tick(conn, now, last)?;
+            cache.written = Some(store::change_counter(conn)?);
+            return Ok((report, mails));
+        }
+    }
     let fingerprints = match cache {
         Some(_) => store::clock_fingerprints(conn)?,
         None => HashMap::new(),
     };
     let mut quiet = HashMap::new();
     let mut skipped = 0;
-    for game in store::games_in_state(conn, GameState::Active)? {
+    let games = store::games_in_state(conn, GameState::Active)?;
+    let looked_at = games.len();
+    for game in games {
         let fingerprint = fingerprints.get(&game.id).copied();
         if let (Some(cache), Some(fp), None) = (cache.as_deref(), fingerprint, outage) {
             if let Some(&(known, until)) = cache.quiet.get(&game.id) {
@@ -140,16 +160,26 @@ fn tick_with(
             quiet.insert(game.id, (fp, until));
         }
     }
-    if let Some(cache) = cache.as_deref_mut() {
-        cache.quiet = quiet;
+    set_last_tick(conn, now, last)?;
+    if let Some(cache) = cache {
         cache.skipped = skipped;
+        // The fast path above needs every active game in `quiet`.
+        cache.written = if quiet.len() == looked_at {
+            Some(store::change_counter(conn)?)
+        } else {
+            None
+        };
+        cache.quiet = quiet;
     }
+    Ok((report, mails))
+}
+
+fn set_last_tick(conn: &Connection, now: i64, last: Option<i64>) -> Result<(), StoreError> {
     store::meta_set(
         conn,
         LAST_TICK,
         &now.max(last.unwrap_or(i64::MIN)).to_string(),
-    )?;
-    Ok((report, mails))
+    )
 }
 
 /// The seats whose orders the phase waits for: assigned, still playing,

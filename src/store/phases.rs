@@ -210,17 +210,19 @@ pub fn clock_fingerprints(conn: &Connection) -> Result<std::collections::HashMap
     use rusqlite::types::ValueRef;
 
     // The first column is the game's id; the first query names the games.
+    // Rows come in the order of an index (no sorting): a stable order.
     const QUERIES: [&str; 4] = [
         "SELECT g.id, g.* FROM games g WHERE g.state = 'active'",
         "SELECT p.game_id, p.* FROM phases p JOIN games g ON g.id = p.game_id \
          WHERE g.state = 'active' \
            AND p.seq = (SELECT max(q.seq) FROM phases q WHERE q.game_id = p.game_id)",
         "SELECT s.game_id, s.* FROM seats s JOIN games g ON g.id = s.game_id \
-         WHERE g.state = 'active' ORDER BY s.game_id, s.id",
+         WHERE g.state = 'active' ORDER BY s.game_id, s.power, s.id",
         "SELECT o.game_id, o.* FROM orders o \
          JOIN phases p ON p.game_id = o.game_id AND p.phase = o.phase \
          JOIN games g ON g.id = o.game_id \
-         WHERE g.state = 'active' AND p.processed_at IS NULL ORDER BY o.game_id, o.id",
+         WHERE g.state = 'active' AND p.processed_at IS NULL \
+         ORDER BY o.game_id, o.phase, o.power, o.unit",
     ];
     let mut hashers: HashMap<i64, DefaultHasher> = HashMap::new();
     for (table, sql) in QUERIES.iter().enumerate() {
@@ -253,6 +255,15 @@ pub fn clock_fingerprints(conn: &Connection) -> Result<std::collections::HashMap
         .into_iter()
         .map(|(id, h)| (id, h.finish()))
         .collect())
+}
+
+/// A value that changes whenever anything is written to the database:
+/// `PRAGMA data_version` (moves when another connection commits) with this
+/// connection's own count of changed rows. Equal values at two moments on
+/// the same connection mean that nothing was written in between.
+pub fn change_counter(conn: &Connection) -> Result<(i64, u64)> {
+    let version: i64 = conn.pragma_query_value(None, "data_version", |r| r.get(0))?;
+    Ok((version, conn.total_changes()))
 }
 
 /// Rolls a game back to the start of `phase`: later phases and their
