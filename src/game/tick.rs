@@ -306,7 +306,10 @@ fn tick_game(
 
     // Before the deadline: one reminder to those still missing orders.
     if now < deadline {
-        let remind_from = deadline - i64::from(clock.reminder_hours) * 3600;
+        // Never in the first half of a phase: a short retreat or
+        // adjustment phase gets no reminder the moment it starts.
+        let halfway = cur.record.started_at + (deadline - cur.record.started_at) / 2;
+        let remind_from = (deadline - i64::from(clock.reminder_hours) * 3600).max(halfway);
         if clock.reminder_hours > 0 && cur.record.reminded_at.is_none() && now >= remind_from {
             for (seat, power, list) in &missing {
                 let text = format!(
