@@ -611,9 +611,15 @@ fn a_whole_game_by_mail() {
     // SUMMARY: who played what, centres by year.
     let r = j.mail("someone@example.com", "SUMMARY war");
     let s = reply(&r);
+    // Addresses stay private: the summary names periods, not players.
     assert!(
+        s.body.contains("France   S1901M-now (1 player)"),
+        "{}",
         s.body
-            .contains("France   cy@example.net from S1901M to now"),
+    );
+    assert!(!s.body.contains("cy@example.net"), "{}", s.body);
+    assert!(
+        s.body.contains("Supply centres at the start of each year"),
         "{}",
         s.body
     );
@@ -1484,15 +1490,18 @@ fn information_commands() {
     let r = j.mail(anyone, "SUMMARY alpha");
     let rep = reply(&r);
     assert!(
-        rep.body.contains("Summary of 'alpha' (active)."),
+        rep.body.contains("Summary of 'alpha' (standard, active)."),
         "{}",
         rep.body
     );
     assert!(
-        rep.body
-            .contains("Austria  al@example.net from S1901M to now"),
+        rep.body.contains("Austria  S1901M-now (1 player)"),
         "{}",
         rep.body
+    );
+    assert!(
+        !rep.body.contains("al@example.net"),
+        "addresses stay private"
     );
     assert!(
         rep.body

@@ -7,6 +7,7 @@ pub mod orders;
 pub mod process;
 pub mod settings;
 pub mod start;
+pub mod summary;
 pub mod tick;
 pub mod variant;
 

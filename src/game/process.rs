@@ -130,7 +130,7 @@ pub fn process(
     };
     let subject = render_subject(code, &game.name, cur.position.phase);
     let recipients = everyone(conn, game)?;
-    let processed = Processed {
+    let mut processed = Processed {
         phase: phase_name.clone(),
         next: ended.is_none().then(|| next.phase.to_string()),
         ended: ended.clone(),
@@ -148,15 +148,6 @@ pub fn process(
         .map(|(o, outcome)| (o.short(map), outcome.summary()))
         .collect();
     store::mark_processed(conn, game.id, &phase_name, &results, now)?;
-    store::append_archive(
-        conn,
-        game.id,
-        Some(&phase_name),
-        ArchiveKind::Results,
-        &processed.subject,
-        &processed.body,
-        now,
-    )?;
     store::clear_waits(conn, game.id)?;
     store::clear_draw_votes(conn, game.id)?;
     store::clear_concessions(conn, game.id)?;
@@ -197,6 +188,10 @@ pub fn process(
                 now,
             )?;
             store::close_seat_history(conn, game.id, &next.phase.to_string())?;
+            // The final mail ends with the game's summary.
+            let finished = store::game_by_id(conn, game.id)?.expect("the game");
+            let summary = super::summary::summary_text(conn, &finished)?;
+            processed.body = format!("{}\n\n{summary}\n", processed.body.trim_end());
         }
         None => {
             store::insert_phase(
@@ -210,6 +205,15 @@ pub fn process(
             )?;
         }
     }
+    store::append_archive(
+        conn,
+        game.id,
+        Some(&phase_name),
+        ArchiveKind::Results,
+        &processed.subject,
+        &processed.body,
+        now,
+    )?;
     // Seats: the late are back to active; the powers with nothing left are out.
     for seat in store::seats_of_game(conn, game.id)? {
         let Some(power) = power_of(&seat) else {

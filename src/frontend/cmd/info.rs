@@ -5,7 +5,7 @@ use crate::engine::map::{Map, Power};
 use crate::frontend::script::Line;
 use crate::frontend::session::Session;
 use crate::game::clock::{format_time, parse_time};
-use crate::game::{current, position_of, power_of};
+use crate::game::{current, power_of};
 use crate::store::{self, GameState, StoreError};
 
 /// The help files: built in, overridable by `templates/help/<name>.txt`
@@ -218,64 +218,7 @@ pub fn summary(s: &mut Session<'_>, line: &Line, name: &str) -> Result<(), Store
     let Some(game) = find_game(s, line, name)? else {
         return Ok(());
     };
-    let mut out = vec![
-        format!("Summary of '{}' ({}).", game.name, game.state.as_str()),
-        String::new(),
-    ];
-    out.push("Who played which power:".to_string());
-    let tenures = store::seat_history(s.tx, game.id)?;
-    if tenures.is_empty() {
-        out.push("  (no powers assigned yet)".to_string());
-    }
-    for t in &tenures {
-        let power = Power::ALL
-            .into_iter()
-            .find(|p| p.upper() == t.power)
-            .map(|p| p.name())
-            .unwrap_or(&t.power);
-        out.push(format!(
-            "  {:<8} {} from {} to {}",
-            power,
-            t.address,
-            t.from_phase,
-            t.to_phase.as_deref().unwrap_or("now")
-        ));
-    }
-    out.push(String::new());
-    out.push("Supply centres at the start of each year:".to_string());
-    out.push(format!(
-        "  {:<6}{}",
-        "year",
-        Power::ALL
-            .iter()
-            .map(|p| format!("{:>4}", p.initial()))
-            .collect::<String>()
-    ));
-    for record in store::phases_of_game(s.tx, game.id)? {
-        let position = position_of(&record)?;
-        let p = position.phase;
-        if p.season == crate::engine::phase::Season::Spring
-            && p.kind == crate::engine::phase::PhaseKind::Movement
-        {
-            out.push(format!(
-                "  {:<6}{}",
-                p.year,
-                Power::ALL
-                    .iter()
-                    .map(|&pw| format!("{:>4}", position.centre_count(pw)))
-                    .collect::<String>()
-            ));
-        }
-    }
-    if let Some(result) = &game.result {
-        out.push(String::new());
-        // Stored as JSON: {"summary": "..."}.
-        let summary = serde_json::from_str::<serde_json::Value>(result)
-            .ok()
-            .and_then(|v| v["summary"].as_str().map(str::to_string))
-            .unwrap_or_else(|| result.clone());
-        out.push(format!("Result: {summary}"));
-    }
-    s.reply.ok(line, out.join("\n"));
+    let text = crate::game::summary::summary_text(s.tx, &game)?;
+    s.reply.ok(line, text);
     Ok(())
 }
