@@ -305,3 +305,132 @@ fn combined_seats_count_centres_builds_and_removals_per_country() {
     assert!(!has_unit(&result.next, Power::France, "A GAS"));
     assert_eq!(result.next.unit_count(Power::France), 3);
 }
+
+#[test]
+fn five_players_italy_and_germany_are_out() {
+    let five = Variant::by_name("five").unwrap();
+    assert_eq!(five.players(), 5);
+    let pos = position(
+        "S1901M",
+        &[
+            (Power::Germany, "A MUN"),
+            (Power::Italy, "A VEN"),
+            (Power::France, "A BUR"),
+        ],
+    );
+    let rules = five.rules_at(map(), pos.phase, &[]);
+    assert!(rules.is_inert(Power::Germany) && rules.is_inert(Power::Italy));
+    assert!(!rules.is_inert(Power::France));
+    let given = orders(
+        &pos,
+        &[
+            (Power::Germany, "A Mun - Ruh"),
+            (Power::Italy, "A Ven - Pie"),
+            (Power::France, "A Bur - Bel"),
+        ],
+    );
+    let result = adjudicate_with(map(), &pos, &given, &rules);
+    assert!(has_unit(&result.next, Power::Germany, "A MUN"));
+    assert!(has_unit(&result.next, Power::Italy, "A VEN"));
+    assert!(has_unit(&result.next, Power::France, "A BEL"));
+}
+
+#[test]
+fn the_players_and_their_countries_in_each_game() {
+    let blocs = |name: &str| -> Vec<Vec<Power>> {
+        Variant::by_name(name)
+            .unwrap()
+            .blocs
+            .iter()
+            .map(|b| b.to_vec())
+            .collect()
+    };
+    use Power::*;
+    assert_eq!(
+        blocs("four"),
+        vec![
+            vec![England],
+            vec![Austria, France],
+            vec![Germany, Turkey],
+            vec![Italy, Russia]
+        ]
+    );
+    assert_eq!(
+        blocs("three-a"),
+        vec![
+            vec![Russia],
+            vec![England, France, Germany],
+            vec![Austria, Italy, Turkey]
+        ]
+    );
+    assert_eq!(
+        blocs("three-b"),
+        vec![
+            vec![England, Germany, Austria],
+            vec![Russia, Italy],
+            vec![France, Turkey]
+        ]
+    );
+    assert_eq!(
+        blocs("two"),
+        vec![
+            vec![England, France, Russia],
+            vec![Austria, Germany, Turkey]
+        ]
+    );
+    // Every country is played by one player, or out of the game.
+    for v in judge::game::variant::VARIANTS {
+        for p in Power::ALL {
+            let held = v.blocs.iter().filter(|b| b.contains(&p)).count();
+            let out = v.out.contains(&p) as usize;
+            assert_eq!(held + out, 1, "{} in {}", p.name(), v.name);
+        }
+    }
+    // A three-player game: 18 centres held together by one player's
+    // countries win.
+    let three = Variant::by_name("three-a").unwrap();
+    let mut pos = position("W1905A", &[]);
+    let centres: Vec<_> = map().supply_centres().collect();
+    for (k, c) in centres.iter().take(18).enumerate() {
+        pos.owners[c.index()] = Some([England, France, Germany][k % 3]);
+    }
+    for c in centres.iter().skip(18) {
+        pos.owners[c.index()] = Some(Russia);
+    }
+    assert_eq!(three.winner(&pos, &blocs("three-a")), Some(1));
+}
+
+#[test]
+fn civil_disorder_countries_hold_and_are_disbanded_when_dislodged() {
+    // Rulebook XIV: a country in civil disorder holds, gives no support,
+    // is disbanded when dislodged, and builds nothing.
+    let standard = Variant::by_name("standard").unwrap();
+    let pos = position(
+        "F1901M",
+        &[
+            (Power::Germany, "A MUN"),
+            (Power::Germany, "A BER"),
+            (Power::France, "A BUR"),
+            (Power::France, "A RUH"),
+        ],
+    );
+    let rules = standard.rules_at(map(), pos.phase, &[Power::Germany]);
+    let given = orders(
+        &pos,
+        &[
+            (Power::Germany, "A Ber S A Mun"),
+            (Power::France, "A Bur - Mun"),
+            (Power::France, "A Ruh S A Bur - Mun"),
+        ],
+    );
+    let result = adjudicate_with(map(), &pos, &given, &rules);
+    assert!(
+        has_unit(&result.next, Power::France, "A MUN"),
+        "no German support"
+    );
+    assert!(
+        result.next.dislodged.is_empty(),
+        "no retreat in civil disorder"
+    );
+    assert_eq!(result.destroyed.len(), 1);
+}
