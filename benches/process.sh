@@ -14,6 +14,11 @@
 #   benches/process.sh                 # N=5000 RUNS=10 SEED=1
 #   N=20000 RUNS=20 benches/process.sh
 #   NO_HYPERFINE=1 benches/process.sh  # the plain loop even if hyperfine is there
+#   FLOOR=1 benches/process.sh         # also time `examples/json_floor.rs` (hyperfine):
+#                                      # the same file only read and written by serde
+#
+# Then it runs both programs RUNS times more, taking turns, and prints the
+# medians of wall and CPU (user + system) time and their ratios.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,13 +29,16 @@ OUT=${OUT:-target/process}
 mkdir -p "$OUT"
 
 echo "== building (release)"
-cargo build --release --quiet --bin judge --example gen_phases --example peer_adjudicate
-JUDGE=${JUDGE:-target/release/judge}
-PEER=target/release/examples/peer_adjudicate
+cargo build --release --quiet --bin judge --example gen_phases --example peer_adjudicate \
+    --example json_floor
+# Cargo's target directory (CARGO_TARGET_DIR when set).
+TARGET=${CARGO_TARGET_DIR:-target}
+JUDGE=${JUDGE:-$TARGET/release/judge}
+PEER=$TARGET/release/examples/peer_adjudicate
 DATA="$OUT/phases-$N-$SEED.jsonl"
 
 echo "== generating $N phases (seed $SEED) into $DATA"
-target/release/examples/gen_phases "$N" "$SEED" >"$DATA"
+"$TARGET"/release/examples/gen_phases "$N" "$SEED" >"$DATA"
 lines=$(wc -l <"$DATA")
 
 # Both programs must answer every line; a program that cannot is not timed.
@@ -70,6 +78,11 @@ if [ -z "${NO_HYPERFINE:-}" ] && command -v hyperfine >/dev/null && command -v j
     cmds=()
     [ "$ours_ok" = 1 ] && cmds+=(-n ours "$ours_cmd")
     cmds+=(-n peer "$peer_cmd")
+    if [ -n "${FLOOR:-}" ]; then
+        for mode in value typed; do
+            cmds+=(-n "floor-$mode" "$TARGET/release/examples/json_floor $mode < $DATA > /dev/null")
+        done
+    fi
     hyperfine --warmup 1 --runs "$RUNS" --export-json "$OUT/hyperfine.json" "${cmds[@]}"
     med() { jq -r --arg n "$1" --arg f "$2" '.results[] | select(.command == $n) | .[$f]' "$OUT/hyperfine.json"; }
     peer_s=$(med peer median)
@@ -109,4 +122,28 @@ if [ -n "$ours_s" ]; then
     fi
 else
     echo "ours: not timed (judge adjudicate unavailable)"
+fi
+
+# Medians of wall and CPU time, the two programs taking turns (so that a
+# change in the machine's load hits both alike); bash's `time`, to the ms.
+if [ -n "$ours_s" ]; then
+    echo
+    echo "== wall and CPU (user + system) medians, $RUNS runs each, taking turns"
+    times="$OUT/times.txt"
+    : >"$times"
+    for _ in $(seq "$RUNS"); do
+        for who in ours peer; do
+            cmd=$([ "$who" = ours ] && echo "$ours_cmd" || echo "$peer_cmd")
+            { TIMEFORMAT="$who %3R %3U %3S"; time sh -c "$cmd" 2>/dev/null; } 2>>"$times"
+        done
+    done
+    col() { awk -v w="$1" '$1 == w { print '"$2"' }' "$times" | median_of; }
+    ow=$(col ours '$2')
+    oc=$(col ours '$3 + $4')
+    pw=$(col peer '$2')
+    pc=$(col peer '$3 + $4')
+    awk -v ow="$ow" -v oc="$oc" -v pw="$pw" -v pc="$pc" -v n="$lines" 'BEGIN {
+        printf "ours: wall %.1f ms, CPU %.1f ms (%.1f us/phase)\n", ow * 1e3, oc * 1e3, oc * 1e6 / n
+        printf "peer: wall %.1f ms, CPU %.1f ms (%.1f us/phase)\n", pw * 1e3, pc * 1e3, pc * 1e6 / n
+        printf "peer/ours: wall %.1fx, CPU %.1fx\n", pw / ow, pc / oc }'
 fi

@@ -72,13 +72,13 @@ impl Power {
 
     /// Accepts the name, the adjective, or the initial, in any case.
     pub fn parse(word: &str) -> Option<Power> {
-        let w = word.trim().to_ascii_lowercase();
+        let w = word.trim();
         if w.len() == 1 {
             return Power::from_initial(w.chars().next()?);
         }
         Power::ALL
             .into_iter()
-            .find(|p| p.name().eq_ignore_ascii_case(&w) || p.adjective().eq_ignore_ascii_case(&w))
+            .find(|p| p.name().eq_ignore_ascii_case(w) || p.adjective().eq_ignore_ascii_case(w))
     }
 }
 
@@ -230,9 +230,39 @@ pub struct Map {
     sea_reach: Vec<LocSet>,
     /// Lower-case spellings (abbreviation, name, aliases) to provinces.
     names: HashMap<String, Province>,
+    /// The abbreviations in upper case, sorted, each with its province (the
+    /// first in id order when two differ only in case): binary search.
+    by_abbr: Vec<(&'static str, Province)>,
+    /// The same for the abbreviations of three ASCII letters, indexed by
+    /// the letters (upper case, base 26): province id + 1, or 0.
+    by_abbr3: Vec<u8>,
+    /// Per power: its home supply centres, in id order.
+    home_centres: [Vec<Province>; 7],
+    /// Per location: [`Map::loc_abbr`].
+    loc_abbrs: Vec<String>,
 }
 
 static STANDARD: OnceLock<Map> = OnceLock::new();
+
+/// Three ASCII letters, any case, as a number below 26³.
+#[inline]
+fn abbr3_index(a: &[u8]) -> Option<usize> {
+    let [x, y, z] = *a else {
+        return None;
+    };
+    // A letter's place in the alphabet (clearing 0x20 upper-cases an ASCII
+    // letter; no other byte lands on one), else 26 or more.
+    let n = |c: u8| usize::from((c & !0x20).wrapping_sub(b'A'));
+    let (x, y, z) = (n(x), n(y), n(z));
+    (x < 26 && y < 26 && z < 26).then_some((x * 26 + y) * 26 + z)
+}
+
+/// `a` and `b` compared byte by byte in ASCII upper case.
+fn upper_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+    a.bytes()
+        .map(|c| c.to_ascii_uppercase())
+        .cmp(b.bytes().map(|c| c.to_ascii_uppercase()))
+}
 
 impl Map {
     /// The standard board of the 1982 rulebook.
@@ -277,7 +307,31 @@ impl Map {
             coast_locs,
             sea_reach: Vec::new(),
             names: HashMap::new(),
+            by_abbr: Vec::new(),
+            by_abbr3: vec![0; 26 * 26 * 26],
+            home_centres: Default::default(),
+            loc_abbrs: Vec::new(),
         };
+        map.loc_abbrs = map.locations().map(|l| map.loc_abbr(l)).collect();
+        for (i, row) in map.provinces.iter().enumerate() {
+            if let Some(power) = row.home {
+                map.home_centres[power.index()].push(Province(i as u8));
+            }
+        }
+        let mut by_abbr: Vec<(&'static str, Province)> = map
+            .provinces
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.abbr, Province(i as u8)))
+            .collect();
+        by_abbr.sort_by(|a, b| upper_cmp(a.0, b.0).then(a.1.cmp(&b.1)));
+        by_abbr.dedup_by(|later, first| upper_cmp(later.0, first.0).is_eq());
+        for &(a, p) in &by_abbr {
+            if let Some(i) = abbr3_index(a.as_bytes()) {
+                map.by_abbr3[i] = p.0 + 1;
+            }
+        }
+        map.by_abbr = by_abbr;
         for (i, row) in map.provinces.iter().enumerate() {
             let p = Province(i as u8);
             let mut spellings = vec![row.abbr.to_ascii_lowercase(), row.name.to_ascii_lowercase()];
@@ -387,8 +441,12 @@ impl Map {
 
     /// The home supply centres of a power, in id order.
     pub fn homes(&self, power: Power) -> impl Iterator<Item = Province> + '_ {
-        self.provinces()
-            .filter(move |&p| self.home_of(p) == Some(power))
+        self.home_centres(power).iter().copied()
+    }
+
+    /// The home supply centres of a power, in id order.
+    pub fn home_centres(&self, power: Power) -> &[Province] {
+        &self.home_centres[power.index()]
     }
 
     pub fn supply_centres(&self) -> impl Iterator<Item = Province> + '_ {
@@ -418,10 +476,28 @@ impl Map {
 
     /// A province by its standard abbreviation, any case: "stp".
     pub fn province_by_abbr(&self, abbr: &str) -> Option<Province> {
-        self.provinces
-            .iter()
-            .position(|r| r.abbr.eq_ignore_ascii_case(abbr))
-            .map(|i| Province(i as u8))
+        if let Some(i) = abbr3_index(abbr.as_bytes()) {
+            return self.by_index3(i);
+        }
+        self.by_abbr
+            .binary_search_by(|&(a, _)| upper_cmp(a, abbr))
+            .ok()
+            .map(|i| self.by_abbr[i].1)
+    }
+
+    /// [`Map::province_by_abbr`] for three ASCII letters, any case (`None`
+    /// for anything else).
+    #[inline]
+    pub fn province_by_abbr3(&self, abbr: &[u8]) -> Option<Province> {
+        self.by_index3(abbr3_index(abbr)?)
+    }
+
+    #[inline]
+    fn by_index3(&self, i: usize) -> Option<Province> {
+        match self.by_abbr3.get(i) {
+            Some(&id) if id > 0 => Some(Province(id - 1)),
+            _ => None,
+        }
     }
 
     /// A province by any spelling the table knows (abbreviation, full name,
@@ -437,6 +513,20 @@ impl Map {
 
     /// "STP/NC", "PAR": the JSON spelling, also accepted by this function.
     pub fn location_by_abbr(&self, text: &str) -> Option<Location> {
+        // The usual spellings: "PAR", "STP/NC".
+        match text.as_bytes() {
+            [a, b, c] if [a, b, c].iter().all(|x| x.is_ascii_alphabetic()) => {
+                return self.province_by_abbr(text).map(Province::location)
+            }
+            [a, b, c, b'/', _, _] if [a, b, c].iter().all(|x| x.is_ascii_alphabetic()) => {
+                let p = self.province_by_abbr(&text[..3])?;
+                let coast = [Coast::North, Coast::South, Coast::East]
+                    .into_iter()
+                    .find(|k| k.abbr().eq_ignore_ascii_case(&text[4..]))?;
+                return self.coast_location(p, coast);
+            }
+            _ => {}
+        }
         let (prov, coast) = match text.split_once('/') {
             Some((p, c)) => (p, Some(c)),
             None => (text, None),
@@ -445,12 +535,9 @@ impl Map {
         match coast {
             None => Some(p.location()),
             Some(c) => {
-                let coast = match c.to_ascii_uppercase().as_str() {
-                    "NC" => Coast::North,
-                    "SC" => Coast::South,
-                    "EC" => Coast::East,
-                    _ => return None,
-                };
+                let coast = [Coast::North, Coast::South, Coast::East]
+                    .into_iter()
+                    .find(|k| k.abbr().eq_ignore_ascii_case(c))?;
                 self.coast_location(p, coast)
             }
         }
@@ -463,6 +550,17 @@ impl Map {
             Some(c) => format!("{}/{}", self.abbr(p), c.abbr()),
             None => self.abbr(p).to_string(),
         }
+    }
+
+    /// [`Map::loc_abbr`] without building it: "STP/NC", "PAR".
+    pub fn loc_abbr_str(&self, l: Location) -> &str {
+        &self.loc_abbrs[l.index()]
+    }
+
+    /// Compares two locations as their [`Map::loc_abbr`] strings compare,
+    /// without building them.
+    pub fn cmp_loc_abbr(&self, a: Location, b: Location) -> std::cmp::Ordering {
+        self.loc_abbr_str(a).cmp(self.loc_abbr_str(b))
     }
 
     /// "St Petersburg (north coast)", "Paris".

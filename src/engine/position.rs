@@ -94,6 +94,11 @@ impl Position {
     }
 
     pub fn unit_in(&self, map: &Map, p: Province) -> Option<&Unit> {
+        if map.coasts(p).is_empty() {
+            // One location: the province's own (the same test, cheaper).
+            let l = p.location();
+            return self.units.iter().find(|u| u.location == l);
+        }
         self.units.iter().find(|u| map.province_of(u.location) == p)
     }
 

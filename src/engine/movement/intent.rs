@@ -4,7 +4,7 @@
 //! the resolver reads (occupants, attackers, supporters, convoyers) are
 //! filled in.
 
-use super::{Board, State, MAX_UNITS, NOBODY};
+use super::{Board, State, MAX_PROVINCES, MAX_UNITS, NOBODY};
 use crate::engine::map::{Location, Map, Province, Terrain, UnitType};
 use crate::engine::order::{Order, OrderKind};
 use crate::engine::position::Unit;
@@ -35,27 +35,32 @@ impl<'a> Board<'a> {
         rules: &'a Rules,
     ) -> Board<'a> {
         assert!(units.len() <= MAX_UNITS, "more units than a board can hold");
+        assert!(
+            map.province_count() <= MAX_PROVINCES,
+            "more provinces than a board can hold"
+        );
         let n = units.len();
-        let mut occupant = vec![NOBODY; map.province_count()];
-        let at: Vec<Province> = units.iter().map(|u| map.province_of(u.location)).collect();
-        for (i, p) in at.iter().enumerate() {
-            occupant[p.index()] = i as u8;
+        let mut occupant = [NOBODY; MAX_PROVINCES];
+        let mut at = [Province(0); MAX_UNITS];
+        for (i, u) in units.iter().enumerate() {
+            at[i] = map.province_of(u.location);
+            occupant[at[i].index()] = i as u8;
         }
         let mut board = Board {
             map,
             rules,
             units,
             at,
-            intents: vec![Intent::Hold; n],
+            intents: [Intent::Hold; MAX_UNITS],
             occupant,
-            attackers: vec![0; map.province_count()],
-            supporters: vec![0; n],
-            convoyers: vec![0; n],
+            attackers: [0; MAX_PROVINCES],
+            supporters: [0; MAX_UNITS],
+            convoyers: [0; MAX_UNITS],
             paradox: 0,
-            state: vec![State::Unresolved; n],
-            resolution: vec![false; n],
+            state: [State::Unresolved; MAX_UNITS],
+            resolution: [false; MAX_UNITS],
             dependencies: Vec::with_capacity(n),
-            anchor: vec![0; n],
+            anchor: [0; MAX_UNITS],
             depth: 0,
             lowest_anchor_read: usize::MAX,
         };
@@ -227,7 +232,7 @@ impl<'a> Board<'a> {
         }
         let dest = self.map.province_of(to);
         let mut fleets = 0u64;
-        for (f, intent) in self.intents.iter().enumerate() {
+        for (f, intent) in self.intents[..self.units.len()].iter().enumerate() {
             if *intent == (Intent::Convoy { army: i }) {
                 fleets |= 1 << f;
             }

@@ -20,34 +20,38 @@ pub(crate) use intent::Intent;
 
 /// Unit indices fit in a `u64` bitset: a board has at most 34 units.
 pub(crate) const MAX_UNITS: usize = 64;
+/// A map has at most 128 locations (`LocSet`), so at most 128 provinces.
+pub(crate) const MAX_PROVINCES: usize = 128;
 const NOBODY: u8 = u8::MAX;
 
-/// The movement phase being resolved: one entry per unit in every vector.
+/// The movement phase being resolved: one entry per unit in every per-unit
+/// array (the first `units.len()` entries; the rest stay as made), one per
+/// province in the per-province ones. Fixed arrays: no allocation.
 pub(crate) struct Board<'a> {
     map: &'a Map,
     rules: &'a Rules,
     units: &'a [Unit],
     /// Province of each unit.
-    at: Vec<Province>,
+    at: [Province; MAX_UNITS],
     /// The order each unit carries out, after checking.
-    intents: Vec<Intent>,
+    intents: [Intent; MAX_UNITS],
     /// Unit index standing in each province, or NOBODY.
-    occupant: Vec<u8>,
+    occupant: [u8; MAX_PROVINCES],
     /// Per province: the units moving into it (bitset of unit indices).
-    attackers: Vec<u64>,
+    attackers: [u64; MAX_PROVINCES],
     /// Per unit: the units whose support matches its order.
-    supporters: Vec<u64>,
+    supporters: [u64; MAX_UNITS],
     /// Per army moving by convoy: the fleets ordered to convoy it.
-    convoyers: Vec<u64>,
+    convoyers: [u64; MAX_UNITS],
     /// Armies whose convoy was broken by the Szykman rule.
     paradox: u64,
     // Kruijswijk's resolver state.
-    state: Vec<State>,
-    resolution: Vec<bool>,
+    state: [State; MAX_UNITS],
+    resolution: [bool; MAX_UNITS],
     /// Tentative decisions, in the order they became tentative.
     dependencies: Vec<u8>,
     /// Per guessing decision: the call depth of the guess it rests on.
-    anchor: Vec<usize>,
+    anchor: [usize; MAX_UNITS],
     /// The current call depth of `resolve`.
     depth: usize,
     /// The lowest anchor read since the current decision began.
@@ -290,16 +294,12 @@ pub fn retreat_options(
     contested: LocSet,
 ) -> Vec<Location> {
     let from = unit.location;
-    let candidates: Vec<Location> = match unit.kind {
-        UnitType::Army => bits128(map.army_neighbours(map.province_of(from)))
-            .map(|p| Location(p as u8))
-            .collect(),
-        UnitType::Fleet => bits128(map.fleet_neighbours(from))
-            .map(|l| Location(l as u8))
-            .collect(),
+    let candidates = match unit.kind {
+        UnitType::Army => map.army_neighbours(map.province_of(from)),
+        UnitType::Fleet => map.fleet_neighbours(from),
     };
-    let mut out: Vec<Location> = candidates
-        .into_iter()
+    let mut out: Vec<Location> = bits128(candidates)
+        .map(|l| Location(l as u8))
         .filter(|&l| {
             let p = map.province_of(l);
             Some(p) != attacker_from
@@ -307,7 +307,8 @@ pub fn retreat_options(
                 && !contested.contains(p.index())
         })
         .collect();
-    out.sort_by_key(|&l| map.loc_abbr(l));
+    // In the order of the locations' abbreviations ("SPA", "SPA/NC", ...).
+    out.sort_by(|&a, &b| map.cmp_loc_abbr(a, b));
     out
 }
 

@@ -9,6 +9,8 @@
 //! - `grammar`: the shapes of orders, with each province slot still open.
 //! - `check`: one reading against the position and the phase.
 //! - `message`: `OrderError` and the English of the messages.
+//! - `short`: the short form of the JSON interface (`A PAR - BUR`), read
+//!   directly (a fast path; anything else goes through the above).
 //!
 //! What players may write (any case, dots and hyphens as they like):
 //!
@@ -43,6 +45,7 @@ mod grammar;
 mod lexer;
 mod message;
 mod names;
+mod short;
 mod vocab;
 
 use std::borrow::Cow;
@@ -79,24 +82,48 @@ pub fn parse_orders(
     power: Power,
     line: &str,
 ) -> Vec<Result<Order, OrderError>> {
+    let mut out = Vec::new();
+    parse_orders_each(map, position, power, line, |r| out.push(r));
+    out
+}
+
+/// [`parse_orders`], each result handed to `each` in turn.
+pub fn parse_orders_each(
+    map: &Map,
+    position: &Position,
+    power: Power,
+    line: &str,
+    mut each: impl FnMut(Result<Order, OrderError>),
+) {
     if line.len() > MAX_LINE_BYTES {
-        return vec![Err(OrderError::new(
+        each(Err(OrderError::new(
             line,
             format!(
                 "This line is too long to read ({} characters); write one order per line, \
                  or a few separated by commas.",
                 line.chars().count()
             ),
-        ))];
+        )));
+        return;
     }
     let cx = Context::new(map, position, power);
-    let mut out = Vec::new();
+    // One order in the short form: the only piece, read directly.
+    if !line
+        .bytes()
+        .any(|b| matches!(b, b',' | b';' | b'\n' | b'\r'))
+    {
+        if let Some(order) = short::read(&cx.checker(), &cx.names, line) {
+            each(Ok(order));
+            return;
+        }
+    }
+    let mut count = 0;
     for piece in line.split([',', ';', '\n', '\r']) {
         if !piece.chars().any(char::is_alphanumeric) {
             continue;
         }
-        if out.len() == MAX_ORDERS_PER_LINE {
-            out.push(Err(OrderError::new(
+        if count == MAX_ORDERS_PER_LINE {
+            each(Err(OrderError::new(
                 piece,
                 format!(
                     "Too many orders on one line: only the first {MAX_ORDERS_PER_LINE} were read."
@@ -104,9 +131,9 @@ pub fn parse_orders(
             )));
             break;
         }
-        out.push(cx.parse(piece, true));
+        count += 1;
+        each(cx.parse(piece, true));
     }
-    out
 }
 
 /// Reads one order for `power` in `position` (whose phase decides what
@@ -154,6 +181,15 @@ impl<'a> Context<'a> {
     }
 
     fn parse(&self, text: &str, suggest: bool) -> Result<Order, OrderError> {
+        // The short form of the JSON interface, read directly.
+        if let Some(order) = short::read(&self.checker(), &self.names, text) {
+            return Ok(order);
+        }
+        self.parse_full(text, suggest)
+    }
+
+    /// The full grammar: every reading of the text, checked.
+    fn parse_full(&self, text: &str, suggest: bool) -> Result<Order, OrderError> {
         if text.len() > MAX_ORDER_BYTES {
             return Err(OrderError::new(
                 text,

@@ -29,6 +29,28 @@ pub(super) struct NameIndex {
     exact: HashMap<String, Vec<Province>>,
     /// (spelling, its length in chars, province), sorted.
     all: Vec<(String, usize, Province)>,
+    /// Per province: whether its abbreviation, written alone before the
+    /// words that follow a province in the short form of orders, can only
+    /// be read as that province (see `short`).
+    plain: Vec<bool>,
+    /// Whether no spelling starts with `build`, `remove` or `waive`: then
+    /// a short-form order starting so can be no name (see `short`).
+    plain_verbs: bool,
+}
+
+/// Whether `rest`, after a province's abbreviation, joins it to the words
+/// that follow it in a short-form order into a name that could make
+/// another complete and valid reading: `{abbr} S A {abbr} - ...` and
+/// `{abbr} C A {abbr} - ...` read as a move from a province so spelt,
+/// `... - {abbr} VIA CONVOY` as a move to one. (Other joins leave words no
+/// order continues with, or only a unit with no order, which is never
+/// valid.)
+fn short_tail(rest: &str, abbrs: &[String]) -> bool {
+    rest == "viaconvoy"
+        || ["sa", "sf", "ca", "cf"].iter().any(|lead| {
+            rest.strip_prefix(lead)
+                .is_some_and(|x| abbrs.iter().any(|a| a == x))
+        })
 }
 
 /// Lower case, letters and digits only: "St. P." → "stp".
@@ -68,7 +90,46 @@ impl NameIndex {
         }
         all.sort();
         all.dedup();
-        NameIndex { exact, all }
+        let abbrs: Vec<String> = map.provinces().map(|p| norm(map.abbr(p))).collect();
+        let plain = map
+            .provinces()
+            .map(|p| {
+                let abbr = norm(map.abbr(p));
+                let alone = exact.get(&abbr).is_some_and(|c| c[..] == [p]);
+                // No spelling of several words is the abbreviation and the
+                // words that may follow it in a short form (`Nth S A Lon`
+                // is never one name).
+                let joined = exact.keys().any(|k| {
+                    k.len() > abbr.len()
+                        && k.starts_with(&abbr)
+                        && short_tail(&k[abbr.len()..], &abbrs)
+                });
+                alone && !joined && abbr.len() == map.abbr(p).len()
+            })
+            .collect();
+        let plain_verbs = !exact.keys().any(|k| {
+            ["build", "remove", "waive"]
+                .iter()
+                .any(|v| k.starts_with(v))
+        });
+        NameIndex {
+            exact,
+            all,
+            plain,
+            plain_verbs,
+        }
+    }
+
+    /// Whether a short-form order may start with `BUILD`, `REMOVE` or
+    /// `WAIVE` (no spelling starts so).
+    pub(super) fn plain_verbs(&self) -> bool {
+        self.plain_verbs
+    }
+
+    /// Whether the abbreviation of `p` (in any case), alone or followed
+    /// by the words of a short-form order, names `p` and only it, exactly.
+    pub(super) fn plain_abbr(&self, p: Province) -> bool {
+        self.plain.get(p.index()).copied().unwrap_or(false)
     }
 
     /// The provinces `key` (normalised) spells exactly.
