@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Whole processes, ours against the peer's, on the same file of phases:
 #
-#   judge adjudicate        < phases.jsonl > /dev/null   (ours)
-#   peer_adjudicate         < phases.jsonl > /dev/null   (the `diplomacy` crate)
+#   judge adjudicate        < phases.jsonl > /dev/null   (ours: a worker per core)
+#   judge adjudicate --threads 1 < ...                    (ours-1: one thread)
+#   peer_adjudicate         < phases.jsonl > /dev/null   (the `diplomacy` crate, one thread)
 #
 # Builds release, writes N movement phases of random games with
 # `examples/gen_phases.rs`, checks both programs read every line, then times
@@ -69,6 +70,7 @@ echo "== differences between the engines on this file (peer_adjudicate --compare
 "$PEER" --compare <"$DATA" 2>&1 >/dev/null | tail -n 1
 
 ours_cmd="$JUDGE adjudicate < $DATA > /dev/null"
+ours1_cmd="$JUDGE adjudicate --threads 1 < $DATA > /dev/null"
 peer_cmd="$PEER < $DATA > /dev/null"
 
 median_of() { sort -n | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
@@ -76,7 +78,7 @@ median_of() { sort -n | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) /
 echo "== timing, $RUNS runs each"
 if [ -z "${NO_HYPERFINE:-}" ] && command -v hyperfine >/dev/null && command -v jq >/dev/null; then
     cmds=()
-    [ "$ours_ok" = 1 ] && cmds+=(-n ours "$ours_cmd")
+    [ "$ours_ok" = 1 ] && cmds+=(-n ours "$ours_cmd" -n ours-1 "$ours1_cmd")
     cmds+=(-n peer "$peer_cmd")
     if [ -n "${FLOOR:-}" ]; then
         for mode in value typed; do
@@ -90,6 +92,8 @@ if [ -z "${NO_HYPERFINE:-}" ] && command -v hyperfine >/dev/null && command -v j
     # CPU time (mean): steadier than wall time when the machine is busy.
     peer_u=$(med peer user)
     ours_u=$([ "$ours_ok" = 1 ] && med ours user || echo "")
+    ours1_s=$([ "$ours_ok" = 1 ] && med ours-1 median || echo "")
+    ours1_u=$([ "$ours_ok" = 1 ] && med ours-1 user || echo "")
 else
     time_runs() { # command: prints the median seconds of RUNS runs
         for _ in $(seq "$RUNS"); do
@@ -115,10 +119,16 @@ awk -v p="$peer_s" -v n="$lines" 'BEGIN { printf "peer: %8.1f ms  (%6.1f us/phas
 if [ -n "$ours_s" ]; then
     awk -v o="$ours_s" -v n="$lines" 'BEGIN { printf "ours: %8.1f ms  (%6.1f us/phase)\n", o * 1e3, o * 1e6 / n }'
     awk -v o="$ours_s" -v p="$peer_s" 'BEGIN { printf "peer/ours: %.1fx\n", p / o }'
+    if [ -n "${ours1_s:-}" ]; then
+        awk -v o="$ours1_s" -v p="$peer_s" -v n="$lines" 'BEGIN {
+            printf "ours, one thread: %8.1f ms  (%6.1f us/phase), peer/ours-1: %.1fx\n", o * 1e3, o * 1e6 / n, p / o }'
+    fi
     if [ -n "${ours_u:-}" ]; then
         awk -v o="$ours_u" -v p="$peer_u" -v n="$lines" 'BEGIN {
             printf "user CPU (mean): peer %.1f ms, ours %.1f ms (%.1f us/phase), peer/ours %.1fx\n",
                 p * 1e3, o * 1e3, o * 1e6 / n, p / o }'
+        awk -v o="$ours1_u" -v p="$peer_u" 'BEGIN {
+            printf "user CPU (mean), one thread: ours %.1f ms, peer/ours-1 %.1fx\n", o * 1e3, p / o }'
     fi
 else
     echo "ours: not timed (judge adjudicate unavailable)"
@@ -132,18 +142,26 @@ if [ -n "$ours_s" ]; then
     times="$OUT/times.txt"
     : >"$times"
     for _ in $(seq "$RUNS"); do
-        for who in ours peer; do
-            cmd=$([ "$who" = ours ] && echo "$ours_cmd" || echo "$peer_cmd")
+        for who in ours ours-1 peer; do
+            case $who in
+            ours) cmd=$ours_cmd ;;
+            ours-1) cmd=$ours1_cmd ;;
+            peer) cmd=$peer_cmd ;;
+            esac
             { TIMEFORMAT="$who %3R %3U %3S"; time sh -c "$cmd" 2>/dev/null; } 2>>"$times"
         done
     done
     col() { awk -v w="$1" '$1 == w { print '"$2"' }' "$times" | median_of; }
     ow=$(col ours '$2')
     oc=$(col ours '$3 + $4')
+    o1w=$(col ours-1 '$2')
+    o1c=$(col ours-1 '$3 + $4')
     pw=$(col peer '$2')
     pc=$(col peer '$3 + $4')
-    awk -v ow="$ow" -v oc="$oc" -v pw="$pw" -v pc="$pc" -v n="$lines" 'BEGIN {
-        printf "ours: wall %.1f ms, CPU %.1f ms (%.1f us/phase)\n", ow * 1e3, oc * 1e3, oc * 1e6 / n
-        printf "peer: wall %.1f ms, CPU %.1f ms (%.1f us/phase)\n", pw * 1e3, pc * 1e3, pc * 1e6 / n
-        printf "peer/ours: wall %.1fx, CPU %.1fx\n", pw / ow, pc / oc }'
+    awk -v ow="$ow" -v oc="$oc" -v o1w="$o1w" -v o1c="$o1c" -v pw="$pw" -v pc="$pc" -v n="$lines" 'BEGIN {
+        printf "ours:   wall %.1f ms, CPU %.1f ms (%.1f us/phase)\n", ow * 1e3, oc * 1e3, oc * 1e6 / n
+        printf "ours-1: wall %.1f ms, CPU %.1f ms (%.1f us/phase)\n", o1w * 1e3, o1c * 1e3, o1c * 1e6 / n
+        printf "peer:   wall %.1f ms, CPU %.1f ms (%.1f us/phase)\n", pw * 1e3, pc * 1e3, pc * 1e6 / n
+        printf "peer/ours: wall %.1fx, CPU %.1fx; peer/ours-1: wall %.1fx, CPU %.1fx\n",
+            pw / ow, pc / oc, pw / o1w, pc / o1c }'
 fi

@@ -20,7 +20,11 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Adjudicate phases: JSON Lines on stdin, one JSON line per input on stdout.
-    Adjudicate,
+    Adjudicate {
+        /// Worker threads (default: one per core); 1 answers each line in turn.
+        #[arg(long)]
+        threads: Option<usize>,
+    },
     /// Handle one mail from stdin (for .forward or procmail) and queue the replies.
     Handle {
         /// The time to act at (RFC 3339), instead of the clock's.
@@ -61,10 +65,14 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command {
-        Command::Adjudicate => {
-            let stdin = BufReader::new(io::stdin().lock());
-            let stdout = BufWriter::new(io::stdout().lock());
-            match judge::commands::adjudicate::run(stdin, stdout) {
+        Command::Adjudicate { threads } => {
+            use judge::commands::adjudicate;
+            // A large buffer: whole batches of lines at hand per read.
+            let mut stdin = BufReader::with_capacity(1 << 20, io::stdin().lock());
+            // Not locked: the writer thread owns it.
+            let mut stdout = BufWriter::with_capacity(1 << 16, io::stdout());
+            let threads = threads.unwrap_or_else(adjudicate::default_threads);
+            match adjudicate::run(&mut stdin, &mut stdout, threads) {
                 Ok(0) => Ok(ExitCode::SUCCESS),
                 Ok(n) => Err(format!("adjudicate: {n} line(s) could not be adjudicated")),
                 Err(e) => Err(format!("adjudicate: {e}")),

@@ -139,3 +139,97 @@ fn bad_lines_get_an_error_line_and_a_failing_exit() {
     assert_eq!(out[3]["error"], "two units in PAR");
     assert_eq!(out[4]["phase"], "S1901M", "an empty board is a position");
 }
+
+/// Runs `judge adjudicate --threads N` on `input`: stdout and success.
+fn run_with_threads(threads: usize, input: &str) -> (String, bool) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_judge"))
+        .args(["adjudicate", "--threads", &threads.to_string()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start judge");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_string();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().expect("judge runs");
+    writer.join().unwrap().unwrap();
+    (String::from_utf8(out.stdout).unwrap(), out.status.success())
+}
+
+#[test]
+fn many_threads_answer_as_one_does_line_for_line() {
+    // Every DATC position, with bad lines and blank lines among them,
+    // several times over: enough lines for many batches.
+    let mut input = String::new();
+    let mut bad_lines = Vec::new();
+    let mut n = 0;
+    for round in 0..6 {
+        for file in [
+            include_str!("datc/v2.4.jsonl"),
+            include_str!("datc/v3.jsonl"),
+        ] {
+            for (i, line) in file.lines().enumerate() {
+                input.push_str(line);
+                input.push('\n');
+                n += 1;
+                if i % 50 == round {
+                    input.push_str(
+                        "{\"phase\": \"S1901M\", \"units\": {\"FRANCE\": [\"F PAR\"]}}\n\n",
+                    );
+                    bad_lines.push(n + 1);
+                    n += 2;
+                }
+            }
+        }
+    }
+    let (one, one_ok) = run_with_threads(1, &input);
+    let (four, four_ok) = run_with_threads(4, &input);
+    assert!(!one_ok && !four_ok, "bad lines make both fail");
+    assert_eq!(
+        one.lines().count(),
+        n - bad_lines.len(),
+        "blank lines get no answer"
+    );
+    assert!(one == four, "the same bytes with four threads as with one");
+    let error_lines: Vec<usize> = one
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter_map(|v| v["line"].as_u64().map(|n| n as usize))
+        .collect();
+    assert_eq!(error_lines, bad_lines, "errors name their input lines");
+}
+
+#[test]
+fn a_line_is_answered_before_the_next_one_comes() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_judge"))
+        .args(["adjudicate", "--threads", "2"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start judge");
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        for line in std::io::BufReader::new(stdout).lines() {
+            if tx.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    for phase in ["S1901M", "F1901M"] {
+        writeln!(stdin, "{{\"phase\": \"{phase}\", \"units\": {{\"FRANCE\": [\"A PAR\"]}}, \"orders\": {{\"FRANCE\": [\"A PAR - BUR\"]}}}}").unwrap();
+        stdin.flush().unwrap();
+        // Standard input stays open: the answer must come anyway.
+        let answer = rx
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .expect("an answer while the input is still open");
+        let answer: Value = serde_json::from_str(&answer).unwrap();
+        assert_eq!(answer["phase"], phase);
+        assert_eq!(answer["results"]["A PAR - BUR"], "ok");
+    }
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}
