@@ -6,14 +6,15 @@
 //! `A PAR` / `F STP/SC`, orders in the short form of [`Order::short`].
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use crate::engine::adjudicate::{adjudicate, Adjudication};
-use crate::engine::map::{LocSet, Location, Map, Power, Province, UnitType};
+use crate::engine::map::{HomeCentres, LocSet, Location, Map, Power, Province, UnitType};
 use crate::engine::order::{Order, OrderKind};
 use crate::engine::outcome::Outcome;
-use crate::engine::parse::parse_orders_each;
+use crate::engine::parse::OrderReader;
 use crate::engine::phase::{Phase, PhaseKind, Season};
 use crate::engine::position::{Dislodged, Position, Unit};
 
@@ -613,10 +614,11 @@ fn read_orders<S: AsRef<str>>(
 ) -> Result<(Vec<Order>, Vec<String>), String> {
     let mut orders: Vec<Order> = Vec::with_capacity(position.units.len() + 8);
     let mut errors = Vec::new();
+    let reader = OrderReader::new(map, position);
     for &(power_name, texts) in texts {
         let power = parse_power(power_name)?;
         for text in texts {
-            parse_orders_each(map, position, power, text.as_ref(), |parsed| match parsed {
+            reader.read_line(power, text.as_ref(), |parsed| match parsed {
                 Ok(o) => orders.push(o),
                 Err(e) => errors.push(format!("{}: {e}", power.upper())),
             });
@@ -1023,14 +1025,15 @@ fn position_from<S: AsRef<str>>(
         ));
     }
     if let Some(homes) = homes {
-        pos.homes = Default::default();
+        let mut table = HomeCentres::default();
         for &(power, list) in homes {
             let power = parse_power(power)?;
             for text in list {
                 let p = parse_province(map, text.as_ref())?;
-                pos.homes[power.index()].push(p);
+                table[power.index()].push(p);
             }
         }
+        pos.homes = Arc::new(table);
     }
     match centers {
         Some(centers) => {

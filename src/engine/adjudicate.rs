@@ -40,10 +40,13 @@ pub fn adjudicate_with(
     orders: &[Order],
     rules: &Rules,
 ) -> Adjudication {
+    // Units and dislodged units are filled in below; nothing to copy.
     let mut next = Position {
         phase: position.phase.successor(),
+        units: Vec::new(),
+        owners: position.owners.clone(),
+        homes: position.homes.clone(),
         dislodged: Vec::new(),
-        ..position.clone()
     };
     let mut destroyed = Vec::new();
     let results = match position.phase.kind {

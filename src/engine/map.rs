@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use super::map_data;
 
@@ -211,6 +211,9 @@ impl LocSet {
     }
 }
 
+/// Per power (by [`Power::index`]): home supply centres.
+pub type HomeCentres = [Vec<Province>; 7];
+
 pub struct Map {
     provinces: Vec<&'static ProvinceRow>,
     /// For every location id: its province and coast.
@@ -236,8 +239,9 @@ pub struct Map {
     /// The same for the abbreviations of three ASCII letters, indexed by
     /// the letters (upper case, base 26): province id + 1, or 0.
     by_abbr3: Vec<u8>,
-    /// Per power: its home supply centres, in id order.
-    home_centres: [Vec<Province>; 7],
+    /// Per power: its home supply centres, in id order (shared with every
+    /// position that has the standard ones: no copy per position).
+    home_centres: Arc<HomeCentres>,
     /// Per location: [`Map::loc_abbr`].
     loc_abbrs: Vec<String>,
 }
@@ -312,12 +316,14 @@ impl Map {
             home_centres: Default::default(),
             loc_abbrs: Vec::new(),
         };
+        let mut home_centres = HomeCentres::default();
         map.loc_abbrs = map.locations().map(|l| map.loc_abbr(l)).collect();
         for (i, row) in map.provinces.iter().enumerate() {
             if let Some(power) = row.home {
-                map.home_centres[power.index()].push(Province(i as u8));
+                home_centres[power.index()].push(Province(i as u8));
             }
         }
+        map.home_centres = Arc::new(home_centres);
         let mut by_abbr: Vec<(&'static str, Province)> = map
             .provinces
             .iter()
@@ -447,6 +453,11 @@ impl Map {
     /// The home supply centres of a power, in id order.
     pub fn home_centres(&self, power: Power) -> &[Province] {
         &self.home_centres[power.index()]
+    }
+
+    /// Every power's home supply centres (shared: cloning is cheap).
+    pub fn home_table(&self) -> Arc<HomeCentres> {
+        Arc::clone(&self.home_centres)
     }
 
     pub fn supply_centres(&self) -> impl Iterator<Item = Province> + '_ {

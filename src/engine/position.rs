@@ -1,7 +1,9 @@
 //! A position: the phase, the units on the board, who owns which supply
 //! centre, and (in a retreat phase) the dislodged units and where each may go.
 
-use super::map::{Location, Map, Power, Province, UnitType};
+use std::sync::Arc;
+
+use super::map::{HomeCentres, Location, Map, Power, Province, UnitType};
 use super::phase::Phase;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -27,10 +29,49 @@ pub struct Position {
     /// Supply-centre owner per province id (None for neutral centres and
     /// for provinces that are not centres).
     pub owners: Vec<Option<Power>>,
-    /// Home centres per power (indexed by `Power::index`): where it may build.
-    pub homes: [Vec<Province>; 7],
+    /// Home centres per power (indexed by `Power::index`): where it may
+    /// build. Shared between positions (`Arc::make_mut` to change them).
+    pub homes: Arc<HomeCentres>,
     /// Only in retreat phases.
     pub dislodged: Vec<Dislodged>,
+}
+
+/// Which unit stands in each province of a position: for many lookups in
+/// one position (reading a power's orders), where [`Position::unit_in`]
+/// would search the units every time.
+#[derive(Clone, Debug)]
+pub struct Occupancy {
+    /// Per province: the index of its unit in `units`, plus one; 0: none.
+    /// (A map has at most 128 locations, so at most 128 provinces.)
+    unit_of: [u8; 128],
+    /// More units than a `u8` counts: search them instead.
+    search: bool,
+}
+
+impl Occupancy {
+    pub fn of(map: &Map, pos: &Position) -> Occupancy {
+        let mut unit_of = [0u8; 128];
+        let search = pos.units.len() >= u8::MAX as usize;
+        if !search {
+            // In reverse: where a province held two units, the first
+            // counts, as for `unit_in`.
+            for (i, u) in pos.units.iter().enumerate().rev() {
+                unit_of[map.province_of(u.location).index()] = i as u8 + 1;
+            }
+        }
+        Occupancy { unit_of, search }
+    }
+
+    /// [`Position::unit_in`] for the position this table was made of.
+    pub fn unit_in<'p>(&self, map: &Map, pos: &'p Position, p: Province) -> Option<&'p Unit> {
+        if self.search {
+            return pos.unit_in(map, p);
+        }
+        match self.unit_of.get(p.index()) {
+            Some(&i) if i > 0 => pos.units.get(i as usize - 1),
+            _ => None,
+        }
+    }
 }
 
 impl Position {
@@ -40,7 +81,7 @@ impl Position {
             phase,
             units: Vec::new(),
             owners: vec![None; map.province_count()],
-            homes: Power::ALL.map(|p| map.homes(p).collect()),
+            homes: map.home_table(),
             dislodged: Vec::new(),
         }
     }

@@ -12,7 +12,7 @@ use super::message::{a_unit, noun, or_list};
 use crate::engine::map::{Coast, Location, Map, Power, Province, Terrain, UnitType};
 use crate::engine::order::{Order, OrderKind};
 use crate::engine::phase::PhaseKind;
-use crate::engine::position::{Dislodged, Position, Unit};
+use crate::engine::position::{Dislodged, Occupancy, Position, Unit};
 
 /// One province chosen for a slot, with the coast written after it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -65,9 +65,15 @@ pub(super) struct Checker<'a> {
     pub map: &'a Map,
     pub pos: &'a Position,
     pub power: Power,
+    /// Where `pos`'s units stand.
+    pub occupancy: &'a Occupancy,
 }
 
-impl Checker<'_> {
+impl<'a> Checker<'a> {
+    fn unit_in(&self, p: Province) -> Option<&'a Unit> {
+        self.occupancy.unit_in(self.map, self.pos, p)
+    }
+
     fn name(&self, p: Province) -> &'static str {
         self.map.name(p)
     }
@@ -155,7 +161,7 @@ impl Checker<'_> {
     /// The player's own unit in `at`, of the type written, if any.
     fn own_unit(&self, at: &Pick, given: Option<UnitType>) -> Result<Unit, Problem> {
         let p = at.prov;
-        let Some(u) = self.pos.unit_in(self.map, p) else {
+        let Some(u) = self.unit_in(p) else {
             return Err(problem(1, format!("There is no unit in {}.", self.name(p))));
         };
         if u.power != self.power {
@@ -418,7 +424,7 @@ impl Checker<'_> {
         what: &str,
     ) -> Result<Unit, Problem> {
         let p = from.prov;
-        let Some(t) = self.pos.unit_in(self.map, p) else {
+        let Some(t) = self.unit_in(p) else {
             return Err(problem(
                 4,
                 format!("There is no unit in {} to {what}.", self.name(p)),
@@ -643,7 +649,7 @@ impl Checker<'_> {
         let Some(d) = self.pos.dislodged_in(self.map, p) else {
             return Err(problem(
                 1,
-                match self.pos.unit_in(self.map, p) {
+                match self.unit_in(p) {
                     Some(u) => format!(
                         "The {} in {} was not dislodged; only dislodged units retreat or \
                          disband now.",
@@ -808,7 +814,7 @@ impl Checker<'_> {
                 ))
             }
         }
-        if self.pos.unit_in(map, p).is_some() {
+        if self.unit_in(p).is_some() {
             return Err(problem(
                 2,
                 format!("There is already a unit in {}.", self.name(p)),

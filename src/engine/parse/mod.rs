@@ -61,7 +61,7 @@ use names::{How, NameIndex};
 use super::map::{Map, Power, Province};
 use super::order::Order;
 use super::phase::PhaseKind;
-use super::position::Position;
+use super::position::{Occupancy, Position};
 
 /// Longer lines are refused whole.
 const MAX_LINE_BYTES: usize = 10_000;
@@ -93,47 +93,9 @@ pub fn parse_orders_each(
     position: &Position,
     power: Power,
     line: &str,
-    mut each: impl FnMut(Result<Order, OrderError>),
+    each: impl FnMut(Result<Order, OrderError>),
 ) {
-    if line.len() > MAX_LINE_BYTES {
-        each(Err(OrderError::new(
-            line,
-            format!(
-                "This line is too long to read ({} characters); write one order per line, \
-                 or a few separated by commas.",
-                line.chars().count()
-            ),
-        )));
-        return;
-    }
-    let cx = Context::new(map, position, power);
-    // One order in the short form: the only piece, read directly.
-    if !line
-        .bytes()
-        .any(|b| matches!(b, b',' | b';' | b'\n' | b'\r'))
-    {
-        if let Some(order) = short::read(&cx.checker(), &cx.names, line) {
-            each(Ok(order));
-            return;
-        }
-    }
-    let mut count = 0;
-    for piece in line.split([',', ';', '\n', '\r']) {
-        if !piece.chars().any(char::is_alphanumeric) {
-            continue;
-        }
-        if count == MAX_ORDERS_PER_LINE {
-            each(Err(OrderError::new(
-                piece,
-                format!(
-                    "Too many orders on one line: only the first {MAX_ORDERS_PER_LINE} were read."
-                ),
-            )));
-            break;
-        }
-        count += 1;
-        each(cx.parse(piece, true));
-    }
+    OrderReader::new(map, position).read_line(power, line, each)
 }
 
 /// Reads one order for `power` in `position` (whose phase decides what
@@ -144,7 +106,90 @@ pub fn parse_order(
     power: Power,
     text: &str,
 ) -> Result<Order, OrderError> {
-    Context::new(map, position, power).parse(text, true)
+    OrderReader::new(map, position).read(power, text)
+}
+
+/// Reads orders against one position, for any power: what every order
+/// needs of the position (where each unit stands) is made once.
+pub struct OrderReader<'a> {
+    map: &'a Map,
+    pos: &'a Position,
+    names: Cow<'static, NameIndex>,
+    occupancy: Occupancy,
+}
+
+impl<'a> OrderReader<'a> {
+    pub fn new(map: &'a Map, pos: &'a Position) -> OrderReader<'a> {
+        OrderReader {
+            map,
+            pos,
+            names: NameIndex::of(map),
+            occupancy: Occupancy::of(map, pos),
+        }
+    }
+
+    /// [`parse_order`].
+    pub fn read(&self, power: Power, text: &str) -> Result<Order, OrderError> {
+        self.context(power).parse(text, true)
+    }
+
+    /// [`parse_orders_each`].
+    pub fn read_line(
+        &self,
+        power: Power,
+        line: &str,
+        mut each: impl FnMut(Result<Order, OrderError>),
+    ) {
+        if line.len() > MAX_LINE_BYTES {
+            each(Err(OrderError::new(
+                line,
+                format!(
+                    "This line is too long to read ({} characters); write one order per line, \
+                     or a few separated by commas.",
+                    line.chars().count()
+                ),
+            )));
+            return;
+        }
+        let cx = self.context(power);
+        // One order in the short form: the only piece, read directly.
+        if !line
+            .bytes()
+            .any(|b| matches!(b, b',' | b';' | b'\n' | b'\r'))
+        {
+            if let Some(order) = short::read(&cx.checker(), cx.names, line) {
+                each(Ok(order));
+                return;
+            }
+        }
+        let mut count = 0;
+        for piece in line.split([',', ';', '\n', '\r']) {
+            if !piece.chars().any(char::is_alphanumeric) {
+                continue;
+            }
+            if count == MAX_ORDERS_PER_LINE {
+                each(Err(OrderError::new(
+                    piece,
+                    format!(
+                        "Too many orders on one line: only the first {MAX_ORDERS_PER_LINE} were read."
+                    ),
+                )));
+                break;
+            }
+            count += 1;
+            each(cx.parse(piece, true));
+        }
+    }
+
+    fn context(&self, power: Power) -> Context<'_> {
+        Context {
+            map: self.map,
+            pos: self.pos,
+            power,
+            names: &self.names,
+            occupancy: &self.occupancy,
+        }
+    }
 }
 
 /// One reading of an order: which parse, the province chosen for each
@@ -155,34 +200,28 @@ struct Reading {
     result: Checked,
 }
 
+/// Reading orders for one power.
 struct Context<'a> {
     map: &'a Map,
     pos: &'a Position,
     power: Power,
-    names: Cow<'static, NameIndex>,
+    names: &'a NameIndex,
+    occupancy: &'a Occupancy,
 }
 
 impl<'a> Context<'a> {
-    fn new(map: &'a Map, pos: &'a Position, power: Power) -> Context<'a> {
-        Context {
-            map,
-            pos,
-            power,
-            names: NameIndex::of(map),
-        }
-    }
-
     fn checker(&self) -> Checker<'a> {
         Checker {
             map: self.map,
             pos: self.pos,
             power: self.power,
+            occupancy: self.occupancy,
         }
     }
 
     fn parse(&self, text: &str, suggest: bool) -> Result<Order, OrderError> {
         // The short form of the JSON interface, read directly.
-        if let Some(order) = short::read(&self.checker(), &self.names, text) {
+        if let Some(order) = short::read(&self.checker(), self.names, text) {
             return Ok(order);
         }
         self.parse_full(text, suggest)

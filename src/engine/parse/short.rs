@@ -223,7 +223,7 @@ fn place(map: &Map, names: &NameIndex, word: &[u8]) -> Option<Pick> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{parse_order, Context};
+    use super::super::{parse_order, OrderReader};
     use super::*;
     use crate::engine::map::Power;
     use crate::engine::phase::{Phase, PhaseKind, Season};
@@ -287,8 +287,9 @@ mod tests {
 
     /// The fast path, when it answers, answers as the full parser does.
     fn agree(map: &Map, pos: &Position, power: Power, text: &str) -> bool {
-        let cx = Context::new(map, pos, power);
-        let Some(fast) = read(&cx.checker(), &cx.names, text) else {
+        let reader = OrderReader::new(map, pos);
+        let cx = reader.context(power);
+        let Some(fast) = read(&cx.checker(), cx.names, text) else {
             return false;
         };
         let full = cx.parse_full(text, true);
@@ -426,8 +427,9 @@ mod tests {
         ];
         for (i, t) in slow {
             for power in Power::ALL {
-                let cx = Context::new(map, &all[i], power);
-                assert_eq!(read(&cx.checker(), &cx.names, t), None, "{t:?}");
+                let reader = OrderReader::new(map, &all[i]);
+                let cx = reader.context(power);
+                assert_eq!(read(&cx.checker(), cx.names, t), None, "{t:?}");
                 assert_eq!(
                     parse_order(map, &all[i], power, t),
                     cx.parse_full(t, true),
