@@ -248,7 +248,7 @@ impl<'a> Context<'a> {
                 format!("This is too long to be an order ({} words).", toks.len()),
             ));
         }
-        let syntax = grammar::parse(&toks, &self.names, self.map);
+        let syntax = grammar::parse(&toks, self.names, self.map);
         if syntax.parses.is_empty() {
             return Err(self.syntax_error(text, &toks, &syntax, suggest));
         }
