@@ -129,18 +129,23 @@ fn run_parallel<R: Read>(
     let (work_tx, work_rx) = mpsc::sync_channel::<Batch>(threads * 2);
     let work_rx = Arc::new(Mutex::new(work_rx));
     let (done_tx, done_rx) = mpsc::channel::<Answers>();
-    // Batches' line vectors, handed back by the workers for reuse.
+    // Batches' line vectors, handed back by the workers for reuse, and
+    // answer buffers, handed back by the writer (fresh ones would cost
+    // page faults every batch).
     let (spare_tx, spare_rx) = mpsc::channel::<Vec<String>>();
+    let (spare_out_tx, spare_out_rx) = mpsc::channel::<Vec<u8>>();
+    let spare_out_rx = Mutex::new(spare_out_rx);
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let work_rx = Arc::clone(&work_rx);
             let done_tx = done_tx.clone();
             let spare_tx = spare_tx.clone();
-            scope.spawn(move || work(&work_rx, &done_tx, &spare_tx));
+            let spare_out_rx = &spare_out_rx;
+            scope.spawn(move || work(&work_rx, &done_tx, &spare_tx, spare_out_rx));
         }
         drop(done_tx);
         drop(spare_tx);
-        let writer = scope.spawn(move || write_in_order(done_rx, output));
+        let writer = scope.spawn(move || write_in_order(done_rx, output, &spare_out_tx));
         let read = read_batches(input, &work_tx, &spare_rx);
         // Closing the work channel ends the workers, then the writer.
         drop(work_tx);
@@ -203,16 +208,19 @@ fn work(
     batches: &Mutex<Receiver<Batch>>,
     done: &mpsc::Sender<Answers>,
     spare: &mpsc::Sender<Vec<String>>,
+    spare_out: &Mutex<Receiver<Vec<u8>>>,
 ) {
     loop {
         let batch = match batches.lock().expect("no worker panics").recv() {
             Ok(batch) => batch,
             Err(_) => return,
         };
-        let mut answerer = Answerer {
-            out: Vec::with_capacity(batch.lines.len() * 2048),
-            failures: 0,
-        };
+        let out = spare_out
+            .lock()
+            .expect("no worker panics")
+            .try_recv()
+            .unwrap_or_default();
+        let mut answerer = Answerer { out, failures: 0 };
         for (i, line) in batch.lines.iter().enumerate() {
             answerer.answer(batch.first_line + i, line);
         }
@@ -231,7 +239,11 @@ fn work(
 /// Writes the batches' answers in input order; flushes whenever nothing
 /// more is ready, so that answers do not wait in the buffer. Returns at
 /// the first write error, which stops the workers and the reader too.
-fn write_in_order(done: Receiver<Answers>, output: &mut impl Write) -> std::io::Result<usize> {
+fn write_in_order(
+    done: Receiver<Answers>,
+    output: &mut impl Write,
+    spare_out: &mpsc::Sender<Vec<u8>>,
+) -> std::io::Result<usize> {
     let mut waiting: BTreeMap<u64, Answers> = BTreeMap::new();
     let mut next = 0;
     let mut failures = 0;
@@ -243,6 +255,9 @@ fn write_in_order(done: Receiver<Answers>, output: &mut impl Write) -> std::io::
                 next += 1;
                 failures += answers.failures;
                 output.write_all(&answers.out)?;
+                let mut out = answers.out;
+                out.clear();
+                let _ = spare_out.send(out);
             }
             ready = done.try_recv().ok();
         }
