@@ -233,3 +233,44 @@ fn a_line_is_answered_before_the_next_one_comes() {
     drop(stdin);
     assert!(child.wait().unwrap().success());
 }
+
+#[test]
+fn a_closed_output_stops_every_thread() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_judge"))
+        .args(["adjudicate", "--threads", "3"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start judge");
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        // Far more answers than a pipe holds; a write fails once judge stops.
+        let line = include_str!("datc/v2.4.jsonl").lines().next().unwrap();
+        for _ in 0..100_000 {
+            if writeln!(stdin, "{line}").is_err() {
+                break;
+            }
+        }
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 100];
+    std::io::Read::read_exact(&mut stdout, &mut first).expect("answers come");
+    drop(stdout);
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(!status.success(), "a broken pipe is a failure");
+            break;
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(60),
+            "judge still running after its output was closed"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert!(err.contains("Broken pipe"), "{err}");
+    writer.join().unwrap();
+}

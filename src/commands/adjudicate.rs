@@ -143,6 +143,9 @@ fn run_parallel<R: Read>(
             let spare_out_rx = &spare_out_rx;
             scope.spawn(move || work(&work_rx, &done_tx, &spare_tx, spare_out_rx));
         }
+        // Only the workers hold these now: when they are gone, the reader
+        // and the writer see it.
+        drop(work_rx);
         drop(done_tx);
         drop(spare_tx);
         let writer = scope.spawn(move || write_in_order(done_rx, output, &spare_out_tx));
