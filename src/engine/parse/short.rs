@@ -67,6 +67,11 @@ fn give_back(skel: Skel<Pick>) {
 
 /// The reading of a short-form text, or `None` for anything else.
 fn skel(map: &Map, names: &NameIndex, text: &str) -> Option<Skel<Pick>> {
+    exact(map, names, text.as_bytes()).or_else(|| by_words(map, names, text))
+}
+
+/// [`skel`], word by word.
+fn by_words(map: &Map, names: &NameIndex, text: &str) -> Option<Skel<Pick>> {
     let mut w = Words {
         text: text.as_bytes(),
         at: 0,
@@ -165,6 +170,118 @@ fn with_unit(map: &Map, names: &NameIndex, kind: UnitType, mut w: Words<'_>) -> 
         at: Some(at),
         verb,
     })
+}
+
+/// The short form of a unit's order exactly as the engine writes it (upper
+/// case, one space between words: `A PAR - BUR`, `F STP/SC H`), read by
+/// position; the same reading as word by word. `None` for anything else
+/// (which the words then read, or not).
+fn exact(map: &Map, names: &NameIndex, b: &[u8]) -> Option<Skel<Pick>> {
+    let kind = unit_letter(*b.first()?)?;
+    if b.get(1) != Some(&b' ') {
+        return None;
+    }
+    let (at, mut i) = exact_place(map, names, b, 2)?;
+    // The verb, then what follows it; `i` is where the next word starts.
+    let word = |i: &mut usize, w: &[u8]| -> bool {
+        let end = *i + w.len();
+        let yes = b.get(*i..end) == Some(w) && matches!(b.get(end), None | Some(b' '));
+        if yes {
+            *i = end + 1;
+        }
+        yes
+    };
+    let verb = if word(&mut i, b"H") {
+        Verb::Hold
+    } else if word(&mut i, b"-") {
+        let (to, next) = exact_place(map, names, b, i)?;
+        i = next;
+        let via = word(&mut i, b"VIA");
+        if via && !word(&mut i, b"CONVOY") {
+            return None;
+        }
+        Verb::Move {
+            route: route(to),
+            via,
+        }
+    } else if word(&mut i, b"S") {
+        let t = unit_letter(*b.get(i)?)?;
+        if b.get(i + 1) != Some(&b' ') {
+            return None;
+        }
+        let (from, next) = exact_place(map, names, b, i + 2)?;
+        i = next;
+        let route = if word(&mut i, b"-") {
+            let (to, next) = exact_place(map, names, b, i)?;
+            i = next;
+            route(to)
+        } else {
+            Vec::new()
+        };
+        Verb::Support {
+            nat: None,
+            unit: Some(t),
+            from,
+            route,
+        }
+    } else if word(&mut i, b"C") {
+        let t = unit_letter(*b.get(i)?)?;
+        if b.get(i + 1) != Some(&b' ') {
+            return None;
+        }
+        let (from, next) = exact_place(map, names, b, i + 2)?;
+        i = next;
+        if !word(&mut i, b"-") {
+            return None;
+        }
+        let (to, next) = exact_place(map, names, b, i)?;
+        i = next;
+        Verb::Convoy {
+            nat: None,
+            unit: Some(t),
+            from,
+            route: route(to),
+        }
+    } else if word(&mut i, b"R") {
+        let (to, next) = exact_place(map, names, b, i)?;
+        i = next;
+        Verb::Retreat { to }
+    } else if word(&mut i, b"DISBAND") {
+        Verb::Disband
+    } else {
+        return None;
+    };
+    // Every byte read, the last word not followed by a space.
+    (i == b.len() + 1).then_some(Skel {
+        prefix: None,
+        unit: Some(kind),
+        at: Some(at),
+        verb,
+    })
+}
+
+/// `A` or `F`, upper case.
+fn unit_letter(c: u8) -> Option<UnitType> {
+    match c {
+        b'A' => Some(UnitType::Army),
+        b'F' => Some(UnitType::Fleet),
+        _ => None,
+    }
+}
+
+/// The place written at `b[i..]` (`PAR`, `STP/NC`) as [`place`] reads it,
+/// and where the next word starts (one past the space after it).
+fn exact_place(map: &Map, names: &NameIndex, b: &[u8], i: usize) -> Option<(Pick, usize)> {
+    let len = match b.get(i + 3) {
+        None | Some(b' ') => 3,
+        Some(b'/') => 6,
+        Some(_) => return None,
+    };
+    let end = i + len;
+    if !matches!(b.get(end), None | Some(b' ')) {
+        return None;
+    }
+    Some((place(map, names, b.get(i..end)?)?, end + 1))
 }
 
 /// The words of a text, split at spaces. (Other white space stays in the
@@ -289,6 +406,10 @@ mod tests {
     fn agree(map: &Map, pos: &Position, power: Power, text: &str) -> bool {
         let reader = OrderReader::new(map, pos);
         let cx = reader.context(power);
+        // Read by position, it is read as word by word.
+        if let Some(skel) = exact(map, cx.names, text.as_bytes()) {
+            assert_eq!(Some(skel), by_words(map, cx.names, text), "{text:?}");
+        }
         let Some(fast) = read(&cx.checker(), cx.names, text) else {
             return false;
         };
@@ -306,6 +427,7 @@ mod tests {
             "PAR", "BUR", "SPA/NC", "STP/SC", "NTH", "LON", "BEL", "GAS", "SWI",
         ];
         let mut hits = 0;
+        let mut exact_reads = 0;
         for pos in positions(map) {
             for u in pos
                 .units
@@ -342,6 +464,9 @@ mod tests {
                     for power in [u.power, Power::Austria] {
                         hits += usize::from(agree(map, &pos, power, t));
                     }
+                    exact_reads += usize::from(
+                        exact(map, NameIndex::of(map).as_ref(), t.as_bytes()).is_some(),
+                    );
                 }
             }
             for power in Power::ALL {
@@ -358,6 +483,7 @@ mod tests {
             }
         }
         assert!(hits > 500, "{hits}");
+        assert!(exact_reads > 5000, "{exact_reads}");
     }
 
     /// Texts near the short form: read fast when the full parser reads
