@@ -757,15 +757,18 @@ fn write_results(map: &Map, results: &[(Order, Outcome)], out: &mut Vec<u8>) {
     for (o, outcome) in results {
         let start = texts.len();
         write_short(map, o, &mut texts);
-        let head = &texts[start..texts.len().min(start + 8)];
-        let mut key = [0u8; 8];
-        key[..head.len()].copy_from_slice(head);
-        spans.push((
-            u64::from_be_bytes(key),
-            start as u32,
-            texts.len() as u32,
-            *outcome,
-        ));
+        // (Every short form has 8 bytes but `WAIVE`.)
+        let key = match texts.get(start..start + 8) {
+            Some(head) => u64::from_be_bytes(head.try_into().expect("8 bytes")),
+            None => {
+                let mut key = [0u8; 8];
+                for (k, &b) in key.iter_mut().zip(&texts[start..]) {
+                    *k = b;
+                }
+                u64::from_be_bytes(key)
+            }
+        };
+        spans.push((key, start as u32, texts.len() as u32, *outcome));
     }
     let text = |&(_, a, b, _): &(u64, u32, u32, Outcome)| &texts[a as usize..b as usize];
     // By text, equal texts in the order given (they start in that order).

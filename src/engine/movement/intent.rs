@@ -19,11 +19,11 @@ pub(crate) enum Intent {
     },
     /// Support of unit `unit` (an index), to hold or to move as it is ordered.
     Support {
-        unit: usize,
+        unit: u8,
     },
     /// Convoy of army `army` (an index).
     Convoy {
-        army: usize,
+        army: u8,
     },
 }
 
@@ -87,6 +87,8 @@ impl<'a> Board<'a> {
                 }
             }
         }
+        // Per army: the fleets ordered to convoy it.
+        let mut convoys_of = [0u64; MAX_UNITS];
         for (i, o) in given.iter().enumerate() {
             if let Some(&Order {
                 kind: OrderKind::Convoy { from, to },
@@ -94,6 +96,9 @@ impl<'a> Board<'a> {
             }) = o
             {
                 board.intents[i] = board.check_convoy(i, from, to);
+                if let Intent::Convoy { army } = board.intents[i] {
+                    convoys_of[usize::from(army)] |= 1 << i;
+                }
             }
         }
         // Convoy routes, now that the convoys are known: this may still
@@ -104,7 +109,7 @@ impl<'a> Board<'a> {
                 ..
             }) = o
             {
-                board.choose_route(i, via_convoy);
+                board.choose_route(i, via_convoy, convoys_of[i]);
             }
         }
         // Supports last, against the moves as they now stand.
@@ -122,7 +127,7 @@ impl<'a> Board<'a> {
                 Intent::Move { to, .. } => {
                     board.attackers[map.province_of(to).index()] |= 1 << i;
                 }
-                Intent::Support { unit } => board.supporters[unit] |= 1 << i,
+                Intent::Support { unit } => board.supporters[usize::from(unit)] |= 1 << i,
                 _ => {}
             }
         }
@@ -188,7 +193,7 @@ impl<'a> Board<'a> {
             (Some(_), _) => false,
         };
         if matches {
-            Intent::Support { unit: j }
+            Intent::Support { unit: j as u8 }
         } else {
             Intent::Hold
         }
@@ -212,7 +217,9 @@ impl<'a> Board<'a> {
             return Intent::Hold;
         }
         match self.intents[army] {
-            Intent::Move { to: dest, .. } if map.province_of(dest) == to => Intent::Convoy { army },
+            Intent::Move { to: dest, .. } if map.province_of(dest) == to => {
+                Intent::Convoy { army: army as u8 }
+            }
             _ => Intent::Hold,
         }
     }
@@ -223,7 +230,8 @@ impl<'a> Board<'a> {
     /// player asked for it ("via convoy") or showed intent by ordering a
     /// fleet of their own to convoy it, and ordered convoys form a route;
     /// otherwise by land.
-    fn choose_route(&mut self, i: usize, via_convoy: bool) {
+    /// `fleets`: the fleets ordered to convoy army `i`.
+    fn choose_route(&mut self, i: usize, via_convoy: bool, fleets: u64) {
         let Intent::Move { to, .. } = self.intents[i] else {
             return;
         };
@@ -231,12 +239,6 @@ impl<'a> Board<'a> {
             return;
         }
         let dest = self.map.province_of(to);
-        let mut fleets = 0u64;
-        for (f, intent) in self.intents[..self.units.len()].iter().enumerate() {
-            if *intent == (Intent::Convoy { army: i }) {
-                fleets |= 1 << f;
-            }
-        }
         let on_route = self.fleets_on_routes(self.at[i], dest, fleets);
         let adjacent = self.map.army_adjacent(self.at[i], dest);
         let own_fleet = super::bits(fleets).any(|f| self.units[f].power == self.units[i].power);

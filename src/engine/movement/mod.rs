@@ -124,7 +124,7 @@ impl<'a> Board<'a> {
         bits(self.attackers[p.index()]).find(|&k| self.resolve(k))
     }
 
-    fn outcome(mut self, orders: &[Order]) -> MovementResult {
+    fn outcome(&mut self, orders: &[Order]) -> MovementResult {
         let n = self.units.len();
         let mut result_orders = Vec::with_capacity(n);
         let mut dislodged_by = vec![None; n];

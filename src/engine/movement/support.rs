@@ -10,6 +10,7 @@ impl Board<'_> {
         let Intent::Support { unit } = self.intents[s] else {
             return false;
         };
+        let unit = usize::from(unit);
         let aimed_into = self.move_target(unit);
         let power = self.units[s].power;
         let attackers = self.attackers[self.at[s].index()];
