@@ -65,7 +65,7 @@ impl<'a> Board<'a> {
             lowest_anchor_read: usize::MAX,
         };
         // The last order given for each unit stands.
-        let mut given: Vec<Option<&Order>> = vec![None; n];
+        let mut given: [Option<&Order>; MAX_UNITS] = [None; MAX_UNITS];
         for o in orders {
             if let Some(i) = board.unit_index_for(o) {
                 // An inert power's units only hold.
@@ -74,27 +74,33 @@ impl<'a> Board<'a> {
                 }
             }
         }
+        // The units by the kind of their order: each step below visits
+        // just its units.
+        let (mut moves, mut convoys, mut supports) = (0u64, 0u64, 0u64);
+        for (i, o) in given[..n].iter().enumerate() {
+            match o.map(|o| o.kind) {
+                Some(OrderKind::Move { .. }) => moves |= 1 << i,
+                Some(OrderKind::Convoy { .. }) => convoys |= 1 << i,
+                Some(OrderKind::Support { .. }) => supports |= 1 << i,
+                _ => {}
+            }
+        }
+        let order_of = |i: usize| given[i].expect("an ordered unit").kind;
         // Moves first: convoys and supports are checked against them.
-        for (i, o) in given.iter().enumerate() {
-            if let Some(o) = o {
-                if let OrderKind::Move { to, .. } = o.kind {
-                    if let Some(to) = board.move_destination(i, to) {
-                        board.intents[i] = Intent::Move {
-                            to,
-                            by_convoy: false,
-                        };
-                    }
+        for i in super::bits(moves) {
+            if let OrderKind::Move { to, .. } = order_of(i) {
+                if let Some(to) = board.move_destination(i, to) {
+                    board.intents[i] = Intent::Move {
+                        to,
+                        by_convoy: false,
+                    };
                 }
             }
         }
         // Per army: the fleets ordered to convoy it.
         let mut convoys_of = [0u64; MAX_UNITS];
-        for (i, o) in given.iter().enumerate() {
-            if let Some(&Order {
-                kind: OrderKind::Convoy { from, to },
-                ..
-            }) = o
-            {
+        for i in super::bits(convoys) {
+            if let OrderKind::Convoy { from, to } = order_of(i) {
                 board.intents[i] = board.check_convoy(i, from, to);
                 if let Intent::Convoy { army } = board.intents[i] {
                     convoys_of[usize::from(army)] |= 1 << i;
@@ -103,26 +109,18 @@ impl<'a> Board<'a> {
         }
         // Convoy routes, now that the convoys are known: this may still
         // turn an army's move into a hold.
-        for (i, o) in given.iter().enumerate() {
-            if let Some(&Order {
-                kind: OrderKind::Move { via_convoy, .. },
-                ..
-            }) = o
-            {
+        for i in super::bits(moves) {
+            if let OrderKind::Move { via_convoy, .. } = order_of(i) {
                 board.choose_route(i, via_convoy, convoys_of[i]);
             }
         }
         // Supports last, against the moves as they now stand.
-        for (i, o) in given.iter().enumerate() {
-            if let Some(&Order {
-                kind: OrderKind::Support { from, to, .. },
-                ..
-            }) = o
-            {
+        for i in super::bits(supports) {
+            if let OrderKind::Support { from, to, .. } = order_of(i) {
                 board.intents[i] = board.check_support(i, from, to);
             }
         }
-        for i in 0..n {
+        for i in super::bits(moves | supports) {
             match board.intents[i] {
                 Intent::Move { to, .. } => {
                     board.attackers[map.province_of(to).index()] |= 1 << i;

@@ -127,15 +127,25 @@ impl<'a> Board<'a> {
     fn outcome(&mut self, orders: &[Order]) -> MovementResult {
         let n = self.units.len();
         let mut result_orders = Vec::with_capacity(n);
-        let mut dislodged_by = vec![None; n];
-        for (i, slot) in dislodged_by.iter_mut().enumerate() {
-            *slot = self.dislodger(i);
+        // Per unit: who dislodged it (NOBODY: nobody). Only a unit that
+        // was attacked can be.
+        let mut dislodged_by = [NOBODY; MAX_UNITS];
+        for (i, slot) in dislodged_by[..n].iter_mut().enumerate() {
+            if self.attackers[self.at[i].index()] != 0 {
+                if let Some(k) = self.dislodger(i) {
+                    *slot = k as u8;
+                }
+            }
         }
-        // The order each unit was given (void ones included), else a hold.
-        let mut given: Vec<Option<Order>> = vec![None; n];
+        // The order each unit was given (void ones included), else a hold;
+        // void orders that name no unit of the power (another power's
+        // unit, an empty province) are reported too, after them.
+        let mut given: [Option<Order>; MAX_UNITS] = [None; MAX_UNITS];
+        let mut unmatched = Vec::new();
         for o in orders {
-            if let Some(i) = self.unit_index_for(o) {
-                given[i] = Some(*o);
+            match self.unit_index_for(o) {
+                Some(i) => given[i] = Some(*o),
+                None => unmatched.push((*o, Outcome::VOID)),
             }
         }
         for i in 0..n {
@@ -148,32 +158,27 @@ impl<'a> Board<'a> {
                 ),
             };
             outcome.insert(self.tags(i, &order));
-            if dislodged_by[i].is_some() {
+            if dislodged_by[i] != NOBODY {
                 outcome.insert(Outcome::DISLODGED);
             }
             result_orders.push((order, outcome));
         }
-        // Void orders that name no unit of the power (another power's unit,
-        // an empty province) are reported too.
-        for o in orders {
-            if self.unit_index_for(o).is_none() {
-                result_orders.push((*o, Outcome::VOID));
-            }
-        }
+        result_orders.append(&mut unmatched);
 
         let mut units = Vec::with_capacity(n);
         let mut dislodged = Vec::new();
         let mut destroyed = Vec::new();
         let contested = self.contested();
         let mut occupied = LocSet::default();
-        for (j, by) in dislodged_by.iter().enumerate() {
-            if by.is_none() {
+        for (j, &by) in dislodged_by[..n].iter().enumerate() {
+            if by == NOBODY {
                 occupied.insert(self.final_province(j).index());
             }
         }
-        for (i, &by) in dislodged_by.iter().enumerate() {
+        for (i, &by) in dislodged_by[..n].iter().enumerate() {
             let unit = self.units[i];
-            if let Some(k) = by {
+            if by != NOBODY {
+                let k = usize::from(by);
                 // An army convoyed in leaves its origin open behind it.
                 let attacker_from = match self.intents[k] {
                     Intent::Move {
