@@ -10,8 +10,20 @@ use std::process::{Command, Stdio};
 use serde_json::Value;
 
 fn run_judge(input: &str) -> (Vec<Value>, bool) {
+    let (out, ok) = run_adjudicate(&[], input);
+    let lines = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("every output line is JSON"))
+        .collect();
+    (lines, ok)
+}
+
+/// Runs `judge adjudicate` with more arguments on `input`: its standard
+/// output and whether it succeeded.
+fn run_adjudicate(args: &[&str], input: &str) -> (String, bool) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_judge"))
         .arg("adjudicate")
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -22,12 +34,7 @@ fn run_judge(input: &str) -> (Vec<Value>, bool) {
     let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
     let out = child.wait_with_output().expect("judge runs");
     writer.join().unwrap().unwrap();
-    let lines = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("every output line is JSON"))
-        .collect();
-    (lines, out.status.success())
+    (String::from_utf8(out.stdout).unwrap(), out.status.success())
 }
 
 /// "POWER: unit" for every unit of a per-power map of lists or objects.
@@ -140,23 +147,6 @@ fn bad_lines_get_an_error_line_and_a_failing_exit() {
     assert_eq!(out[4]["phase"], "S1901M", "an empty board is a position");
 }
 
-/// Runs `judge adjudicate --threads N` on `input`: stdout and success.
-fn run_with_threads(threads: usize, input: &str) -> (String, bool) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_judge"))
-        .args(["adjudicate", "--threads", &threads.to_string()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start judge");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_string();
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let out = child.wait_with_output().expect("judge runs");
-    writer.join().unwrap().unwrap();
-    (String::from_utf8(out.stdout).unwrap(), out.status.success())
-}
-
 #[test]
 fn many_threads_answer_as_one_does_line_for_line() {
     // Every DATC position, with bad lines and blank lines among them,
@@ -183,8 +173,8 @@ fn many_threads_answer_as_one_does_line_for_line() {
             }
         }
     }
-    let (one, one_ok) = run_with_threads(1, &input);
-    let (four, four_ok) = run_with_threads(4, &input);
+    let (one, one_ok) = run_adjudicate(&["--threads", "1"], &input);
+    let (four, four_ok) = run_adjudicate(&["--threads", "4"], &input);
     assert!(!one_ok && !four_ok, "bad lines make both fail");
     assert_eq!(
         one.lines().count(),
@@ -200,14 +190,20 @@ fn many_threads_answer_as_one_does_line_for_line() {
     assert_eq!(error_lines, bad_lines, "errors name their input lines");
 }
 
-#[test]
-fn a_line_is_answered_before_the_next_one_comes() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_judge"))
-        .args(["adjudicate", "--threads", "2"])
+/// `judge adjudicate --threads N`, its standard streams piped.
+fn spawn_adjudicate(threads: &str) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_judge"))
+        .args(["adjudicate", "--threads", threads])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
         .spawn()
-        .expect("start judge");
+        .expect("start judge")
+}
+
+#[test]
+fn a_line_is_answered_before_the_next_one_comes() {
+    let mut child = spawn_adjudicate("2");
     let mut stdin = child.stdin.take().unwrap();
     let stdout = child.stdout.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
@@ -236,13 +232,7 @@ fn a_line_is_answered_before_the_next_one_comes() {
 
 #[test]
 fn a_closed_output_stops_every_thread() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_judge"))
-        .args(["adjudicate", "--threads", "3"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start judge");
+    let mut child = spawn_adjudicate("3");
     let mut stdin = child.stdin.take().unwrap();
     let writer = std::thread::spawn(move || {
         // Far more answers than a pipe holds; a write fails once judge stops.

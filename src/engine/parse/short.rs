@@ -177,11 +177,7 @@ fn with_unit(map: &Map, names: &NameIndex, kind: UnitType, mut w: Words<'_>) -> 
 /// position; the same reading as word by word. `None` for anything else
 /// (which the words then read, or not).
 fn exact(map: &Map, names: &NameIndex, b: &[u8]) -> Option<Skel<Pick>> {
-    let kind = unit_letter(*b.first()?)?;
-    if b.get(1) != Some(&b' ') {
-        return None;
-    }
-    let (at, mut i) = exact_place(map, names, b, 2)?;
+    let (kind, at, mut i) = exact_unit(map, names, b, 0)?;
     // The verb, then what follows it; `i` is where the next word starts.
     let word = |i: &mut usize, w: &[u8]| -> bool {
         let end = *i + w.len();
@@ -205,11 +201,7 @@ fn exact(map: &Map, names: &NameIndex, b: &[u8]) -> Option<Skel<Pick>> {
             via,
         }
     } else if word(&mut i, b"S") {
-        let t = unit_letter(*b.get(i)?)?;
-        if b.get(i + 1) != Some(&b' ') {
-            return None;
-        }
-        let (from, next) = exact_place(map, names, b, i + 2)?;
+        let (t, from, next) = exact_unit(map, names, b, i)?;
         i = next;
         let route = if word(&mut i, b"-") {
             let (to, next) = exact_place(map, names, b, i)?;
@@ -225,11 +217,7 @@ fn exact(map: &Map, names: &NameIndex, b: &[u8]) -> Option<Skel<Pick>> {
             route,
         }
     } else if word(&mut i, b"C") {
-        let t = unit_letter(*b.get(i)?)?;
-        if b.get(i + 1) != Some(&b' ') {
-            return None;
-        }
-        let (from, next) = exact_place(map, names, b, i + 2)?;
+        let (t, from, next) = exact_unit(map, names, b, i)?;
         i = next;
         if !word(&mut i, b"-") {
             return None;
@@ -258,6 +246,17 @@ fn exact(map: &Map, names: &NameIndex, b: &[u8]) -> Option<Skel<Pick>> {
         at: Some(at),
         verb,
     })
+}
+
+/// The unit written at `b[i..]` (`A PAR`, `F STP/NC`): its type, its
+/// place, and where the next word starts.
+fn exact_unit(map: &Map, names: &NameIndex, b: &[u8], i: usize) -> Option<(UnitType, Pick, usize)> {
+    let kind = unit_letter(*b.get(i)?)?;
+    if b.get(i + 1) != Some(&b' ') {
+        return None;
+    }
+    let (at, next) = exact_place(map, names, b, i + 2)?;
+    Some((kind, at, next))
 }
 
 /// `A` or `F`, upper case.
