@@ -20,7 +20,7 @@ fn run_judge(input: &str) -> (Vec<Value>, bool) {
 
 /// Runs `judge adjudicate` with more arguments on `input`: its standard
 /// output and whether it succeeded.
-fn run_adjudicate(args: &[&str], input: &str) -> (String, bool) {
+fn run_adjudicate(args: &[&str], input: impl AsRef<[u8]>) -> (String, bool) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_judge"))
         .arg("adjudicate")
         .args(args)
@@ -30,8 +30,8 @@ fn run_adjudicate(args: &[&str], input: &str) -> (String, bool) {
         .spawn()
         .expect("start judge");
     let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_string();
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let input = input.as_ref().to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
     let out = child.wait_with_output().expect("judge runs");
     writer.join().unwrap().unwrap();
     (String::from_utf8(out.stdout).unwrap(), out.status.success())
@@ -263,4 +263,25 @@ fn a_closed_output_stops_every_thread() {
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
     assert!(err.contains("Broken pipe"), "{err}");
     writer.join().unwrap();
+}
+
+#[test]
+fn a_line_that_is_not_utf8_gets_an_error_line_and_the_rest_are_answered() {
+    let good = "{\"phase\": \"S1901M\", \"units\": {\"FRANCE\": [\"A PAR\"]}, \"orders\": {\"FRANCE\": [\"A PAR - BUR\"]}}\n";
+    let mut input = good.as_bytes().to_vec();
+    input.extend_from_slice(b"{\"phase\": \"S1901M\", \"units\": {\"FRANCE\": [\"A P\xc9R\"]}}\n");
+    input.extend_from_slice(good.as_bytes());
+    for threads in ["1", "3"] {
+        let (out, ok) = run_adjudicate(&["--threads", threads], &input);
+        assert!(!ok, "a bad line makes the exit status non-zero");
+        let lines: Vec<Value> = out
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 3, "{out}");
+        assert_eq!(lines[0]["results"]["A PAR - BUR"], "ok");
+        assert_eq!(lines[1]["line"], 2);
+        assert_eq!(lines[1]["error"], "not UTF-8 text");
+        assert_eq!(lines[2]["results"]["A PAR - BUR"], "ok");
+    }
 }

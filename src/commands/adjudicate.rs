@@ -18,6 +18,7 @@ use crate::engine::map::Map;
 use crate::interchange::{run_phase, write_phase, PhaseInput, PhaseLine};
 
 /// The most lines in one batch handed to a worker.
+/// (At most 64: a `u64` marks the lines that are not UTF-8.)
 const BATCH_LINES: usize = 64;
 
 /// How many threads to use by default: one per core.
@@ -43,9 +44,13 @@ fn run_serial(input: &mut impl BufRead, output: &mut impl Write) -> std::io::Res
     let mut answerer = Answerer::default();
     let mut line = String::new();
     let mut n = 0;
-    while read_line(input, &mut line)? {
+    loop {
+        match read_line(input, &mut line)? {
+            Line::End => break,
+            Line::Text => answerer.answer(n + 1, &line),
+            Line::NotUtf8 => answerer.not_utf8(n + 1),
+        }
         n += 1;
-        answerer.answer(n, &line);
         output.write_all(&answerer.out)?;
         answerer.out.clear();
     }
@@ -88,22 +93,52 @@ impl Answerer {
         }
         self.out.push(b'\n');
     }
+
+    /// Appends the error line for line number `n`, which is not UTF-8.
+    fn not_utf8(&mut self, n: usize) {
+        self.failures += 1;
+        let err = serde_json::json!({ "line": n, "error": "not UTF-8 text" });
+        serde_json::to_writer(&mut self.out, &err).expect("writing to a Vec");
+        self.out.push(b'\n');
+    }
+}
+
+/// What [`read_line`] found.
+enum Line {
+    /// The end of the input.
+    End,
+    /// A line, in `line`.
+    Text,
+    /// A line that is not UTF-8 (`line` is left empty).
+    NotUtf8,
 }
 
 /// Reads the next line into `line` without its `\n` or `\r\n` (as
-/// `BufRead::lines`); false at the end of the input.
-fn read_line(input: &mut impl BufRead, line: &mut String) -> std::io::Result<bool> {
-    line.clear();
-    if input.read_line(line)? == 0 {
-        return Ok(false);
+/// `BufRead::lines`).
+fn read_line(input: &mut impl BufRead, line: &mut String) -> std::io::Result<Line> {
+    let mut bytes = std::mem::take(line).into_bytes();
+    bytes.clear();
+    if input.read_until(b'\n', &mut bytes)? == 0 {
+        return Ok(Line::End);
     }
-    if line.ends_with('\n') {
-        line.pop();
-        if line.ends_with('\r') {
-            line.pop();
+    if bytes.last() == Some(&b'\n') {
+        bytes.pop();
+        if bytes.last() == Some(&b'\r') {
+            bytes.pop();
         }
     }
-    Ok(true)
+    match String::from_utf8(bytes) {
+        Ok(text) => {
+            *line = text;
+            Ok(Line::Text)
+        }
+        Err(e) => {
+            let mut bytes = e.into_bytes();
+            bytes.clear();
+            *line = String::from_utf8(bytes).expect("empty");
+            Ok(Line::NotUtf8)
+        }
+    }
 }
 
 /// Lines read together: the number of the first, and the lines.
@@ -111,6 +146,8 @@ struct Batch {
     seq: u64,
     first_line: usize,
     lines: Vec<String>,
+    /// The lines that are not UTF-8 (bit `i`: `lines[i]`).
+    not_utf8: u64,
 }
 
 /// A batch's answers.
@@ -170,6 +207,7 @@ fn read_batches<R: Read>(
         let mut lines = spare.try_recv().unwrap_or_default();
         let first_line = n + 1;
         let mut used = 0;
+        let mut not_utf8 = 0u64;
         let mut more = true;
         // Fill the batch while lines are at hand; never wait for input
         // with lines unanswered.
@@ -177,9 +215,13 @@ fn read_batches<R: Read>(
             if used == lines.len() {
                 lines.push(String::new());
             }
-            if !read_line(input, &mut lines[used])? {
-                more = false;
-                break;
+            match read_line(input, &mut lines[used])? {
+                Line::End => {
+                    more = false;
+                    break;
+                }
+                Line::Text => {}
+                Line::NotUtf8 => not_utf8 |= 1 << used,
             }
             used += 1;
             n += 1;
@@ -193,6 +235,7 @@ fn read_batches<R: Read>(
                 seq,
                 first_line,
                 lines,
+                not_utf8,
             };
             seq += 1;
             if work.send(batch).is_err() {
@@ -225,7 +268,11 @@ fn work(
             .unwrap_or_default();
         let mut answerer = Answerer { out, failures: 0 };
         for (i, line) in batch.lines.iter().enumerate() {
-            answerer.answer(batch.first_line + i, line);
+            if batch.not_utf8 >> i & 1 == 1 {
+                answerer.not_utf8(batch.first_line + i);
+            } else {
+                answerer.answer(batch.first_line + i, line);
+            }
         }
         let _ = spare.send(batch.lines);
         let answers = Answers {
