@@ -1260,3 +1260,30 @@ fn plain_passwords_never_reach_the_file() {
     );
     assert!(contains(&db_bytes, b"it@example.org"));
 }
+
+// Durability --------------------------------------------------------------
+
+#[test]
+fn sync_makes_the_write_ahead_log_durable() {
+    let dir = TempDir::new("sync");
+    let store = Store::open(dir.db()).unwrap();
+    // Nothing written yet: no log to sync, and that is no error.
+    store.sync().unwrap();
+    game_with_phase(store.conn(), "durable");
+    // Commits go to the log next to the file, which `sync` flushes.
+    let mut wal = dir.db().into_os_string();
+    wal.push("-wal");
+    let len = std::fs::metadata(&wal).expect("the write-ahead log").len();
+    assert!(len > 0, "the commit is in the log");
+    store.sync().unwrap();
+    // A second connection (another process would do the same) sees it.
+    let other = Connection::open(dir.db()).unwrap();
+    let games: i64 = other
+        .query_row(
+            "SELECT count(*) FROM games WHERE name = 'durable'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(games, 1);
+}

@@ -14,5 +14,9 @@ pub fn run(config: Config, now: i64) -> Result<Handled, String> {
     let mut judge = Judge::open(config)?;
     // Anything a crash left unhandled goes first, in order.
     judge.handle_pending(now).map_err(|e| e.to_string())?;
-    judge.handle(&raw, now).map_err(|e| e.to_string())
+    let handled = judge.handle(&raw, now).map_err(|e| e.to_string())?;
+    // The mail system drops its copy when this exits well: the store must
+    // hold the mail for good first.
+    judge.store.sync().map_err(|e| e.to_string())?;
+    Ok(handled)
 }

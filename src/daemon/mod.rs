@@ -99,19 +99,51 @@ async fn take_in(
     stop: &AtomicBool,
 ) -> Result<usize, String> {
     let mails = inbox.fetch().await?;
+    // Handled, stored, not yet acknowledged.
+    let mut pending = Vec::new();
     let mut n = 0;
     for mail in mails {
         if stop.load(Ordering::SeqCst) {
             break;
         }
-        let handled = judge.handle(&mail.raw, now).map_err(err)?;
-        log::info!("mail {}: {handled:?}", mail.token);
-        // Only now, with the mail safe in the database, may the mailbox drop it.
-        inbox.ack(&mail.token).await?;
+        match judge.handle(&mail.raw, now).map_err(err) {
+            Ok(handled) => log::info!("mail {}: {handled:?}", mail.token),
+            Err(e) => {
+                // Those before it are stored: let them go, then say why.
+                acknowledge(judge, inbox, &mut pending).await?;
+                return Err(e);
+            }
+        }
+        pending.push(mail.token);
         n += 1;
+        if pending.len() == ACK_BATCH {
+            acknowledge(judge, inbox, &mut pending).await?;
+        }
     }
+    acknowledge(judge, inbox, &mut pending).await?;
     Ok(n)
 }
+
+/// Lets the mailbox drop the mails in `pending`, which the store holds:
+/// only once the store is durable (one sync for them all) may they go.
+async fn acknowledge(
+    judge: &Judge,
+    inbox: &mut Inbox,
+    pending: &mut Vec<String>,
+) -> Result<(), String> {
+    if pending.is_empty() {
+        return Ok(());
+    }
+    judge.store.sync().map_err(err)?;
+    for token in pending.drain(..) {
+        inbox.ack(&token).await?;
+    }
+    Ok(())
+}
+
+/// Mails handled between two syncs of the store: one fsync for so many,
+/// and the mailbox still sees steady progress.
+const ACK_BATCH: usize = 32;
 
 /// One clock tick in one transaction.
 fn run_clock(judge: &mut Judge, now: i64, cache: &mut TickCache) -> Result<(), String> {
