@@ -28,7 +28,12 @@ def make_dirs(path):
         missing.append(path)
         path = os.path.dirname(path)
     for p in reversed(missing):
-        os.mkdir(p, 0o700)
+        try:
+            os.mkdir(p, 0o700)
+        except FileExistsError:
+            # Dovecot made it meanwhile (a login creates the user's home):
+            # then it is Dovecot's, owned as it should be.
+            continue
         os.chown(p, OWNER, OWNER)
 
 
