@@ -57,6 +57,9 @@ use judge::game::tick::{tick, tick_cached, TickCache};
 use judge::interchange::PositionJson;
 use judge::store::{self, GameState, NewGame, NewOrder, NewSeat, PasswordHash, SeatStatus, Store};
 
+mod common;
+use common::{Rng, OPENINGS};
+
 const GAMES: usize = 1000;
 /// Unix time at which the storm's games start.
 const T0: i64 = 1_800_000_000;
@@ -67,82 +70,6 @@ const PHASE: &str = "S1901M";
 const STORM_TARGET_S: f64 = 5.0;
 const RSS_TARGET_MB: f64 = 50.0;
 const IMAP_TARGET_MS: f64 = 1000.0;
-
-/// Legal opening orders per unit (the engine's short form).
-const OPENINGS: &[(Power, &[&str])] = &[
-    (
-        Power::Austria,
-        &["A VIE - GAL", "A VIE - TRI", "A VIE - BOH"],
-    ),
-    (
-        Power::Austria,
-        &["A BUD - SER", "A BUD - RUM", "A BUD - GAL"],
-    ),
-    (Power::Austria, &["F TRI - ALB", "F TRI - VEN", "F TRI H"]),
-    (Power::England, &["F LON - NTH", "F LON - ENG"]),
-    (Power::England, &["F EDI - NWG", "F EDI - NTH"]),
-    (
-        Power::England,
-        &["A LVP - YOR", "A LVP - EDI", "A LVP - WAL"],
-    ),
-    (
-        Power::France,
-        &["A PAR - BUR", "A PAR - PIC", "A PAR - GAS"],
-    ),
-    (
-        Power::France,
-        &["A MAR - SPA", "A MAR S A PAR - BUR", "A MAR - BUR"],
-    ),
-    (
-        Power::France,
-        &["F BRE - MAO", "F BRE - ENG", "F BRE - PIC"],
-    ),
-    (
-        Power::Germany,
-        &["A BER - KIE", "A BER - SIL", "A BER - MUN"],
-    ),
-    (
-        Power::Germany,
-        &["A MUN - RUH", "A MUN - BUR", "A MUN - TYR"],
-    ),
-    (
-        Power::Germany,
-        &["F KIE - DEN", "F KIE - HOL", "F KIE - BAL"],
-    ),
-    (Power::Italy, &["A ROM - APU", "A ROM - VEN", "A ROM - TUS"]),
-    (Power::Italy, &["A VEN - TYR", "A VEN - PIE", "A VEN H"]),
-    (Power::Italy, &["F NAP - ION", "F NAP - TYS"]),
-    (
-        Power::Russia,
-        &["A MOS - UKR", "A MOS - SEV", "A MOS - STP"],
-    ),
-    (
-        Power::Russia,
-        &["A WAR - GAL", "A WAR - UKR", "A WAR - SIL"],
-    ),
-    (Power::Russia, &["F SEV - BLA", "F SEV - RUM"]),
-    (Power::Russia, &["F STP/SC - BOT", "F STP/SC - FIN"]),
-    (Power::Turkey, &["A CON - BUL", "A CON H"]),
-    (Power::Turkey, &["A SMY - ARM", "A SMY - CON"]),
-    (Power::Turkey, &["F ANK - BLA", "F ANK - CON"]),
-];
-
-/// xorshift64*: the same seed, the same games.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0 = x;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// How the games of a judge are set up.
 struct Plan {
