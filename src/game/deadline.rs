@@ -4,8 +4,10 @@
 use rusqlite::Connection;
 
 use super::clock::deadline_after;
+use super::process::schedule_for;
 use super::settings::Schedule;
-use crate::store::{self, StoreError};
+use super::{current, settings_of};
+use crate::store::{self, Game, StoreError};
 
 /// The deadline and end of grace for a phase of game `game_id` starting
 /// at `start`.
@@ -29,6 +31,33 @@ pub fn deadline_for(
         deadline = deadline_after(&after, a.ends).max(a.ends);
     }
     Ok((deadline, deadline + i64::from(schedule.grace_hours) * 3600))
+}
+
+/// Gives the game's current phase a fresh deadline counted from `now`
+/// (never earlier than the one it has) and its grace after it: for a game
+/// that resumes, or a newcomer. The phase and its new deadline; None when
+/// the game has no phase yet.
+pub fn refresh_deadline(
+    conn: &Connection,
+    game: &Game,
+    now: i64,
+) -> Result<Option<(String, i64)>, StoreError> {
+    let Some(cur) = current(conn, game.id)? else {
+        return Ok(None);
+    };
+    let settings = settings_of(game)?;
+    let schedule = schedule_for(&settings, cur.position.phase.kind);
+    let (fresh, _) = deadline_for(conn, game.id, schedule, now)?;
+    let deadline = fresh.max(cur.record.deadline.unwrap_or(0));
+    let grace = deadline + i64::from(schedule.grace_hours) * 3600;
+    store::set_deadline(
+        conn,
+        game.id,
+        &cur.record.phase,
+        Some(deadline),
+        Some(grace),
+    )?;
+    Ok(Some((cur.record.phase, deadline)))
 }
 
 /// Pushes the current deadline of a game past an absence that now covers

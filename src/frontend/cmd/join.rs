@@ -5,7 +5,7 @@ use crate::engine::map::{Map, Power};
 use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
 use crate::game::clock::format_time;
-use crate::game::deadline::deadline_for;
+use crate::game::deadline::{deadline_for, refresh_deadline};
 use crate::game::process::schedule_for;
 use crate::game::start::{assign_blocs, read_preferences};
 use crate::game::{power_of, settings_of, variant_of};
@@ -110,20 +110,7 @@ fn take_over(
     store::replace_player(s.tx, open.id, &sender, &hash, &phase)?;
     let power = power_of(&open).expect("an assigned seat");
     // A fresh deadline for the newcomer.
-    let settings = settings_of(&game)?;
-    if let Some(cur) = crate::game::current(s.tx, game.id)? {
-        let schedule = schedule_for(&settings, cur.position.phase.kind);
-        let (fresh, _) = deadline_for(s.tx, game.id, schedule, s.now)?;
-        let deadline = fresh.max(cur.record.deadline.unwrap_or(0));
-        let grace = deadline + i64::from(schedule.grace_hours) * 3600;
-        store::set_deadline(
-            s.tx,
-            game.id,
-            &cur.record.phase,
-            Some(deadline),
-            Some(grace),
-        )?;
-    }
+    refresh_deadline(s.tx, &game, s.now)?;
     let seat = store::seat_by_id(s.tx, open.id)?.expect("seat");
     // The others hear of the newcomer and of the deadline.
     if let Some(cur) = crate::game::current(s.tx, game.id)? {

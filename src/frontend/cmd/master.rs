@@ -6,10 +6,10 @@ use crate::engine::map::Power;
 use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
 use crate::game::clock::format_time;
-use crate::game::deadline::deadline_for;
+use crate::game::deadline::{deadline_for, refresh_deadline};
 use crate::game::process::{process as process_phase, schedule_for};
 use crate::game::{current, settings_of};
-use crate::store::{self, ArchiveKind, GameState, SeatStatus, StoreError};
+use crate::store::{self, ArchiveKind, Game, GameState, Seat, SeatStatus, StoreError};
 
 pub fn process(s: &mut Session<'_>, line: &Line, phase: Option<&str>) -> Result<(), StoreError> {
     let Some(game) = master_game(s, line) else {
@@ -105,22 +105,9 @@ pub fn pause(s: &mut Session<'_>, line: &Line, pause: bool) -> Result<(), StoreE
     let mut text = format!("Game '{}' is {word}.", game.name);
     if !pause {
         // A fresh deadline: the pause may have eaten the old one.
-        if let Some(cur) = current(s.tx, game.id)? {
-            let settings = settings_of(&game)?;
-            let schedule = schedule_for(&settings, cur.position.phase.kind);
-            let (fresh, _) = deadline_for(s.tx, game.id, schedule, s.now)?;
-            let deadline = fresh.max(cur.record.deadline.unwrap_or(0));
-            let grace = deadline + i64::from(schedule.grace_hours) * 3600;
-            store::set_deadline(
-                s.tx,
-                game.id,
-                &cur.record.phase,
-                Some(deadline),
-                Some(grace),
-            )?;
+        if let Some((phase, deadline)) = refresh_deadline(s.tx, &game, s.now)? {
             text.push_str(&format!(
-                " The deadline for {} is {}.",
-                cur.record.phase,
+                " The deadline for {phase} is {}.",
                 format_time(deadline)
             ));
         }
@@ -205,15 +192,7 @@ pub fn rollback(s: &mut Session<'_>, line: &Line, phase: Option<&str>) -> Result
         target.phase,
         format_time(deadline)
     );
-    store::append_archive(
-        s.tx,
-        game.id,
-        Some(&target.phase),
-        ArchiveKind::Notice,
-        &format!("Rolled back to {}", target.phase),
-        &text,
-        s.now,
-    )?;
+    // Archived and sent to everyone (once: `notify_all` archives it).
     notify_all(s, &game, "Rollback", &text)?;
     s.reply.ok(line, text);
     Ok(())
@@ -230,18 +209,31 @@ fn power_named(s: &mut Session<'_>, line: &Line, text: &str) -> Option<Power> {
     p
 }
 
-pub fn eject(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), StoreError> {
+/// The Master's game, the power `text` names and its seat; refused (and
+/// None) when any is missing.
+fn master_seat(
+    s: &mut Session<'_>,
+    line: &Line,
+    text: &str,
+) -> Result<Option<(Game, Power, Seat)>, StoreError> {
     let Some(game) = master_game(s, line) else {
-        return Ok(());
+        return Ok(None);
     };
     let Some(power) = power_named(s, line, text) else {
-        return Ok(());
+        return Ok(None);
     };
     let Some(seat) = store::seat_by_power(s.tx, game.id, power.upper())? else {
         s.reply.refuse(
             line,
             format!("Nobody plays {} in '{}'.", power.name(), game.name),
         );
+        return Ok(None);
+    };
+    Ok(Some((game, power, seat)))
+}
+
+pub fn eject(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), StoreError> {
+    let Some((game, power, seat)) = master_seat(s, line, text)? else {
         return Ok(());
     };
     store::set_seat_status(s.tx, seat.id, SeatStatus::Abandoned)?;
@@ -268,17 +260,7 @@ pub fn eject(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), StoreEr
 }
 
 pub fn become_power(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), StoreError> {
-    let Some(game) = master_game(s, line) else {
-        return Ok(());
-    };
-    let Some(power) = power_named(s, line, text) else {
-        return Ok(());
-    };
-    let Some(seat) = store::seat_by_power(s.tx, game.id, power.upper())? else {
-        s.reply.refuse(
-            line,
-            format!("Nobody plays {} in '{}'.", power.name(), game.name),
-        );
+    let Some((game, power, seat)) = master_seat(s, line, text)? else {
         return Ok(());
     };
     s.reply.ok(
@@ -321,12 +303,7 @@ pub fn start(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
 }
 
 /// A notice to the whole game, archived.
-fn notify_all(
-    s: &mut Session<'_>,
-    game: &crate::store::Game,
-    what: &str,
-    text: &str,
-) -> Result<(), StoreError> {
+fn notify_all(s: &mut Session<'_>, game: &Game, what: &str, text: &str) -> Result<(), StoreError> {
     let phase = current(s.tx, game.id)?.map(|c| c.record.phase);
     let subject = s.subject(&game.name, phase.as_deref(), what);
     store::append_archive(
