@@ -1270,9 +1270,9 @@ fn sync_makes_the_write_ahead_log_durable() {
     // Nothing written yet: no log to sync, and that is no error.
     store.sync().unwrap();
     game_with_phase(store.conn(), "durable");
-    // Commits go to the log next to the file, which `sync` flushes.
-    let mut wal = dir.db().into_os_string();
-    wal.push("-wal");
+    // Commits go to the log `sync` flushes: the file SQLite writes.
+    let wal = store.wal_path().expect("a file store");
+    assert_eq!(wal, dir.0.join("judge.db-wal"));
     let len = std::fs::metadata(&wal).expect("the write-ahead log").len();
     assert!(len > 0, "the commit is in the log");
     store.sync().unwrap();

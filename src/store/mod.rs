@@ -334,16 +334,22 @@ impl Store {
         self.path.as_deref()
     }
 
+    /// The write-ahead log SQLite keeps beside the file (`<file>-wal`);
+    /// None in memory.
+    pub fn wal_path(&self) -> Option<PathBuf> {
+        let mut wal = self.path.clone()?.into_os_string();
+        wal.push("-wal");
+        Some(wal.into())
+    }
+
     /// Makes every committed transaction durable, power cuts included: one
     /// fsync of the write-ahead log, where commits go (see `configure`;
     /// the database file itself is synced by every checkpoint). Called
     /// before a mailbox is told a mail may go, once per batch of mail.
     pub fn sync(&self) -> Result<()> {
-        let Some(path) = &self.path else {
+        let Some(wal) = self.wal_path() else {
             return Ok(());
         };
-        let mut wal = path.clone().into_os_string();
-        wal.push("-wal");
         match std::fs::File::open(&wal) {
             Ok(file) => Ok(file.sync_data()?),
             // No log: nothing committed since the last checkpoint emptied it.
