@@ -63,7 +63,7 @@ pub(super) const PROVINCES: &[ProvinceRow] = &[
     ProvinceRow { abbr: "NAF", name: "North Africa", terrain: Coast, supply_centre: false, home: None, coasts: &[], aliases: &["nora", "n. africa", "n africa"] },
     ProvinceRow { abbr: "NAO", name: "North Atlantic Ocean", terrain: Sea, supply_centre: false, home: None, coasts: &[], aliases: &["nat", "north atlantic", "n. atlantic", "n atlantic"] },
     ProvinceRow { abbr: "NAP", name: "Naples", terrain: Coast, supply_centre: true, home: Some(Italy), coasts: &[], aliases: &[] },
-    ProvinceRow { abbr: "NTH", name: "North Sea", terrain: Sea, supply_centre: false, home: None, coasts: &[], aliases: &["nts", "norsea"] },
+    ProvinceRow { abbr: "NTH", name: "North Sea", terrain: Sea, supply_centre: false, home: None, coasts: &[], aliases: &["nts"] },
     ProvinceRow { abbr: "NWG", name: "Norwegian Sea", terrain: Sea, supply_centre: false, home: None, coasts: &[], aliases: &["nrg", "norg", "norwegian", "norw. sea", "norw sea", "norwsea"] },
     ProvinceRow { abbr: "NWY", name: "Norway", terrain: Coast, supply_centre: true, home: None, coasts: &[], aliases: &["norw"] },
     ProvinceRow { abbr: "PAR", name: "Paris", terrain: Land, supply_centre: true, home: Some(France), coasts: &[], aliases: &[] },

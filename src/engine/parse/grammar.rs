@@ -39,17 +39,29 @@ const BUDGET: u32 = 4000;
 /// The longest name, in words ("Mid Atlantic Ocean", "Gulf of Lyons").
 const MAX_NAME_WORDS: usize = 5;
 
-/// A province slot as written: the provinces it may name, best first
-/// (all alike for an exact spelling or a prefix; a tie for a misspelling),
-/// and the coast written after it.
+/// A province slot as written: the provinces it may name, its literal
+/// readings first (see `names`), and the coast written after it.
 #[derive(Clone, Debug)]
 pub(super) struct Place {
     /// The byte range of the name in the order's text (without the coast).
     pub start: usize,
     pub end: usize,
     pub cands: Vec<Province>,
+    /// How many of `cands`, from the first, are literal readings.
+    pub literal: usize,
+    /// How the others matched.
     pub how: How,
     pub coast: Option<Coast>,
+}
+
+impl Place {
+    /// The readings tried first: the literal ones, if there are any.
+    pub(super) fn preferred(&self) -> &[Province] {
+        match self.literal {
+            0 => &self.cands,
+            n => &self.cands[..n],
+        }
+    }
 }
 
 /// What an order says, once its slots are filled (`P` is a `Place` or a
@@ -209,8 +221,8 @@ pub(super) fn parse(toks: &[Tok], names: &NameIndex, map: &Map) -> Syntax {
 }
 
 /// A name starting at some token: the token after it, the byte where it
-/// ends, its provinces and how they matched.
-type NameMatch = (usize, usize, Vec<Province>, How);
+/// ends, its literal and other readings, and how the other ones matched.
+type NameMatch = (usize, usize, Vec<Province>, Vec<Province>, How);
 type Alts<T> = Vec<(usize, T)>;
 type Supported = (Option<Power>, Option<UnitType>, Place);
 
@@ -391,11 +403,9 @@ impl Parser<'_> {
                         out.push((k + 1, support(Vec::new())));
                     }
                     out.push((k, support(Vec::new())));
-                    if let Some(m) = self.move_op(k) {
-                        for (e, route) in self.route(m) {
-                            let (e, _) = self.via(e);
-                            out.push((e, support(route)));
-                        }
+                    for (e, route) in self.route_after(k) {
+                        let (e, _) = self.via(e);
+                        out.push((e, support(route)));
                     }
                 }
             }
@@ -412,24 +422,39 @@ impl Parser<'_> {
                         route,
                     };
                     out.push((k, convoy(Vec::new())));
-                    if let Some(m) = self.move_op(k) {
-                        for (e, route) in self.route(m) {
-                            out.push((e, convoy(route)));
-                        }
+                    for (e, route) in self.route_after(k) {
+                        out.push((e, convoy(route)));
                     }
                 }
             }
         }
-        if let Some(j) = self.move_op(i) {
-            for (k, route) in self.route(j) {
-                let (e, via) = self.via(k);
-                out.push((e, Verb::Move { route, via }));
-            }
+        for (k, route) in self.route_after(i) {
+            let (e, via) = self.via(k);
+            out.push((e, Verb::Move { route, via }));
         }
         if out.is_empty() {
             self.fail(i, VERB);
         }
         out
+    }
+
+    /// The route of a move after a unit: after a move arrow or word, or
+    /// with none (`A Bul Rum`, `S A Bul Rum`), where a province follows.
+    fn route_after(&self, i: usize) -> Alts<Vec<Place>> {
+        match self.move_op(i) {
+            Some(m) => self.route(m),
+            None if self.word(i).is_some() => {
+                // Nothing is wanted here if no province follows either.
+                let (far, expect) = (self.far.get(), self.expect.get());
+                let routes = self.route(i);
+                if routes.is_empty() {
+                    self.far.set(far);
+                    self.expect.set(expect);
+                }
+                routes
+            }
+            None => Vec::new(),
+        }
     }
 
     /// The unit a support or convoy is for: `[nation] [unit] place`.
@@ -508,11 +533,12 @@ impl Parser<'_> {
             starts.push(i + 1);
         }
         for s in starts {
-            for (j, end, cands, how) in self.names_at(s) {
+            for (j, end, literal, other, how) in self.names_at(s) {
                 let base = Place {
                     start: self.t[s].start,
                     end,
-                    cands,
+                    literal: literal.len(),
+                    cands: [literal, other].concat(),
                     how,
                     coast: None,
                 };
@@ -534,25 +560,27 @@ impl Parser<'_> {
         out
     }
 
-    /// The names that start at token `i`: every exact spelling of one to
-    /// five words (longest first; words may be joined by a tight hyphen,
-    /// `Mid-Atlantic`), or, when there is none, the loose matches of
-    /// phrases without order words.
+    /// The names that start at token `i`: every phrase of one to five
+    /// words (longest first; words may be joined by a tight hyphen,
+    /// `Mid-Atlantic`) that names something (`NameIndex::named`). Near
+    /// misses only for phrases without order words or hyphens, longer than
+    /// any phrase that names something: `Piccardy S` is no name, and
+    /// `Mid Atl` is not `Mid` followed by nonsense.
     fn names_at(&self, i: usize) -> Vec<NameMatch> {
         if let Some(v) = self.cache.borrow().get(&i) {
             return v.clone();
         }
-        // (next token, end byte, key, crosses a hyphen, holds an order word)
-        let mut phrases: Vec<(usize, usize, String, bool, bool)> = Vec::new();
-        let mut key = String::new();
+        // (next token, end byte, words, crosses a hyphen, holds an order word)
+        let mut phrases: Vec<(usize, usize, Vec<&str>, bool, bool)> = Vec::new();
+        let mut words: Vec<&str> = Vec::new();
         let (mut k, mut dash, mut kw) = (i, false, false);
         while let Some(w) = self.word(k) {
-            key.push_str(w);
+            words.push(w);
             // A power's adjective may open a name (`English Ch`), but is
             // no name alone (`S Russian A ...` is not Prussia).
             kw |= vocab::is_keyword(w) && vocab::nationality(w).is_none();
             let lone_nation = phrases.is_empty() && vocab::nationality(w).is_some();
-            phrases.push((k + 1, self.t[k].end, key.clone(), dash, kw || lone_nation));
+            phrases.push((k + 1, self.t[k].end, words.clone(), dash, kw || lone_nation));
             k += 1;
             if phrases.len() == MAX_NAME_WORDS {
                 break;
@@ -562,33 +590,21 @@ impl Parser<'_> {
                 k += 1;
             }
         }
-        let sorted = |mut c: Vec<Province>| {
-            c.sort_by_key(|&p| self.map.name(p));
-            c
-        };
-        let mut out: Vec<NameMatch> = phrases
-            .iter()
-            .rev()
-            .filter_map(|(next, end, key, _, _)| {
-                let c = self.names.exact(key)?;
-                Some((*next, *end, sorted(c.to_vec()), How::Exact))
-            })
-            .collect();
-        // Loosely, only phrases longer than any exact one: `Mid Atl` is
-        // not `Mid` (an alias) followed by nonsense.
-        let longest = out.first().map_or(i, |m| m.0);
-        out.extend(
-            phrases
-                .iter()
-                .rev()
-                .filter(|(next, _, _, dash, kw)| *next > longest && !dash && !kw)
-                .filter_map(|(next, end, key, _, _)| {
-                    let (how, c) = self.names.loose(key)?;
-                    Some((*next, *end, sorted(c), how))
-                }),
-        );
+        let mut out: Vec<NameMatch> = Vec::new();
+        for (next, end, words, dash, kw) in phrases.iter().rev() {
+            let fuzzy = !dash && !kw && out.is_empty();
+            if let Some(named) = self.names.named(words, fuzzy) {
+                out.push((*next, *end, self.sorted(named.literal), self.sorted(named.other), named.how));
+            }
+        }
         self.cache.borrow_mut().insert(i, out.clone());
         out
+    }
+
+    /// Provinces in the order of their names.
+    fn sorted(&self, mut c: Vec<Province>) -> Vec<Province> {
+        c.sort_by_key(|&p| self.map.name(p));
+        c
     }
 
     /// A coast after a name: `/nc`, `(nc)`, `nc`, `/north coast`,

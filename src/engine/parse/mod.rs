@@ -73,6 +73,26 @@ const MAX_TOKENS: usize = 48;
 /// Readings (choices of a province for every unclear slot) checked per order.
 const MAX_READINGS: usize = 400;
 
+/// An order read, and whether it was read otherwise than written: the
+/// literal reading of a name made no valid order, or its words name
+/// several provinces, and the one that makes a valid order was taken
+/// (`F Tyr C A Spa - Nap` for the fleet in the Tyrrhenian Sea). The
+/// acknowledgement says so.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Understood {
+    pub order: Order,
+    pub reinterpreted: bool,
+}
+
+impl Understood {
+    fn plain(order: Order) -> Understood {
+        Understood {
+            order,
+            reinterpreted: false,
+        }
+    }
+}
+
 /// Reads one line of orders for `power`: several orders may be separated
 /// by `,` or `;` (or line breaks). Empty pieces are skipped; every other
 /// piece gives one result, in order.
@@ -84,6 +104,19 @@ pub fn parse_orders(
 ) -> Vec<Result<Order, OrderError>> {
     let mut out = Vec::new();
     parse_orders_each(map, position, power, line, |r| out.push(r));
+    out
+}
+
+/// [`parse_orders`], saying of each order whether it was read otherwise
+/// than written.
+pub fn parse_orders_understood(
+    map: &Map,
+    position: &Position,
+    power: Power,
+    line: &str,
+) -> Vec<Result<Understood, OrderError>> {
+    let mut out = Vec::new();
+    OrderReader::new(map, position).read_line_understood(power, line, |r| out.push(r));
     out
 }
 
@@ -130,7 +163,7 @@ impl<'a> OrderReader<'a> {
 
     /// [`parse_order`].
     pub fn read(&self, power: Power, text: &str) -> Result<Order, OrderError> {
-        self.context(power).parse(text, true)
+        self.context(power).parse(text, true).map(|u| u.order)
     }
 
     /// [`parse_orders_each`].
@@ -139,6 +172,17 @@ impl<'a> OrderReader<'a> {
         power: Power,
         line: &str,
         mut each: impl FnMut(Result<Order, OrderError>),
+    ) {
+        self.read_line_understood(power, line, |r| each(r.map(|u| u.order)))
+    }
+
+    /// [`OrderReader::read_line`], saying of each order whether it was
+    /// read otherwise than written.
+    pub fn read_line_understood(
+        &self,
+        power: Power,
+        line: &str,
+        mut each: impl FnMut(Result<Understood, OrderError>),
     ) {
         if line.len() > MAX_LINE_BYTES {
             each(Err(OrderError::new(
@@ -158,7 +202,7 @@ impl<'a> OrderReader<'a> {
             .any(|b| matches!(b, b',' | b';' | b'\n' | b'\r'))
         {
             if let Some(order) = short::read(&cx.checker(), cx.names, line) {
-                each(Ok(order));
+                each(Ok(Understood::plain(order)));
                 return;
             }
         }
@@ -219,16 +263,16 @@ impl<'a> Context<'a> {
         }
     }
 
-    fn parse(&self, text: &str, suggest: bool) -> Result<Order, OrderError> {
+    fn parse(&self, text: &str, suggest: bool) -> Result<Understood, OrderError> {
         // The short form of the JSON interface, read directly.
         if let Some(order) = short::read(&self.checker(), self.names, text) {
-            return Ok(order);
+            return Ok(Understood::plain(order));
         }
         self.parse_full(text, suggest)
     }
 
     /// The full grammar: every reading of the text, checked.
-    fn parse_full(&self, text: &str, suggest: bool) -> Result<Order, OrderError> {
+    fn parse_full(&self, text: &str, suggest: bool) -> Result<Understood, OrderError> {
         if text.len() > MAX_ORDER_BYTES {
             return Err(OrderError::new(
                 text,
@@ -256,15 +300,63 @@ impl<'a> Context<'a> {
     }
 
     /// Checks every reading of every parse; one meaning is followed.
+    /// Readings are tried in rounds, the next only when no reading of
+    /// the one before makes a valid order: those with every name read
+    /// literally; those with each name read literally where it can be
+    /// (`Nor` has no literal reading, so all of its provinces are tried);
+    /// every reading. An order from the second round chosen among several
+    /// provinces, or from the third, is marked as read otherwise than
+    /// written.
     fn choose(
         &self,
         text: &str,
         parses: &[Skel<Place>],
         suggest: bool,
-    ) -> Result<Order, OrderError> {
+    ) -> Result<Understood, OrderError> {
+        let mut budget = MAX_READINGS;
+        let literal = self.readings(text, parses, |p| &p.cands[..p.literal], &mut budget);
+        if let Some(v) = self.verdict(text, parses, &literal) {
+            return v;
+        }
+        let preferred = self.readings(text, parses, Place::preferred, &mut budget);
+        if let Some(v) = self.verdict(text, parses, &preferred) {
+            return v;
+        }
+        let others = parses
+            .iter()
+            .any(|skel| skel.places().iter().any(|p| p.preferred().len() < p.cands.len()));
+        if !others {
+            return Err(self.refusal(text, parses, &preferred, suggest));
+        }
+        let all = self.readings(text, parses, |p| &p.cands, &mut budget);
+        if let Some(v) = self.verdict(text, parses, &all) {
+            return v.map(|u| Understood {
+                reinterpreted: true,
+                ..u
+            });
+        }
+        // Nothing fits: the literal reading's reason, unless another
+        // reading got farther.
+        let farthest = |rs: &[Reading]| rs.iter().map(stage).max().unwrap_or(0);
+        let pool = if farthest(&all) > farthest(&preferred) {
+            &all
+        } else {
+            &preferred
+        };
+        Err(self.refusal(text, parses, pool, suggest))
+    }
+
+    /// Every reading of every parse, with each slot's provinces from
+    /// `slot`, checked (within `budget` readings).
+    fn readings(
+        &self,
+        text: &str,
+        parses: &[Skel<Place>],
+        slot: impl Fn(&Place) -> &[Province],
+        budget: &mut usize,
+    ) -> Vec<Reading> {
         let checker = self.checker();
         let mut readings: Vec<Reading> = Vec::new();
-        let mut budget = MAX_READINGS;
         for (pi, skel) in parses.iter().enumerate() {
             let places = skel.places();
             let refuse = |readings: &mut Vec<Reading>, text: String| {
@@ -277,17 +369,17 @@ impl<'a> Context<'a> {
             // A misspelling as near to two provinces is never guessed.
             if let Some(tie) = places
                 .iter()
-                .find(|p| p.how == How::Fuzzy && p.cands.len() > 1)
+                .find(|p| p.how == How::Fuzzy && p.literal == 0 && p.cands.len() > 1)
             {
                 refuse(&mut readings, self.could_be(text, tie, &tie.cands));
                 continue;
             }
-            let sizes: Vec<usize> = places.iter().map(|p| p.cands.len()).collect();
+            let sizes: Vec<usize> = places.iter().map(|p| slot(p).len()).collect();
             let total = sizes
                 .iter()
                 .try_fold(1usize, |acc, &n| acc.checked_mul(n))
                 .unwrap_or(usize::MAX);
-            if total > budget {
+            if total > *budget {
                 refuse(
                     &mut readings,
                     "Too many of its names are unclear to read it: write the provinces' \
@@ -296,14 +388,15 @@ impl<'a> Context<'a> {
                 );
                 continue;
             }
-            budget -= total;
+            *budget -= total;
             for mut index in 0..total {
                 let picks: Vec<Pick> = places
                     .iter()
                     .map(|p| {
-                        let n = p.cands.len();
+                        let cands = slot(p);
+                        let n = cands.len();
                         let pick = Pick {
-                            prov: p.cands[index % n],
+                            prov: cands[index % n],
                             coast: p.coast,
                         };
                         index /= n;
@@ -318,7 +411,19 @@ impl<'a> Context<'a> {
                 });
             }
         }
+        readings
+    }
 
+    /// The order these readings give when some are valid: the one order
+    /// (plain readings before those needing an unasked convoy), or the
+    /// ambiguity; `None` when none is valid. An order chosen among
+    /// several provinces its words may name is marked reinterpreted.
+    fn verdict(
+        &self,
+        text: &str,
+        parses: &[Skel<Place>],
+        readings: &[Reading],
+    ) -> Option<Result<Understood, OrderError>> {
         let valid: Vec<&Reading> = readings.iter().filter(|r| r.result.is_ok()).collect();
         let strong: Vec<&Reading> = valid
             .iter()
@@ -335,12 +440,27 @@ impl<'a> Context<'a> {
             }
         }
         match orders.len() {
-            1 => Ok(orders[0]),
-            0 => Err(self.refusal(text, parses, &readings, suggest)),
-            _ => Err(OrderError::new(
+            0 => None,
+            1 => {
+                // Other provinces the same words name were ruled out.
+                let places_tried = readings
+                    .iter()
+                    .filter(|r| r.parse == pool[0].parse)
+                    .map(|r| &r.picks)
+                    .collect::<Vec<_>>();
+                let chosen = &pool[0].picks;
+                let reinterpreted = places_tried
+                    .iter()
+                    .any(|picks| picks.iter().zip(chosen).any(|(a, b)| a.prov != b.prov));
+                Some(Ok(Understood {
+                    order: orders[0],
+                    reinterpreted,
+                }))
+            }
+            _ => Some(Err(OrderError::new(
                 text,
                 self.ambiguity(text, parses, &pool, &orders),
-            )),
+            ))),
         }
     }
 
@@ -396,7 +516,6 @@ impl<'a> Context<'a> {
         readings: &[Reading],
         suggest: bool,
     ) -> OrderError {
-        let stage = |r: &Reading| r.result.as_ref().err().map_or(0, |p| p.stage);
         let best = readings.iter().map(stage).max().unwrap_or(0);
         let Some(first) = readings.iter().find(|r| stage(r) == best) else {
             return OrderError::new(text, "This order cannot be read.");
@@ -598,12 +717,17 @@ impl<'a> Context<'a> {
         if suggest && wants(grammar::VERB) && t.kind == Kind::Word && kind != PhaseKind::Adjustment
         {
             let fixed = format!("{}- {}", &text[..t.start], &text[t.start..]);
-            if let Ok(o) = self.parse(&fixed, false) {
-                e.suggestion = Some(friendly(self.map, &o));
+            if let Ok(u) = self.parse(&fixed, false) {
+                e.suggestion = Some(friendly(self.map, &u.order));
             }
         }
         e
     }
+}
+
+/// How far a reading's checks got (see `check`).
+fn stage(r: &Reading) -> u8 {
+    r.result.as_ref().err().map_or(0, |p| p.stage)
 }
 
 fn with_picks(skel: &Skel<Place>, picks: &[Pick]) -> Skel<Pick> {

@@ -1,23 +1,61 @@
-//! Province names as players write them: every spelling the map knows
-//! (abbreviation, full name, aliases), compared without case, spaces, dots
-//! or hyphens; then prefixes (`Nor`, `Sev`, `North Atl`) and misspellings
-//! (`Marsailles`, `Constantinopel`) by Damerau-Levenshtein distance.
+//! Province names as players write them.
+//!
+//! A phrase of words names a province in one of two ways:
+//! - literally: it is a spelling the map knows (abbreviation, full name,
+//!   alias), compared without case, spaces, dots or hyphens (`St. P.`,
+//!   `Mid-Atlantic`), or such a spelling with a kind word (`Nwg Sea`,
+//!   `Bla Sea`: a sea's abbreviation and "Sea");
+//! - otherwise: each of its words begins a word of one of the province's
+//!   spellings, in order (`Norw. Sea`, `W. Med.`, `Gulf of L.`, `Tyr Sea`,
+//!   `Ion`), or, failing every such reading, it is a near miss of one
+//!   (`Marsailles`, `Constantinopel`, by Damerau-Levenshtein distance).
+//!
+//! A kind word (`Sea`, `Ocean`, `Gulf`, `of`, `Channel`, `Bight`) narrows
+//! the phrase to seas, and to those whose own name has that word (or no
+//! kind word at all: `Skagerrak Sea`). A word never names a province none
+//! of whose words it begins. Which reading an order follows is decided
+//! against the position (`mod.rs`): the literal one when it makes a legal
+//! order, else the one other reading that does.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use crate::engine::map::{Map, Province};
+use crate::engine::map::{Map, Province, Terrain};
 
 /// How a written name matched.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub(super) enum How {
     /// A spelling of the map.
+    #[default]
     Exact,
     /// The start of one or more spellings.
     Prefix,
     /// A near miss of one or more spellings.
     Fuzzy,
+}
+
+/// Words that say what kind of water a province is.
+const KIND_WORDS: [&str; 6] = ["sea", "ocean", "gulf", "of", "channel", "bight"];
+
+/// Whether `w` (normalised) is a kind word: `Sea`, `Ocean`, `Gulf`, `of`,
+/// `Channel`, `Bight`.
+pub(super) fn is_kind_word(w: &str) -> bool {
+    KIND_WORDS.contains(&w)
+}
+
+/// A lone word must be this long to be read as the start of a name (`Ion`,
+/// `Nor`): a letter or two alone names nothing (`A Par - B`).
+const MIN_LONE_PREFIX: usize = 3;
+
+/// What a phrase may name: its literal readings and, apart from those, the
+/// other readings of its words, each list in the map's order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct Named {
+    pub literal: Vec<Province>,
+    pub other: Vec<Province>,
+    /// How `other` matched (`Prefix` or `Fuzzy`); `Exact` when it is empty.
+    pub how: How,
 }
 
 /// Names longer than this are not compared letter by letter.
@@ -36,6 +74,12 @@ pub(super) struct NameIndex {
     /// Whether no spelling starts with `build`, `remove` or `waive`: then
     /// a short-form order starting so can be no name (see `short`).
     plain_verbs: bool,
+    /// Every spelling of more than two letters as its words (`["mid",
+    /// "atlantic", "ocean"]`), with its province, in the map's order.
+    worded: Vec<(Vec<String>, Province)>,
+    /// Per province: a sea, and one whose full name has a kind word.
+    sea: Vec<bool>,
+    kind_named: Vec<bool>,
 }
 
 /// Whether `rest`, after a province's abbreviation, joins it to the words
@@ -51,6 +95,14 @@ fn short_tail(rest: &str, abbrs: &[String]) -> bool {
             rest.strip_prefix(lead)
                 .is_some_and(|x| abbrs.iter().any(|a| a == x))
         })
+}
+
+/// A spelling's words, normalised: "Mid-Atlantic Ocean" → mid, atlantic, ocean.
+fn words_of(s: &str) -> Vec<String> {
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(norm)
+        .collect()
 }
 
 /// Lower case, letters and digits only: "St. P." → "stp".
@@ -112,12 +164,99 @@ impl NameIndex {
                 .iter()
                 .any(|v| k.starts_with(v))
         });
+        let mut worded: Vec<(Vec<String>, Province)> = map
+            .spellings()
+            .filter(|(s, _)| norm(s).len() > 2)
+            .map(|(s, p)| (words_of(s), p))
+            .collect();
+        worded.sort();
+        worded.dedup();
+        let sea = map
+            .provinces()
+            .map(|p| map.terrain(p) == Terrain::Sea)
+            .collect();
+        let kind_named = map
+            .provinces()
+            .map(|p| words_of(map.name(p)).iter().any(|w| is_kind_word(w)))
+            .collect();
         NameIndex {
             exact,
             all,
             plain,
             plain_verbs,
+            worded,
+            sea,
+            kind_named,
         }
+    }
+
+    /// What the phrase `words` (normalised, as written) may name; `None`
+    /// when nothing. Near misses are tried only when `fuzzy` allows and
+    /// nothing else fits.
+    pub(super) fn named(&self, words: &[&str], fuzzy: bool) -> Option<Named> {
+        let joined = words.concat();
+        let kinds: Vec<&str> = words.iter().copied().filter(|w| is_kind_word(w)).collect();
+        let content: Vec<&str> = words.iter().copied().filter(|w| !is_kind_word(w)).collect();
+        let mut literal: Vec<Province> = self.exact(&joined).map(<[_]>::to_vec).unwrap_or_default();
+        if !kinds.is_empty() && !content.is_empty() {
+            for &p in self.exact(&content.concat()).unwrap_or_default() {
+                if self.kind_fits(p, &kinds) && !literal.contains(&p) {
+                    literal.push(p);
+                }
+            }
+        }
+        let mut other: Vec<Province> = Vec::new();
+        let lone_short = words.len() == 1 && joined.chars().count() < MIN_LONE_PREFIX;
+        if !content.is_empty() && !lone_short {
+            for (spelling, p) in &self.worded {
+                if !literal.contains(p) && !other.contains(p) && self.begins(words, spelling, *p) {
+                    other.push(*p);
+                }
+            }
+        }
+        let mut how = if other.is_empty() { How::Exact } else { How::Prefix };
+        if literal.is_empty() && other.is_empty() && fuzzy {
+            let (h, mut c) = self.loose(&joined)?;
+            c.retain(|&p| kinds.is_empty() || self.kind_fits(p, &kinds));
+            how = h;
+            other = c;
+        }
+        other.sort();
+        literal.sort();
+        (!literal.is_empty() || !other.is_empty()).then_some(Named {
+            literal,
+            other,
+            how,
+        })
+    }
+
+    /// Whether the kind words of a phrase fit province `p`: a sea whose
+    /// name has each of them, or has none (`Skagerrak Sea`).
+    fn kind_fits(&self, p: Province, kinds: &[&str]) -> bool {
+        self.sea[p.index()]
+            && (!self.kind_named[p.index()]
+                || kinds.iter().all(|k| {
+                    self.worded
+                        .iter()
+                        .any(|(ws, q)| *q == p && ws.iter().any(|w| w == k))
+                }))
+    }
+
+    /// Whether each word of `words` begins a word of `spelling`, in order
+    /// (a kind word may instead stand apart, where it fits the province),
+    /// with at least one word other than a kind word.
+    fn begins(&self, words: &[&str], spelling: &[String], p: Province) -> bool {
+        fn fit(words: &[&str], spelling: &[String], apart: &dyn Fn(&str) -> bool, used: bool) -> bool {
+            let Some((w, rest)) = words.split_first() else {
+                return used;
+            };
+            let content = !is_kind_word(w);
+            (0..spelling.len()).any(|k| {
+                spelling[k].starts_with(w) && fit(rest, &spelling[k + 1..], apart, used || content)
+            }) || (!content && apart(w) && fit(rest, spelling, apart, used))
+        }
+        let apart = |w: &str| self.kind_fits(p, &[w]);
+        fit(words, spelling, &apart, false)
     }
 
     /// Whether a short-form order may start with `BUILD`, `REMOVE` or

@@ -86,7 +86,18 @@ pub(super) fn nationality(w: &str) -> Option<Power> {
     if w.chars().count() < 2 {
         return None;
     }
-    Power::parse(w)
+    // The rulebook's abbreviations (`Turk. A Bul`), without the full stop.
+    let short = match w {
+        "aust" | "aus" => Some(Power::Austria),
+        "eng" => Some(Power::England),
+        "fr" | "fre" | "fra" => Some(Power::France),
+        "ger" => Some(Power::Germany),
+        "it" | "ital" | "ita" => Some(Power::Italy),
+        "russ" | "rus" => Some(Power::Russia),
+        "turk" | "tur" => Some(Power::Turkey),
+        _ => None,
+    };
+    short.or_else(|| Power::parse(w))
 }
 
 /// Words that never belong to a province name written loosely (a prefix or
