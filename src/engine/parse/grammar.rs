@@ -314,9 +314,10 @@ impl Parser<'_> {
                 if self.word(i + 1).is_some_and(vocab::is_waive) {
                     out.push((i + 2, sk(None, None, Verb::Waive)));
                 }
-                let (j, unit) = self.unit_opt(i + 1);
-                for (k, p) in self.place(j) {
-                    out.push((k, sk(unit, Some(p), Verb::Build)));
+                for (j, unit) in self.unit_opt(i + 1) {
+                    for (k, p) in self.place(j) {
+                        out.push((k, sk(unit, Some(p), Verb::Build)));
+                    }
                 }
             }
             if vocab::is_waive(w) {
@@ -333,34 +334,37 @@ impl Parser<'_> {
                 } else {
                     Verb::Disband
                 };
-                let (j, unit) = self.unit_opt(i + 1);
-                for (k, p) in self.place(j) {
-                    out.push((k, sk(unit, Some(p), verb.clone())));
+                for (j, unit) in self.unit_opt(i + 1) {
+                    for (k, p) in self.place(j) {
+                        out.push((k, sk(unit, Some(p), verb.clone())));
+                    }
                 }
             }
             if vocab::is_retreat(w) {
                 let lead_r = w == "r";
-                let (j, unit) = self.unit_opt(i + 1);
-                for (k, at) in self.place(j) {
-                    if lead_r {
-                        out.push((k, sk(unit, Some(at.clone()), Verb::LeadR { to: None })));
-                    }
-                    let m = self.move_op(k).unwrap_or(k);
-                    for (e, to) in self.place(m) {
-                        let verb = if lead_r {
-                            Verb::LeadR { to: Some(to) }
-                        } else {
-                            Verb::Retreat { to }
-                        };
-                        out.push((e, sk(unit, Some(at.clone()), verb)));
+                for (j, unit) in self.unit_opt(i + 1) {
+                    for (k, at) in self.place(j) {
+                        if lead_r {
+                            out.push((k, sk(unit, Some(at.clone()), Verb::LeadR { to: None })));
+                        }
+                        let m = self.move_op(k).unwrap_or(k);
+                        for (e, to) in self.place(m) {
+                            let verb = if lead_r {
+                                Verb::LeadR { to: Some(to) }
+                            } else {
+                                Verb::Retreat { to }
+                            };
+                            out.push((e, sk(unit, Some(at.clone()), verb)));
+                        }
                     }
                 }
             }
         }
-        let (j, unit) = self.unit_opt(i);
-        for (k, at) in self.place(j) {
-            for (m, verb) in self.tail(k) {
-                out.push((m, sk(unit, Some(at.clone()), verb)));
+        for (j, unit) in self.unit_opt(i) {
+            for (k, at) in self.place(j) {
+                for (m, verb) in self.tail(k) {
+                    out.push((m, sk(unit, Some(at.clone()), verb)));
+                }
             }
         }
         out
@@ -442,7 +446,7 @@ impl Parser<'_> {
     /// with none (`A Bul Rum`, `S A Bul Rum`), where a province follows.
     fn route_after(&self, i: usize) -> Alts<Vec<Place>> {
         match self.move_op(i) {
-            Some(m) => self.route(m),
+            Some(_) => self.move_ops(i).flat_map(|m| self.route(m)).collect(),
             None if self.word(i).is_some() => {
                 // Nothing is wanted here if no province follows either.
                 let (far, expect) = (self.far.get(), self.expect.get());
@@ -465,9 +469,10 @@ impl Parser<'_> {
         }
         let mut out = Vec::new();
         for (j, nat) in nats {
-            let (k, unit) = self.unit_opt(j);
-            for (m, from) in self.place(k) {
-                out.push((m, (nat, unit, from)));
+            for (k, unit) in self.unit_opt(j) {
+                for (m, from) in self.place(k) {
+                    out.push((m, (nat, unit, from)));
+                }
             }
         }
         out
@@ -480,16 +485,17 @@ impl Parser<'_> {
             return out;
         }
         for (k, p) in self.place(i) {
-            match self.move_op(k) {
-                Some(m) => {
-                    for (e, rest) in self.route(m) {
-                        let mut r = Vec::with_capacity(rest.len() + 1);
-                        r.push(p.clone());
-                        r.extend(rest);
-                        out.push((e, r));
-                    }
+            if self.move_op(k).is_none() {
+                out.push((k, vec![p]));
+                continue;
+            }
+            for m in self.move_ops(k) {
+                for (e, rest) in self.route(m) {
+                    let mut r = Vec::with_capacity(rest.len() + 1);
+                    r.push(p.clone());
+                    r.extend(rest);
+                    out.push((e, r));
                 }
-                None => out.push((k, vec![p])),
             }
         }
         out
@@ -516,10 +522,28 @@ impl Parser<'_> {
         (j > i).then_some(j)
     }
 
-    fn unit_opt(&self, i: usize) -> (usize, Option<UnitType>) {
+    /// Where a run of arrows and move words starting at `i` may end, the
+    /// longest first: a move word may also begin a name (`- M. A. O.`).
+    fn move_ops(&self, i: usize) -> impl Iterator<Item = usize> + use<'_> {
+        let end = self.move_op(i).unwrap_or(i);
+        (i + 1..=end)
+            .rev()
+            .filter(move |&j| j == end || self.word(j).is_some())
+    }
+
+    /// The unit type written at `i`, if any. A unit word followed by
+    /// another word may also begin a name (`A. Sea`: Adriatic or Aegean;
+    /// `Arm`: Armenia).
+    fn unit_opt(&self, i: usize) -> Vec<(usize, Option<UnitType>)> {
         match self.word(i).and_then(vocab::unit) {
-            Some(u) if !self.is(i + 1, Kind::Colon) => (i + 1, Some(u)),
-            _ => (i, None),
+            Some(u) if !self.is(i + 1, Kind::Colon) => {
+                let mut v = vec![(i + 1, Some(u))];
+                if self.word(i + 1).is_some() {
+                    v.push((i, None));
+                }
+                v
+            }
+            _ => vec![(i, None)],
         }
     }
 
@@ -594,7 +618,13 @@ impl Parser<'_> {
         for (next, end, words, dash, kw) in phrases.iter().rev() {
             let fuzzy = !dash && !kw && out.is_empty();
             if let Some(named) = self.names.named(words, fuzzy) {
-                out.push((*next, *end, self.sorted(named.literal), self.sorted(named.other), named.how));
+                out.push((
+                    *next,
+                    *end,
+                    self.sorted(named.literal),
+                    self.sorted(named.other),
+                    named.how,
+                ));
             }
         }
         self.cache.borrow_mut().insert(i, out.clone());

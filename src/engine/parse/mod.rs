@@ -322,9 +322,11 @@ impl<'a> Context<'a> {
         if let Some(v) = self.verdict(text, parses, &preferred) {
             return v;
         }
-        let others = parses
-            .iter()
-            .any(|skel| skel.places().iter().any(|p| p.preferred().len() < p.cands.len()));
+        let others = parses.iter().any(|skel| {
+            skel.places()
+                .iter()
+                .any(|p| p.preferred().len() < p.cands.len())
+        });
         if !others {
             return Err(self.refusal(text, parses, &preferred, suggest));
         }

@@ -74,6 +74,10 @@ pub(super) struct NameIndex {
     /// Whether no spelling starts with `build`, `remove` or `waive`: then
     /// a short-form order starting so can be no name (see `short`).
     plain_verbs: bool,
+    /// Every spelling by its words, joined by spaces (`n africa`): a phrase
+    /// of several words is a literal spelling only word for word (`Nor A`
+    /// is not `nora`, North Africa, run together).
+    exact_words: HashMap<String, Vec<Province>>,
     /// Every spelling of more than two letters as its words (`["mid",
     /// "atlantic", "ocean"]`), with its province, in the map's order.
     worded: Vec<(Vec<String>, Province)>,
@@ -179,11 +183,19 @@ impl NameIndex {
             .provinces()
             .map(|p| words_of(map.name(p)).iter().any(|w| is_kind_word(w)))
             .collect();
+        let mut exact_words: HashMap<String, Vec<Province>> = HashMap::new();
+        for (s, p) in map.spellings() {
+            let e = exact_words.entry(words_of(s).join(" ")).or_default();
+            if !e.contains(&p) {
+                e.push(p);
+            }
+        }
         NameIndex {
             exact,
             all,
             plain,
             plain_verbs,
+            exact_words,
             worded,
             sea,
             kind_named,
@@ -197,9 +209,9 @@ impl NameIndex {
         let joined = words.concat();
         let kinds: Vec<&str> = words.iter().copied().filter(|w| is_kind_word(w)).collect();
         let content: Vec<&str> = words.iter().copied().filter(|w| !is_kind_word(w)).collect();
-        let mut literal: Vec<Province> = self.exact(&joined).map(<[_]>::to_vec).unwrap_or_default();
+        let mut literal: Vec<Province> = self.literally(words).to_vec();
         if !kinds.is_empty() && !content.is_empty() {
-            for &p in self.exact(&content.concat()).unwrap_or_default() {
+            for &p in self.literally(&content) {
                 if self.kind_fits(p, &kinds) && !literal.contains(&p) {
                     literal.push(p);
                 }
@@ -214,7 +226,11 @@ impl NameIndex {
                 }
             }
         }
-        let mut how = if other.is_empty() { How::Exact } else { How::Prefix };
+        let mut how = if other.is_empty() {
+            How::Exact
+        } else {
+            How::Prefix
+        };
         if literal.is_empty() && other.is_empty() && fuzzy {
             let (h, mut c) = self.loose(&joined)?;
             c.retain(|&p| kinds.is_empty() || self.kind_fits(p, &kinds));
@@ -228,6 +244,16 @@ impl NameIndex {
             other,
             how,
         })
+    }
+
+    /// The provinces the phrase spells exactly: one word as it is, written
+    /// together (`StP`, `midatlantic`); several word for word (`St. P.`).
+    fn literally(&self, words: &[&str]) -> &[Province] {
+        let found = match words {
+            [one] => self.exact.get(*one),
+            _ => self.exact_words.get(&words.join(" ")),
+        };
+        found.map_or(&[], Vec::as_slice)
     }
 
     /// Whether the kind words of a phrase fit province `p`: a sea whose
@@ -246,7 +272,12 @@ impl NameIndex {
     /// (a kind word may instead stand apart, where it fits the province),
     /// with at least one word other than a kind word.
     fn begins(&self, words: &[&str], spelling: &[String], p: Province) -> bool {
-        fn fit(words: &[&str], spelling: &[String], apart: &dyn Fn(&str) -> bool, used: bool) -> bool {
+        fn fit(
+            words: &[&str],
+            spelling: &[String],
+            apart: &dyn Fn(&str) -> bool,
+            used: bool,
+        ) -> bool {
             let Some((w, rest)) = words.split_first() else {
                 return used;
             };
