@@ -18,8 +18,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use judge::engine::adjudicate::{adjudicate, update_ownership, Adjudication};
-use judge::engine::map::{LocSet, Location, Map, Power, Province, UnitType};
-use judge::engine::movement::retreat_options;
+use judge::engine::map::{Location, Map, Power, Province, UnitType};
 use judge::engine::order::{Order, OrderKind};
 use judge::engine::outcome::Outcome;
 use judge::engine::phase::{Phase, PhaseKind};
@@ -337,10 +336,10 @@ fn set_diff(what: &str, expected: &BTreeSet<String>, actual: &BTreeSet<String>) 
 // v2.4: the position after the phase.
 // ---------------------------------------------------------------------------
 
-/// The position a v2.4 case starts from. In a retreat case, the dislodged
-/// units' options come from the engine's `retreat_options`: occupied = the
-/// provinces of the units on the board, contested = the standoffs, and no
-/// exclusion of the attacker's origin when the attack came by convoy.
+/// The position a v2.4 case starts from. In a retreat case the dislodged
+/// units and where each may go are the data's `retreats` (worked out by the
+/// converter from the map's borders and the DATC's movement results, not by
+/// the engine).
 fn v24_position(case: &Value) -> Result<Position, String> {
     let m = map();
     let phase: Phase = text(case, "phase")?.parse().map_err(|e| format!("{e}"))?;
@@ -357,37 +356,39 @@ fn v24_position(case: &Value) -> Result<Position, String> {
         }
         None => home_ownership(&mut pos),
     }
-    if let Some(d) = case.get("dislodged") {
-        let mut occupied = LocSet::default();
-        for u in &pos.units {
-            occupied.insert(m.province_of(u.location).index());
-        }
-        let mut contested = LocSet::default();
-        if let Some(s) = case.get("standoffs") {
-            for p in strings(s)? {
-                contested.insert(province(p)?.index());
-            }
-        }
-        for (p, entries) in object(d)? {
+    if let Some(r) = case.get("retreats") {
+        for (p, dislodged) in object(r)? {
             let p = power(p)?;
-            for e in entries.as_array().ok_or("dislodged: not an array")? {
-                let u = unit(p, text(e, "unit")?)?;
-                let by_convoy = e.get("by_convoy").and_then(Value::as_bool) == Some(true);
-                // The unit's own province excludes nothing it could reach.
-                let attacker_from = match e.get("attacker_from").and_then(Value::as_str) {
-                    Some(a) if !by_convoy => province(a)?,
-                    _ => m.province_of(u.location),
-                };
-                // `.into()`: the parameter is a `Province`, or an
-                // `Option<Province>` (None for a convoyed attacker) in the
-                // newer engine; the own province is a no-op either way.
-                #[allow(clippy::useless_conversion)]
-                let retreats = retreat_options(m, u, attacker_from.into(), occupied, contested);
-                pos.dislodged.push(Dislodged { unit: u, retreats });
+            for (u, options) in object(dislodged)? {
+                pos.dislodged.push(Dislodged {
+                    unit: unit(p, u)?,
+                    retreats: strings(options)?
+                        .into_iter()
+                        .map(location)
+                        .collect::<Result<_, _>>()?,
+                });
             }
         }
     }
     Ok(pos)
+}
+
+/// `{"ENGLAND": {"F NTH - PIC": "fails"}}`: per power and order text, true
+/// when the order succeeds.
+fn expected_results(v: &Value) -> Result<BTreeMap<(Power, String), bool>, String> {
+    let mut out = BTreeMap::new();
+    for (p, os) in object(v)? {
+        let p = power(p)?;
+        for (o, r) in object(os)? {
+            let ok = match r.as_str() {
+                Some("succeeds") => true,
+                Some("fails") => false,
+                _ => return Err(format!("bad expectation {r}")),
+            };
+            out.insert((p, o.clone()), ok);
+        }
+    }
+    Ok(out)
 }
 
 /// Runs one v2.4 case: Ok, or a readable account of what went wrong.
@@ -403,18 +404,70 @@ fn v24_run(case: &Value) -> Result<(), String> {
     // The data lists as dislodged only the units that go on to a retreat
     // phase; a unit destroyed at once (nowhere to go) is in neither list.
     let got_dislodged = render_set(adj.next.dislodged.iter().map(|d| &d.unit));
-    let diff: String = [
+    let mut diff: String = [
         set_diff("units", &want_units, &got_units),
         set_diff("dislodged", &want_dislodged, &got_dislodged),
     ]
     .into_iter()
     .flatten()
     .collect();
+    if kind == PhaseKind::Retreat {
+        diff.push_str(&v24_retreat_diff(case, &adj)?);
+    }
     if diff.is_empty() {
         Ok(())
     } else {
         Err(format!("{diff}    results:\n{}", render_results(&adj)))
     }
+}
+
+/// A retreat case's stated results against the engine's: every order
+/// succeeds or fails as expected, and exactly the expected units are
+/// disbanded. Empty when all agree.
+fn v24_retreat_diff(case: &Value, adj: &Adjudication) -> Result<String, String> {
+    let expect = &case["expect"];
+    let mut diff = String::new();
+    let mut want = expected_results(expect.get("orders").ok_or("no expect.orders")?)?;
+    for (p, list) in object(case.get("orders").ok_or("no orders")?)? {
+        let p = power(p)?;
+        for text in strings(list)? {
+            let o = order(p, text)?;
+            let Some(ok) = want.remove(&(p, text.to_string())) else {
+                return Err(format!("no expected result for {} {text}", p.upper()));
+            };
+            let got = adj.orders.iter().rev().find(|(r, _)| *r == o);
+            if got.map(|&(_, outcome)| succeeded(outcome)) != Some(ok) {
+                let got = got.map_or("not in the results".to_string(), |(_, r)| r.summary());
+                let _ = writeln!(
+                    diff,
+                    "    {} {text}: expected {}, got {got}",
+                    p.upper(),
+                    if ok { "succeeds" } else { "fails" }
+                );
+            }
+        }
+    }
+    if let Some(((p, o), _)) = want.into_iter().next() {
+        return Err(format!(
+            "expectation for an order not given: {} {o}",
+            p.upper()
+        ));
+    }
+    let want_disbanded = render_set(&units(expect.get("disbanded"))?);
+    let got_disbanded: BTreeSet<String> = adj
+        .orders
+        .iter()
+        .filter(|(_, outcome)| outcome.contains(Outcome::DISBANDED))
+        .map(|(o, _)| {
+            render(&Unit {
+                power: o.power,
+                kind: o.unit,
+                location: o.location,
+            })
+        })
+        .collect();
+    diff.extend(set_diff("disbanded", &want_disbanded, &got_disbanded));
+    Ok(diff)
 }
 
 // ---------------------------------------------------------------------------
