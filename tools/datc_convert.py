@@ -35,8 +35,11 @@ v2.4 lines: `name, phase, units, [centers], [retreats], orders, expect
 
 v3 lines: `name, datc, phase, [units], [occupiers], [civil_disorder],
 [preceding_main_phase {phase, units, orders, expect_orders}], orders,
-expect_orders {POWER: {ORDER: "succeeds"|"fails"}}, [source_ignore],
-[source_errata]`.
+expect_orders {POWER: {ORDER: "succeeds"|"fails"}}, [expect_source],
+[source_ignore], [source_errata]`.
+  - every order has its expected result: the source's, or, where the
+    source has none (null), the one `tests/datc/v3_annotations.jsonl` gives
+    from the DATC text; `expect_source` is that file's note for the case.
   - no `starting_state`: the units are exactly those the orders name (build
     orders name no unit).
   - build cases: `occupiers` {PROVINCE: POWER} changes ownership after the
@@ -565,6 +568,60 @@ def convert_v3(path, log):
     return out
 
 
+# The results the v3 source leaves open (null), given from the DATC text:
+# one line per case, `name, source, [expect_orders],
+# [preceding_expect_orders]`; `source` says where in the DATC the results
+# come from. See tests/datc/README.md for how an order's result is read.
+V3_ANNOTATIONS = os.path.join("tests", "datc", "v3_annotations.jsonl")
+
+
+def merge_expectations(name, phase, extra):
+    """Adds `extra` {POWER: {ORDER: result}} to `phase`'s expect_orders, in
+    the order of the orders; every order must end with exactly one result."""
+    expect = phase["expect_orders"]
+    for power, results in extra.items():
+        for order, result in results.items():
+            if order not in phase["orders"].get(power, []):
+                raise ConvertError(f"{name}: annotation for an order not given: {power} {order}")
+            if order in expect.get(power, {}):
+                raise ConvertError(f"{name}: annotation for a result the source gives: {power} {order}")
+            if result not in EXPECT.values():
+                raise ConvertError(f"{name}: bad result {result!r}")
+            expect.setdefault(power, {})[order] = result
+    missing = [f"{p} {o}" for p, os_ in phase["orders"].items() for o in os_
+               if o not in expect.get(p, {})]
+    if missing:
+        raise ConvertError(f"{name}: no expected result for {', '.join(missing)}")
+    phase["expect_orders"] = {p: {o: expect[p][o] for o in os_} for p, os_ in phase["orders"].items()}
+
+
+def annotate_v3(cases, path):
+    """Merges the annotations into the v3 cases: afterwards every order of
+    every case has its expected result."""
+    notes = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                a = json.loads(line)
+                if a["name"] in notes:
+                    raise ConvertError(f"annotations: {a['name']} twice")
+                if not a.get("source"):
+                    raise ConvertError(f"annotations: {a['name']} has no source")
+                notes[a["name"]] = a
+    for case in cases:
+        name = case["name"]
+        a = notes.pop(name, {})
+        if "preceding_main_phase" in case:
+            merge_expectations(name, case["preceding_main_phase"], a.get("preceding_expect_orders", {}))
+        elif "preceding_expect_orders" in a:
+            raise ConvertError(f"annotations: {name} has no preceding phase")
+        merge_expectations(name, case, a.get("expect_orders", {}))
+        if a:
+            case["expect_source"] = a["source"]
+    if notes:
+        raise ConvertError(f"annotations for cases not in the v3 data: {', '.join(notes)}")
+
+
 def write_jsonl(path, cases):
     with open(path, "w", encoding="utf-8") as f:
         for c in cases:
@@ -579,6 +636,7 @@ def main():
     log = []
     v24 = convert_v24(os.path.join(src, "datc_v2.4.txt"), read_borders(root), log)
     v3 = convert_v3(os.path.join(src, "datc_v3.json"), log)
+    annotate_v3(v3, os.path.join(root, V3_ANNOTATIONS))
     write_jsonl(os.path.join(out, "v2.4.jsonl"), v24)
     write_jsonl(os.path.join(out, "v3.jsonl"), v3)
     for line in log:
