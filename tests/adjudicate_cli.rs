@@ -1,7 +1,7 @@
 //! `judge adjudicate` as a whole process: JSON Lines in, one line out per
-//! line, in order. The DATC movement and adjustment cases go through the
-//! player-facing order parser and the JSON layer, and must end where the
-//! engine-level DATC test says.
+//! line, in order. The DATC v2.4 cases (movement, retreat with the data's
+//! retreat options, adjustment) go through the player-facing order parser
+//! and the JSON layer, and must end where the DATC says.
 
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -60,20 +60,66 @@ fn unit_set(v: &Value) -> BTreeSet<String> {
     set
 }
 
+/// How a retreat case's orders and disbands came out against the data's
+/// `expect.orders` and `expect.disbanded`: one line per disagreement. An
+/// order expected to fail may also be refused by the order reader (named
+/// in `errors`); one expected to succeed must be reported "ok".
+fn retreat_mismatches(case: &Value, out: &Value) -> Vec<String> {
+    let mut bad = Vec::new();
+    let errors: Vec<&str> = out["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e.as_str().unwrap())
+        .collect();
+    for (power, orders) in case["expect"]["orders"].as_object().unwrap() {
+        for (order, expected) in orders.as_object().unwrap() {
+            let result = out["results"][order.as_str()].as_str();
+            let refused = errors
+                .iter()
+                .any(|e| e.starts_with(&format!("{power}: {order}: ")));
+            let holds = match expected.as_str().unwrap() {
+                "succeeds" => result == Some("ok"),
+                "fails" => result.is_some_and(|r| r != "ok") || (result.is_none() && refused),
+                other => panic!("bad expectation {other}"),
+            };
+            if !holds {
+                bad.push(format!(
+                    "{power} {order}: expected {expected}, got {result:?} (refused: {refused})"
+                ));
+            }
+        }
+    }
+    // Results name no power; a unit's province names it on its own.
+    let disbanded: BTreeSet<String> = out["results"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(_, r)| r.as_str().unwrap().contains("disbanded"))
+        .map(|(o, _)| o.split(' ').take(2).collect::<Vec<_>>().join(" "))
+        .collect();
+    let expected: BTreeSet<String> = unit_set(&case["expect"]["disbanded"])
+        .into_iter()
+        .map(|u| u.split_once(": ").unwrap().1.to_string())
+        .collect();
+    if disbanded != expected {
+        bad.push(format!("disbanded {disbanded:?}, expected {expected:?}"));
+    }
+    bad
+}
+
 #[test]
-fn datc_movement_and_adjustment_cases_through_the_json_interface() {
+fn datc_cases_through_the_json_interface() {
     let cases: Vec<Value> = include_str!("datc/v2.4.jsonl")
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
-        // Retreat cases carry the retreat options in the engine test's own
-        // keys, not in `retreats`: they stay with tests/datc.rs.
-        .filter(|c: &Value| !c["phase"].as_str().unwrap().ends_with('R'))
         .collect();
     let input: String = cases.iter().map(|c| format!("{c}\n")).collect();
     let (outputs, ok) = run_judge(&input);
     assert!(ok, "every DATC line is a possible position");
     assert_eq!(outputs.len(), cases.len(), "one line out per line in");
     let mut failures = Vec::new();
+    let mut retreat_cases = 0;
     for (case, out) in cases.iter().zip(&outputs) {
         let name = case["name"].as_str().unwrap();
         assert_eq!(out["phase"], case["phase"], "{name}: output in input order");
@@ -81,14 +127,21 @@ fn datc_movement_and_adjustment_cases_through_the_json_interface() {
         let expected = unit_set(&case["expect"]["units"]);
         let dislodged = unit_set(&out["next"]["retreats"]);
         let expected_dislodged = unit_set(&case["expect"]["dislodged"]);
-        if units != expected || !expected_dislodged.is_subset(&dislodged) {
+        if units != expected || dislodged != expected_dislodged {
             failures.push(format!(
                 "{name}: units {units:?} (expected {expected:?}), retreating {dislodged:?} \
                  (expected {expected_dislodged:?}); errors {}",
                 out["errors"]
             ));
         }
+        if case["phase"].as_str().unwrap().ends_with('R') {
+            retreat_cases += 1;
+            for m in retreat_mismatches(case, out) {
+                failures.push(format!("{name}: {m}"));
+            }
+        }
     }
+    assert_eq!(retreat_cases, 17, "the retreat cases of v2.4.jsonl");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

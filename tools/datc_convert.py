@@ -19,20 +19,27 @@ no canonical text for are written in the same style: a convoy of a fleet
 (`F NTH C F LON - BEL`) and a support naming a coast (`F POR S F MAO -
 SPA/NC`); the test's order reader documents how it takes them.
 
-v2.4 lines: `name, phase, units, [centers], [dislodged, standoffs], orders,
-expect {units, dislodged}`.
+v2.4 lines: `name, phase, units, [centers], [retreats], orders, expect
+{units, dislodged, [orders], [disbanded]}`.
   - `centers` only when the case sets the ownership; otherwise each power
     owns its home centres.
   - `expect.dislodged`: as in the source, only the units dislodged with
     somewhere to retreat; a unit destroyed at once is in neither list.
-  - retreat cases: `dislodged` {POWER: [{unit, attacker_from, [by_convoy]}]}
-    and `standoffs` [PROVINCE], both read from PRESTATE_DISLODGED and
-    PRESTATE_RESULTS; the test computes the retreat options with the engine.
+  - retreat cases: `retreats` {POWER: {UNIT: [LOCATION]}} (the key of the
+    `judge adjudicate` input), where each unit of PRESTATE_DISLODGED may go,
+    worked out here from the map's borders (read from
+    `src/engine/map_data.rs`) and PRESTATE_RESULTS by the DATC's retreat
+    rule (`v24_retreats`); `expect.orders` {POWER: {ORDER:
+    "succeeds"|"fails"}} and `expect.disbanded` {POWER: [UNIT]}, read off
+    the POSTSTATE (`v24_retreat_results`).
 
 v3 lines: `name, datc, phase, [units], [occupiers], [civil_disorder],
 [preceding_main_phase {phase, units, orders, expect_orders}], orders,
-expect_orders {POWER: {ORDER: "succeeds"|"fails"}}, [source_ignore],
-[source_errata]`.
+expect_orders {POWER: {ORDER: "succeeds"|"fails"}}, [expect_source],
+[source_ignore], [source_errata]`.
+  - every order has its expected result: the source's, or, where the
+    source has none (null), the one `tests/datc/v3_annotations.jsonl` gives
+    from the DATC text; `expect_source` is that file's note for the case.
   - no `starting_state`: the units are exactly those the orders name (build
     orders name no unit).
   - build cases: `occupiers` {PROVINCE: POWER} changes ownership after the
@@ -60,6 +67,31 @@ DEN EAS EDI ENG FIN GAL GAS GRE HEL HOL ION IRI KIE LON LVN LVP LYO MAO MAR
 MOS MUN NAF NAO NAP NTH NWG NWY PAR PIC PIE POR PRU ROM RUH RUM SER SEV SIL
 SKA SMY SPA STP SWE SWI SYR TRI TUN TUS TYR TYS UKR VEN VIE WAL WAR WES YOR
 """.split())
+# The board's borders, read from the map tables (`src/engine/map_data.rs`,
+# facts checked against the rulebook map by `tests/map.rs`): only to list
+# where a dislodged unit of a v2.4 retreat case may go. The retreat rule
+# itself is written out here, apart from the engine.
+MAP_DATA = os.path.join("src", "engine", "map_data.rs")
+
+
+def read_borders(root):
+    """-> (army {PROVINCE: {PROVINCE}}, fleet {LOCATION: {LOCATION}})."""
+    with open(os.path.join(root, MAP_DATA), encoding="utf-8") as f:
+        text = f.read()
+    tables = {}
+    for name in ("ARMY_BORDERS", "FLEET_BORDERS"):
+        m = re.search(name + r"[^=]*=\s*&\[(.*?)\n\];", text, re.S)
+        if not m:
+            raise ConvertError(f"no {name} in {MAP_DATA}")
+        pairs = re.findall(r'\("([A-Z/]+)", "([A-Z/]+)"\)', m.group(1))
+        table = {}
+        for a, b in pairs:
+            table.setdefault(a, set()).add(b)
+            table.setdefault(b, set()).add(a)
+        tables[name] = table
+    return tables["ARMY_BORDERS"], tables["FLEET_BORDERS"]
+
+
 # The editions of the v3 file that the judge's default rules (1982) follow.
 V3_KEEP_EDITIONS = {None, "1982"}
 
@@ -239,7 +271,7 @@ def v24_errata(cases, log):
     return out
 
 
-def v24_case(name, sections):
+def v24_case(name, sections, borders):
     phase = "S1901M"
     units, dislodged_pre, owners = {}, {}, {}
     results, orders_raw = [], []
@@ -286,42 +318,7 @@ def v24_case(name, sections):
     if owners:
         case["centers"] = owners
     if kind == "R":
-        # The previous movement phase: successful moves tell where each
-        # attacker came from; failed moves mark standoffs.
-        moves = []
-        for ok, power, text in results:
-            o = v24_order(text, "M", {})
-            m = re.fullmatch(r"([AF]) (\S+) - (\S+)( VIA CONVOY)?", o)
-            if m:
-                moves.append((ok, power, province(m.group(2)), province(m.group(3)), bool(m.group(4))))
-        attacker = {}
-        for ok, _, src, dst, via in moves:
-            if ok:
-                attacker[dst] = (src, via)
-        dis = {}
-        for power, us in dislodged_pre.items():
-            for u in us:
-                p = province(u.split()[1])
-                entry = {"unit": u}
-                if p in attacker:
-                    entry["attacker_from"] = attacker[p][0]
-                    if attacker[p][1]:
-                        entry["by_convoy"] = True
-                add(dis, power, entry)
-        dislodged_at = {province(u.split()[1]) for us in dislodged_pre.values() for u in us}
-        standoffs = []
-        for ok, _, src, dst, _via in moves:
-            if ok or dst in attacker:
-                continue
-            # A unit that lost a head-to-head battle has no effect on the
-            # province its attacker came from.
-            if src in dislodged_at and attacker.get(src, (None,))[0] == dst:
-                continue
-            if dst not in standoffs:
-                standoffs.append(dst)
-        if dis:
-            case["dislodged"] = dis
-        case["standoffs"] = sorted(standoffs)
+        case["retreats"] = v24_retreats(name, units, dislodged_pre, results, borders)
     orders = {}
     for power, text in orders_raw:
         add(orders, power, v24_order(text, kind, prestate))
@@ -334,13 +331,99 @@ def v24_case(name, sections):
         if not has_post:
             raise ConvertError(f"{name}: no POSTSTATE")
         case["expect"] = {"units": post_units, "dislodged": post_dislodged}
+    if kind == "R":
+        if post_dislodged:
+            raise ConvertError(f"{name}: dislodged units after a retreat phase")
+        case["expect"].update(v24_retreat_results(name, units, dislodged_pre, orders, case["expect"]["units"]))
     return case
 
 
-def convert_v24(path, log):
+def v24_retreats(name, units, dislodged, results, borders):
+    """Where each dislodged unit of a retreat case may go: {POWER: {UNIT:
+    [LOCATION]}}, from the borders and the previous movement phase's
+    results (PRESTATE_RESULTS). The DATC's retreat rule: a unit may retreat
+    to a place it could move to (no convoy), except the province its
+    attacker came from (unless the attacker came by convoy), a province
+    occupied after the movement, and a province left empty by a standoff;
+    a standoff bars every coast of its province."""
+    army, fleet = borders
+    moves, convoys = [], []
+    for ok, _, text in results:
+        o = v24_order(text, "M", {})
+        m = re.fullmatch(r"([AF]) (\S+) - (\S+)( VIA CONVOY)?", o)
+        if m:
+            moves.append((ok, province(m.group(2)), province(m.group(3)), bool(m.group(4))))
+        m = re.fullmatch(r"F (\S+) C A (\S+) - (\S+)", o)
+        if m:
+            convoys.append((province(m.group(1)), province(m.group(2)), province(m.group(3))))
+    attacker = {dst: (src, via) for ok, src, dst, via in moves if ok}
+    dislodged_at = {province(u.split()[1]) for us in dislodged.values() for u in us}
+    # Occupied after the movement: the units on the board, and the winners
+    # of successful moves (6.H.14 lists its winners at their origins).
+    occupied = {province(u.split()[1]) for us in units.values() for u in us} | set(attacker)
+    standoffs = set()
+    for ok, src, dst, via in moves:
+        if ok or dst in attacker:
+            continue
+        # No effect on the destination: a unit that lost a head-to-head
+        # battle to the unit that dislodged it, or an army whose convoy was
+        # disrupted (a fleet of its convoy dislodged; 6.H.12).
+        if src in dislodged_at and attacker.get(src, (None,))[0] == dst:
+            continue
+        if via and any(f in dislodged_at for f, a, d in convoys if (a, d) == (src, dst)):
+            continue
+        standoffs.add(dst)
+    out = {}
+    for power, us in dislodged.items():
+        for u in us:
+            kind, at = u.split()
+            p = province(at)
+            if p not in attacker:
+                raise ConvertError(f"{name}: nothing moved into {p} to dislodge {u}")
+            src, via = attacker[p]
+            barred = occupied | standoffs | ({src} if not via else set())
+            reach = army.get(p, set()) if kind == "A" else fleet.get(at, set())
+            options = sorted(l for l in reach if province(l) not in barred)
+            out.setdefault(power, {})[u] = options
+    return out
+
+
+def v24_retreat_results(name, units, dislodged, orders, post_units):
+    """The results a retreat case states through its POSTSTATE: a retreat
+    order succeeds when its unit stands at the destination afterwards (and
+    stood nowhere there before); every other order fails; the dislodged
+    units that did not retreat are disbanded."""
+    before = {(p, u) for p, us in units.items() for u in us}
+    after = {(p, u) for p, us in post_units.items() for u in us}
+    arrived = after - before
+    if not before <= after:
+        raise ConvertError(f"{name}: a unit on the board vanished in a retreat phase")
+    expect, retreated, seen = {}, set(), set()
+    for power, os_ in orders.items():
+        for o in os_:
+            m = re.fullmatch(r"([AF]) (\S+) R (\S+)", o)
+            unit = m and f"{m.group(1)} {m.group(2)}"
+            ok = bool(m) and unit in dislodged.get(power, []) and (power, f"{m.group(1)} {m.group(3)}") in arrived
+            if (power, o) in seen:
+                raise ConvertError(f"{name}: {power} {o} twice")
+            seen.add((power, o))
+            expect.setdefault(power, {})[o] = "succeeds" if ok else "fails"
+            if ok:
+                retreated.add((power, unit))
+    disbanded = {}
+    for power, us in dislodged.items():
+        for u in us:
+            if (power, u) not in retreated:
+                add(disbanded, power, u)
+    if len(arrived) != len(retreated):
+        raise ConvertError(f"{name}: units arrived that no retreat order explains")
+    return {"orders": expect, "disbanded": disbanded}
+
+
+def convert_v24(path, borders, log):
     with open(path, encoding="utf-8") as f:
         cases = v24_errata(v24_blocks(f.read()), log)
-    return [v24_case(n, s) for n, s in cases]
+    return [v24_case(n, s, borders) for n, s in cases]
 
 
 # --------------------------------------------------------------------------
@@ -485,6 +568,60 @@ def convert_v3(path, log):
     return out
 
 
+# The results the v3 source leaves open (null), given from the DATC text:
+# one line per case, `name, source, [expect_orders],
+# [preceding_expect_orders]`; `source` says where in the DATC the results
+# come from. See tests/datc/README.md for how an order's result is read.
+V3_ANNOTATIONS = os.path.join("tests", "datc", "v3_annotations.jsonl")
+
+
+def merge_expectations(name, phase, extra):
+    """Adds `extra` {POWER: {ORDER: result}} to `phase`'s expect_orders, in
+    the order of the orders; every order must end with exactly one result."""
+    expect = phase["expect_orders"]
+    for power, results in extra.items():
+        for order, result in results.items():
+            if order not in phase["orders"].get(power, []):
+                raise ConvertError(f"{name}: annotation for an order not given: {power} {order}")
+            if order in expect.get(power, {}):
+                raise ConvertError(f"{name}: annotation for a result the source gives: {power} {order}")
+            if result not in EXPECT.values():
+                raise ConvertError(f"{name}: bad result {result!r}")
+            expect.setdefault(power, {})[order] = result
+    missing = [f"{p} {o}" for p, os_ in phase["orders"].items() for o in os_
+               if o not in expect.get(p, {})]
+    if missing:
+        raise ConvertError(f"{name}: no expected result for {', '.join(missing)}")
+    phase["expect_orders"] = {p: {o: expect[p][o] for o in os_} for p, os_ in phase["orders"].items()}
+
+
+def annotate_v3(cases, path):
+    """Merges the annotations into the v3 cases: afterwards every order of
+    every case has its expected result."""
+    notes = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                a = json.loads(line)
+                if a["name"] in notes:
+                    raise ConvertError(f"annotations: {a['name']} twice")
+                if not a.get("source"):
+                    raise ConvertError(f"annotations: {a['name']} has no source")
+                notes[a["name"]] = a
+    for case in cases:
+        name = case["name"]
+        a = notes.pop(name, {})
+        if "preceding_main_phase" in case:
+            merge_expectations(name, case["preceding_main_phase"], a.get("preceding_expect_orders", {}))
+        elif "preceding_expect_orders" in a:
+            raise ConvertError(f"annotations: {name} has no preceding phase")
+        merge_expectations(name, case, a.get("expect_orders", {}))
+        if a:
+            case["expect_source"] = a["source"]
+    if notes:
+        raise ConvertError(f"annotations for cases not in the v3 data: {', '.join(notes)}")
+
+
 def write_jsonl(path, cases):
     with open(path, "w", encoding="utf-8") as f:
         for c in cases:
@@ -497,8 +634,9 @@ def main():
     out = sys.argv[2] if len(sys.argv) > 2 else os.path.join(root, "tests", "datc")
     os.makedirs(out, exist_ok=True)
     log = []
-    v24 = convert_v24(os.path.join(src, "datc_v2.4.txt"), log)
+    v24 = convert_v24(os.path.join(src, "datc_v2.4.txt"), read_borders(root), log)
     v3 = convert_v3(os.path.join(src, "datc_v3.json"), log)
+    annotate_v3(v3, os.path.join(root, V3_ANNOTATIONS))
     write_jsonl(os.path.join(out, "v2.4.jsonl"), v24)
     write_jsonl(os.path.join(out, "v3.jsonl"), v3)
     for line in log:

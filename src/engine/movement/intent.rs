@@ -190,11 +190,34 @@ impl<'a> Board<'a> {
             }
             (Some(_), _) => false,
         };
-        if matches {
+        if matches && !self.would_carry(i, j) {
             Intent::Support { unit: j as u8 }
         } else {
             Intent::Hold
         }
+    }
+
+    /// Whether fleet `i` stands on every chain of fleets that could carry
+    /// army `j` to where it is ordered, a place it cannot reach by land: a
+    /// fleet cannot convoy and support at once, so its support of that move
+    /// is impossible (DATC 6.D.31).
+    fn would_carry(&self, i: usize, j: usize) -> bool {
+        let map = self.map;
+        let Intent::Move { to, .. } = self.intents[j] else {
+            return false;
+        };
+        let (from, dest) = (self.at[j], map.province_of(to));
+        if self.units[j].kind != UnitType::Army || map.army_adjacent(from, dest) {
+            return false;
+        }
+        let fleets_at_sea = (0..self.units.len())
+            .filter(|&f| {
+                self.units[f].kind == UnitType::Fleet && map.terrain(self.at[f]) == Terrain::Sea
+            })
+            .fold(0u64, |set, f| set | 1 << f);
+        fleets_at_sea & (1 << i) != 0
+            && self.fleets_on_routes(from, dest, fleets_at_sea) != 0
+            && self.fleets_on_routes(from, dest, fleets_at_sea & !(1 << i)) == 0
     }
 
     fn check_convoy(&self, i: usize, from: Province, to: Province) -> Intent {
