@@ -1621,3 +1621,50 @@ fn players_habits() {
         results[0].body
     );
 }
+
+/// Orders as the rulebook writes them, by mail: the one meaning followed
+/// and said ("Read as"), two meanings refused naming both, no arrow.
+#[test]
+fn orders_read_as_the_rulebook_writes_them() {
+    let mut j = TestJudge::new("rulebook");
+    started_game(&mut j, "rb");
+    j.take();
+    let r = orders(&mut j, "rb", "I", "F Nap - Tyr\nA Ven - Tyr\nA Rom Apu");
+    let rep = reply(&r);
+    assert!(!rep.subject.contains("[Error Flag]"), "{}", rep.body);
+    assert!(
+        rep.body
+            .contains("> F Nap - Tyr\nRead as: Fleet Naples -> Tyrrhenian Sea."),
+        "{}",
+        rep.body
+    );
+    assert!(
+        rep.has_line("Fleet Naples -> Tyrrhenian Sea."),
+        "{}",
+        rep.body
+    );
+    assert!(rep.has_line("Army Venice -> Tyrolia."), "{}", rep.body);
+    assert!(rep.has_line("Army Rome -> Apulia."), "{}", rep.body);
+    assert!(!rep.body.contains("> A Ven - Tyr"), "{}", rep.body);
+    let mut italy = stored_orders(&j, "rb", "ITALY");
+    italy.sort();
+    assert_eq!(italy, ["A ROM - APU", "A VEN - TYR", "F NAP - TYS"]);
+
+    let r = orders(&mut j, "rb", "E", "F Edi - Nor Sea\nF Lon - N. Sea");
+    let rep = reply(&r);
+    assert!(rep.subject.contains("[Error Flag]"), "{}", rep.body);
+    assert!(
+        rep.body.contains(
+            "> F Edi - Nor Sea\n*** F Edi - Nor Sea: 'Nor Sea' could be North Sea or Norwegian Sea."
+        ),
+        "{}",
+        rep.body
+    );
+    assert!(
+        rep.body
+            .contains("> F Lon - N. Sea\nRead as: Fleet London -> North Sea."),
+        "{}",
+        rep.body
+    );
+    assert_eq!(stored_orders(&j, "rb", "ENGLAND"), ["F LON - NTH"]);
+}

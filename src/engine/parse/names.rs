@@ -302,11 +302,6 @@ impl NameIndex {
         self.plain.get(p.index()).copied().unwrap_or(false)
     }
 
-    /// The provinces `key` (normalised) spells exactly.
-    pub(super) fn exact(&self, key: &str) -> Option<&[Province]> {
-        self.exact.get(key).map(Vec::as_slice)
-    }
-
     /// The provinces `key` (normalised) may mean when it is no exact
     /// spelling: those it is a prefix of (three letters at least), else the
     /// nearest by edit distance (one edit for four to six letters, two from
@@ -407,8 +402,20 @@ mod tests {
         let map = Map::standard();
         let ix = NameIndex::new(map);
         let p = |a| map.province_by_abbr(a).unwrap();
-        assert_eq!(ix.exact("stp"), Some(&[p("STP")][..]));
-        assert_eq!(ix.exact("midatlantic"), Some(&[p("MAO")][..]));
+        let literal = |words: &[&str]| ix.named(words, false).map(|n| n.literal);
+        assert_eq!(literal(&["stp"]), Some(vec![p("STP")]));
+        assert_eq!(literal(&["midatlantic"]), Some(vec![p("MAO")]));
+        assert_eq!(literal(&["st", "p"]), Some(vec![p("STP")]));
+        assert_eq!(literal(&["nwg", "sea"]), Some(vec![p("NWG")]));
+        // Run together it would be an alias of North Africa; word for
+        // word it begins North Africa and North Atlantic Ocean.
+        let nor_a = ix.named(&["nor", "a"], false).unwrap();
+        assert!(nor_a.literal.is_empty());
+        assert_eq!(nor_a.other, vec![p("NAF"), p("NAO")]);
+        // A kind word narrows to seas, and to those that have it.
+        let tyr_sea = ix.named(&["tyr", "sea"], false).unwrap();
+        assert_eq!((tyr_sea.literal, tyr_sea.other), (vec![], vec![p("TYS")]));
+        assert_eq!(ix.named(&["north", "sea"], false).unwrap().other, vec![]);
         let (how, c) = ix.loose("nor").unwrap();
         assert_eq!(how, How::Prefix);
         assert_eq!(c.len(), 5);
