@@ -56,10 +56,13 @@ fn listed(p: Province) -> Vec<String> {
     v
 }
 
+/// A listed spelling, normalised and as its words.
+type Listed = (String, Vec<String>);
+
 /// Per province: each listed spelling, normalised and as its words (made
 /// once: the checks below ask for them millions of times).
-fn table() -> &'static [Vec<(String, Vec<String>)>] {
-    static TABLE: OnceLock<Vec<Vec<(String, Vec<String>)>>> = OnceLock::new();
+fn table() -> &'static [Vec<Listed>] {
+    static TABLE: OnceLock<Vec<Vec<Listed>>> = OnceLock::new();
     TABLE.get_or_init(|| {
         map()
             .provinces()
