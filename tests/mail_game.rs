@@ -1668,3 +1668,31 @@ fn orders_read_as_the_rulebook_writes_them() {
     );
     assert_eq!(stored_orders(&j, "rb", "ENGLAND"), ["F LON - NTH"]);
 }
+
+/// No reply shows a password, whether its command was understood or not:
+/// passwords of several words, malformed sign-ons, CREATE with a variant,
+/// SET PASSWORD with spaces.
+#[test]
+fn replies_never_show_a_password() {
+    let mut j = TestJudge::new("echoes");
+    started_game(&mut j, "ec");
+    j.take();
+    let secret_lines = [
+        "SIGNON Fec my hidden phrase",
+        "SIGN ON Fec hidden",
+        "CREATE ?eg2 hidden standard",
+        "CREATE ?eg3 hidden words here",
+        "OBSERVE ec hidden words",
+    ];
+    for line in secret_lines {
+        let r = j.mail("stranger@example.net", line);
+        assert!(!dump(&r).contains("hidden"), "{line}: {}", dump(&r));
+    }
+    let r = orders(&mut j, "ec", "F", "SET PASSWORD two hidden words");
+    assert!(!dump(&r).contains("hidden"), "{}", dump(&r));
+    assert!(
+        reply(&r).body.contains("> SET PASSWORD ****"),
+        "{}",
+        dump(&r)
+    );
+}

@@ -87,25 +87,31 @@ pub struct Line {
 }
 
 impl Line {
-    /// The line as it may be echoed back: a sign-on's password masked.
+    /// The line as it may be echoed back: every word that may be a
+    /// password masked, whether the command was understood or not
+    /// (`SIGNON Fg1 my secret phrase` is malformed, and still masked).
     pub fn echo(&self) -> String {
-        match &self.command {
-            Command::SignOn { .. } | Command::Create { .. } | Command::Observe { .. } => {
-                mask_password(&self.text)
-            }
-            Command::Set { what, .. } if what == "PASSWORD" => mask_password(&self.text),
-            _ => self.text.clone(),
-        }
+        mask_passwords(&self.text)
     }
 }
 
-/// Replaces the last word of a line (a password) with asterisks.
-fn mask_password(text: &str) -> String {
+/// Masks what follows the words that name a password's place: anything
+/// after `SIGNON <id>`, `CREATE ?<game>`, `OBSERVE <game>`, `REGISTER`
+/// and `SET PASSWORD`.
+pub fn mask_passwords(text: &str) -> String {
     let words: Vec<&str> = text.split_whitespace().collect();
-    match words.len() {
-        0..=2 => words.join(" "),
-        n => format!("{} ****", words[..n - 1].join(" ")),
+    let first = |n: usize| words.get(n).map(|w| w.to_ascii_uppercase());
+    let kept = match first(0).as_deref() {
+        Some("SIGNON" | "CREATE" | "OBSERVE" | "UNOBSERVE") => 2,
+        Some("SIGN") if first(1).as_deref() == Some("ON") => 3,
+        Some("SET") if first(1).as_deref() == Some("PASSWORD") => 2,
+        Some("REGISTER") => 1,
+        _ => return text.to_string(),
+    };
+    if words.len() <= kept {
+        return words.join(" ");
     }
+    format!("{} ****", words[..kept].join(" "))
 }
 
 /// Reads the mail's lines into commands. Blank lines between commands are
