@@ -41,7 +41,8 @@ CREATE TABLE IF NOT EXISTS games (
     -- How it ended, JSON ({"winner": "FRANCE"}, {"draw": [...]}), once ended.
     result               TEXT    CHECK (result IS NULL OR json_valid(result)),
     -- Set when the clock could not process the game (an error or a panic,
-    -- rolled back): the clock leaves it alone until `judge run` restarts.
+    -- rolled back): the clock leaves it alone for an hour, then tries again
+    -- (and clears both once that works).
     failed_at            INTEGER,
     failure              TEXT
 );

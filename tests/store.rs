@@ -631,6 +631,7 @@ fn outbound_queue_due_sent_failed_with_backoff() {
     let gone = outbound_by_id(db.conn(), c).unwrap().unwrap();
     assert_eq!(gone.abandoned_at, Some(now + 1));
     assert_eq!(gone.sent_at, None);
+    assert_eq!(gone.attempts, 1, "the refused attempt counts");
 }
 
 // Games, seats, phases, orders ---------------------------------------------

@@ -382,10 +382,11 @@ pub fn mark_failed(conn: &Connection, id: i64, error: &str, now: i64) -> Result<
     Ok(next)
 }
 
-/// Gives up on the mail (a permanent failure, or too many attempts).
+/// An attempt at `now` was refused for good with `error`: counts the
+/// attempt and gives the mail up (it is never tried again).
 pub fn abandon_mail(conn: &Connection, id: i64, error: &str, now: i64) -> Result<()> {
     let n = conn.execute(
-        "UPDATE outbound SET abandoned_at = ?3, last_error = ?2 \
+        "UPDATE outbound SET abandoned_at = ?3, last_error = ?2, attempts = attempts + 1 \
          WHERE id = ?1 AND sent_at IS NULL",
         params![id, error, now],
     )?;
