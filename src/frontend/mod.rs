@@ -164,6 +164,16 @@ impl Judge {
     /// another process stored, or that a crash or a passing error left).
     pub fn handle_pending(&mut self, now: i64) -> Pending {
         let mut pending = Pending::default();
+        // A read first: no write lock taken (and none waited for) when
+        // there is nothing to do, as on most passes of `judge run`.
+        match store::oldest_unhandled(self.store.conn(), i64::MAX) {
+            Ok(None) => return pending,
+            Ok(Some(_)) => {}
+            Err(e) => {
+                pending.stopped_by = Some(e);
+                return pending;
+            }
+        }
         loop {
             match self.handle_next(i64::MAX, &mut None, now) {
                 Ok(None) => return pending,
