@@ -78,14 +78,24 @@ pub async fn run(config: Config, options: RunOptions) -> Result<(), String> {
         }
         // Mail stored but not handled: by `judge handle` processes that
         // left it (another held the lock), or by a crash or passing error.
-        let pending = judge.handle_pending(t);
-        for (id, outcome) in &pending.handled {
-            log::info!("stored mail #{id}: {outcome:?}");
+        let mut handled_here = 0;
+        while !stop.load(Ordering::SeqCst) {
+            match judge.handle_one_pending(t) {
+                Ok(Some((id, outcome))) => {
+                    log::info!("stored mail #{id}: {outcome:?}");
+                    handled_here += 1;
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    failed("handling stored mail", e.to_string());
+                    break;
+                }
+            }
         }
-        if let Some(e) = pending.stopped_by {
-            failed("handling stored mail", e.to_string());
+        if stop.load(Ordering::SeqCst) {
+            break;
         }
-        if handled + pending.handled.len() > 0 || t.saturating_sub(last_tick) >= tick_every {
+        if handled + handled_here > 0 || t.saturating_sub(last_tick) >= tick_every {
             if let Err(e) = run_clock(&mut judge, t, &mut clock_cache) {
                 failed("the clock", e);
             }

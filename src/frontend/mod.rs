@@ -65,14 +65,6 @@ pub enum Stored {
     },
 }
 
-/// What [`Judge::handle_pending`] did: each mail handled, by id, and the
-/// passing error that stopped it early, if one did.
-#[derive(Debug, Default)]
-pub struct Pending {
-    pub handled: Vec<(i64, Handled)>,
-    pub stopped_by: Option<StoreError>,
-}
-
 /// The judge: configuration, store, and what it remembers between mails.
 pub struct Judge {
     pub config: Config,
@@ -160,30 +152,17 @@ impl Judge {
         }
     }
 
-    /// Handles every stored mail not yet handled, oldest first (mail that
-    /// another process stored, or that a crash or a passing error left).
-    pub fn handle_pending(&mut self, now: i64) -> Pending {
-        let mut pending = Pending::default();
+    /// Handles the oldest stored mail not yet handled, if there is one
+    /// (mail that another process stored, or that a crash or a passing
+    /// error left): its id and what became of it. An error is a passing
+    /// one.
+    pub fn handle_one_pending(&mut self, now: i64) -> Result<Option<(i64, Handled)>, StoreError> {
         // A read first: no write lock taken (and none waited for) when
         // there is nothing to do, as on most passes of `judge run`.
-        match store::oldest_unhandled(self.store.conn(), i64::MAX) {
-            Ok(None) => return pending,
-            Ok(Some(_)) => {}
-            Err(e) => {
-                pending.stopped_by = Some(e);
-                return pending;
-            }
+        if store::oldest_unhandled(self.store.conn(), i64::MAX)?.is_none() {
+            return Ok(None);
         }
-        loop {
-            match self.handle_next(i64::MAX, &mut None, now) {
-                Ok(None) => return pending,
-                Ok(Some(done)) => pending.handled.push(done),
-                Err(e) => {
-                    pending.stopped_by = Some(e);
-                    return pending;
-                }
-            }
-        }
+        self.handle_next(i64::MAX, &mut None, now)
     }
 
     /// Claims and handles the oldest stored mail not yet handled with an id
