@@ -86,16 +86,19 @@ fn the_eighth_joiner_of_a_full_game_gets_a_reply() {
     // The seventh joiner's mail goes on to another sign-on: the game it
     // filled starts all the same, at the end of the mail.
     let seventh = player("full", 'T');
-    let r = j.mail(&seventh, "SIGNON ?full pw-T\nSIGNON ?other pw-T");
-    assert!(
-        r.iter().any(|m| m.subject.contains("Game starts")),
-        "the full game starts: {:#?}",
-        r.iter().map(|m| &m.subject).collect::<Vec<_>>()
-    );
+    let seventh_mails = j.mail(&seventh, "SIGNON ?full pw-T\nSIGNON ?other pw-T");
+    // The eighth joiner made the lot panic: exit 101, the mail replayed.
     let eighth = "eighth@players.example";
     let mail = Mail::new(eighth, "join", "SIGNON ?full pw-8");
     let run = j.run(&["handle", "--now", &j.now.clone()], mail.raw().as_bytes());
     assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        seventh_mails
+            .iter()
+            .any(|m| m.subject.contains("Game starts")),
+        "the full game starts: {:#?}",
+        seventh_mails.iter().map(|m| &m.subject).collect::<Vec<_>>()
+    );
     let r = j.take();
     let reply = one_to(&r, eighth);
     assert!(reply.subject.contains("[Error Flag]"), "{}", reply.body);
