@@ -302,10 +302,10 @@ fn plan(run: &str, lanes: usize, games: usize, rng: &mut Rng) -> Plan {
     // mails that may go anywhere.
     let mut chains: Vec<Vec<usize>> = Vec::new();
     let mut loose: Vec<usize> = Vec::new();
-    let mut push = |mails: &mut Vec<Planned>, p: Planned| {
+    fn push(mails: &mut Vec<Planned>, p: Planned) -> usize {
         mails.push(p);
         mails.len() - 1
-    };
+    }
     for game in order_games.iter().chain(&process_games) {
         let processed = process_games.contains(game);
         for (power, (initial, ..)) in POWERS.iter().enumerate() {

@@ -55,6 +55,8 @@ pub enum Handled {
 }
 
 /// A mail just stored, not yet handled.
+// One per mail: the variants' sizes do not matter.
+#[allow(clippy::large_enum_variant)]
 pub enum Stored {
     /// The same mail was stored before.
     Duplicate,
