@@ -25,7 +25,13 @@
 //!
 //! Also: in pipe mode the daemon sends a reply within a second of its
 //! mail's arrival, and picks up stored mail that no `judge handle`
-//! finished.
+//! finished. And once through a real mail system: a private Postfix
+//! instance (Debian's package, started by the test as root with its own
+//! configuration, queue and log in a temporary folder, SMTP on 127.0.0.1)
+//! whose pipe transport runs `judge handle` 16 at once; for two seconds
+//! the judge's configuration cannot be read, so deliveries exit 75 and
+//! Postfix must offer them again. Without Postfix (or root) it says
+//! SKIPPED, except with `CI` set, where it fails.
 
 mod common;
 
@@ -85,8 +91,24 @@ struct Daemon {
 
 impl Daemon {
     fn start(j: &TestJudge) -> Daemon {
+        Daemon::start_as(j, None)
+    }
+
+    /// The daemon, run as the user of that uid (and its group) if given.
+    fn start_as(j: &TestJudge, uid: Option<u32>) -> Daemon {
         let log = j.dir.join(format!("run-{}.log", unique()));
-        let child = Command::new(BIN)
+        let mut command = match uid {
+            None => Command::new(BIN),
+            Some(uid) => {
+                let mut c = Command::new("setpriv");
+                c.arg(format!("--reuid={uid}"))
+                    .arg(format!("--regid={uid}"))
+                    .arg("--clear-groups")
+                    .arg(BIN);
+                c
+            }
+        };
+        let child = command
             .arg("--config")
             .arg(j.config())
             .arg("run")
@@ -258,6 +280,7 @@ enum Kind {
 
 #[derive(Clone, Debug)]
 struct Planned {
+    from: String,
     message_id: String,
     raw: Vec<u8>,
     kind: Kind,
@@ -266,6 +289,7 @@ struct Planned {
 fn planned(from: &str, body: &str, kind: Kind) -> Planned {
     let mail = Mail::new(from, "parallel", body);
     Planned {
+        from: from.to_string(),
         message_id: mail
             .message_id
             .trim_matches(|c| c == '<' || c == '>')
@@ -465,8 +489,8 @@ impl Figures {
             "{} lanes: {} mails in {} deliveries ({} answered 75, {} other statuses); \
              acted twice {} (press {}/{} broadcasts, phases {}/{} PROCESS, {} answered \
              \"processed\", {} answered twice, {} unanswered); stale order sets {}; \
-             unhandled {}, failed {}; queued {}, sent {}, outbox files {}; slowest \
-             judge handle {:.2} s; queue empty {:.2} s after the last delivery; run {:.1} s",
+             unhandled {}, failed {}; queued {}, sent {}, outbox files {};{} queue empty \
+             {:.2} s after the last delivery; run {:.1} s",
             self.lanes,
             self.mails,
             self.deliveries,
@@ -486,7 +510,14 @@ impl Figures {
             self.queued,
             self.sent,
             self.outbox_files,
-            self.slowest_handle.as_secs_f64(),
+            if self.slowest_handle.is_zero() {
+                String::new()
+            } else {
+                format!(
+                    " slowest judge handle {:.2} s;",
+                    self.slowest_handle.as_secs_f64()
+                )
+            },
             self.drained_after.as_secs_f64(),
             self.elapsed.as_secs_f64(),
         )
@@ -591,6 +622,26 @@ fn one_run(run: usize, lanes: usize, games: usize) -> Figures {
         }
         f.slowest_handle = f.slowest_handle.max(*took);
     }
+    check_store(&j, &plan, LastOrders::LastSent, setup_queued, &mut f);
+    f.elapsed = started.elapsed();
+    f
+}
+
+/// Which order mail of a power must stand.
+#[derive(Clone, Copy, PartialEq)]
+enum LastOrders {
+    /// The one sent last (each sent after the one before was stored).
+    LastSent,
+    /// The one stored last.
+    LastStored,
+}
+
+/// The checks on the store and the outbox once everything is done; the
+/// figures go into `f`.
+fn check_store(j: &TestJudge, plan: &Plan, rule: LastOrders, setup_queued: usize, f: &mut Figures) {
+    let db = j.db();
+    let count =
+        |sql: &str| -> usize { db.query_row(sql, [], |r| r.get::<_, i64>(0)).unwrap() as usize };
     f.unhandled = count("SELECT count(*) FROM inbound WHERE status = 'new'");
     f.failed = count("SELECT count(*) FROM inbound WHERE status = 'failed'");
 
@@ -647,25 +698,36 @@ fn one_run(run: usize, lanes: usize, games: usize) -> Figures {
         })
         .sum();
 
-    // Each power's orders come from its last order mail.
-    let mut last: BTreeMap<(String, usize), (usize, &Planned)> = BTreeMap::new();
+    // Each power's orders come from its last order mail: the last sent
+    // (when each was sent once the one before was stored) or the last
+    // stored (when a mail system chose the order).
+    let stored_id = |mail: &Planned| -> i64 {
+        db.query_row(
+            "SELECT id FROM inbound WHERE message_id = ?1",
+            [&mail.message_id],
+            |r| r.get(0),
+        )
+        .unwrap()
+    };
+    let mut last: BTreeMap<(String, usize), i64> = BTreeMap::new();
+    let mut last_seq: BTreeMap<(String, usize), usize> = BTreeMap::new();
     for m in &plan.mails {
         if let Kind::Orders { game, power, seq } = &m.kind {
-            let entry = last.entry((game.clone(), *power)).or_insert((*seq, m));
-            if *seq >= entry.0 {
-                *entry = (*seq, m);
+            let key = (game.clone(), *power);
+            let id = stored_id(m);
+            let later = match rule {
+                LastOrders::LastSent => last_seq.get(&key).is_none_or(|s| seq > s),
+                LastOrders::LastStored => last.get(&key).is_none_or(|&i| id > i),
+            };
+            if later {
+                last.insert(key.clone(), id);
+                last_seq.insert(key, *seq);
             }
         }
     }
-    for ((game, power), (_, mail)) in &last {
+    for ((game, power), mail_id) in &last {
         let (_, name, units, _) = POWERS[*power];
-        let mail_id: i64 = db
-            .query_row(
-                "SELECT id FROM inbound WHERE message_id = ?1",
-                [&mail.message_id],
-                |r| r.get(0),
-            )
-            .unwrap();
+        let mail_id = *mail_id;
         let mut stmt = db
             .prepare(
                 "SELECT orders.inbound_id FROM orders JOIN games ON games.id = orders.game_id \
@@ -684,8 +746,6 @@ fn one_run(run: usize, lanes: usize, games: usize) -> Figures {
     f.queued = count("SELECT count(*) FROM outbound") - setup_queued;
     f.sent = count("SELECT count(*) FROM outbound WHERE sent_at IS NOT NULL") - setup_queued;
     f.outbox_files = files_in(&j.dir.join("var/outbox/new")) - setup_queued;
-    f.elapsed = started.elapsed();
-    f
 }
 
 fn runs() -> usize {
@@ -803,4 +863,335 @@ fn pipe_mode_picks_up_stored_mail_nobody_handled() {
     assert_eq!(j.inbound_status(&mail.message_id).0, "handled");
     let r = j.take();
     assert_eq!(to(&r, sender).len(), 1);
+}
+
+// Through a real mail system: a private Postfix instance -----------------------
+
+/// The user Postfix's pipe transport runs `judge handle` as (it refuses
+/// root): nobody, and so does everything else that opens the store.
+const NOBODY: u32 = 65534;
+
+/// Why the Postfix test cannot run here, if it cannot.
+fn postfix_missing() -> Option<&'static str> {
+    if !Path::new("/usr/sbin/postfix").exists()
+        || !Path::new("/usr/lib/postfix/sbin/master").exists()
+    {
+        return Some("Postfix is not installed (tests/servers/start.sh installs it)");
+    }
+    let uid = Command::new("id").arg("-u").output().unwrap();
+    if String::from_utf8_lossy(&uid.stdout).trim() != "0" {
+        return Some("a Postfix instance needs root to start");
+    }
+    None
+}
+
+/// A Postfix instance of the test's own: its configuration, queue and log
+/// in a temporary folder, SMTP on 127.0.0.1:`port` only, mail for
+/// `judge.test` piped to `judge handle` (as nobody), at most `maxproc`
+/// deliveries at once, deferred mail retried every second, anything else
+/// discarded.
+struct Postfix {
+    dir: PathBuf,
+    port: u16,
+}
+
+impl Postfix {
+    fn start(judge: &TestJudge, maxproc: usize) -> Postfix {
+        let dir =
+            std::env::temp_dir().join(format!("judge-postfix-{}-{}", std::process::id(), unique()));
+        for sub in ["etc", "queue", "data"] {
+            std::fs::create_dir_all(dir.join(sub)).unwrap();
+        }
+        let port = {
+            let probe = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+            probe.local_addr().unwrap().port()
+        };
+        let d = dir.display();
+        std::fs::write(
+            dir.join("etc/main.cf"),
+            format!(
+                "compatibility_level = 3.6\n\
+                 queue_directory = {d}/queue\n\
+                 data_directory = {d}/data\n\
+                 command_directory = /usr/sbin\n\
+                 daemon_directory = /usr/lib/postfix/sbin\n\
+                 meta_directory = /etc/postfix\n\
+                 shlib_directory = /usr/lib/postfix\n\
+                 mail_owner = postfix\n\
+                 setgid_group = postdrop\n\
+                 maillog_file = {d}/maillog\n\
+                 maillog_file_prefixes = {d}\n\
+                 inet_interfaces = 127.0.0.1\n\
+                 inet_protocols = ipv4\n\
+                 myhostname = mx.judge.test\n\
+                 mydomain = judge.test\n\
+                 myorigin = judge.test\n\
+                 mydestination =\n\
+                 mynetworks = 127.0.0.0/8\n\
+                 relay_domains = judge.test\n\
+                 transport_maps = inline:{{judge.test=judgepipe:}}\n\
+                 default_transport = discard:no mail leaves this test\n\
+                 smtpd_recipient_restrictions = permit_mynetworks, reject\n\
+                 judgepipe_destination_recipient_limit = 1\n\
+                 judgepipe_destination_concurrency_limit = {maxproc}\n\
+                 judgepipe_initial_destination_concurrency = {maxproc}\n\
+                 queue_run_delay = 1s\n\
+                 minimal_backoff_time = 1s\n\
+                 maximal_backoff_time = 2s\n\
+                 alias_maps =\n\
+                 alias_database =\n\
+                 smtputf8_enable = no\n"
+            ),
+        )
+        .unwrap();
+        let services = [
+            "pickup unix n - n 60 1 pickup",
+            "cleanup unix n - n - 0 cleanup",
+            "qmgr unix n - n 300 1 qmgr",
+            "rewrite unix - - n - - trivial-rewrite",
+            "bounce unix - - n - 0 bounce",
+            "defer unix - - n - 0 bounce",
+            "trace unix - - n - 0 bounce",
+            "verify unix - - n - 1 verify",
+            "flush unix n - n 1000? 0 flush",
+            "proxymap unix - - n - - proxymap",
+            "showq unix n - n - - showq",
+            "error unix - - n - - error",
+            "retry unix - - n - - error",
+            "discard unix - - n - - discard",
+            "anvil unix - - n - 1 anvil",
+            "scache unix - - n - 1 scache",
+            "postlog unix-dgram n - n - 1 postlogd",
+        ];
+        std::fs::write(
+            dir.join("etc/master.cf"),
+            format!(
+                "127.0.0.1:{port} inet n - n - - smtpd\n{}\n\
+                 judgepipe unix - n n - {maxproc} pipe\n  \
+                 flags=R user=nobody argv={BIN} --config {} handle\n",
+                services.join("\n"),
+                judge.config().display()
+            ),
+        )
+        .unwrap();
+        // Postfix checks who owns what.
+        run_ok(Command::new("chown").arg("postfix").arg(dir.join("data")));
+        run_ok(Command::new("chmod").arg("755").arg(&dir));
+        run_ok(
+            Command::new("postfix")
+                .arg("-c")
+                .arg(dir.join("etc"))
+                .arg("start"),
+        );
+        let postfix = Postfix { dir, port };
+        assert!(
+            wait_until(Duration::from_secs(20), || {
+                std::net::TcpStream::connect(("127.0.0.1", port)).is_ok()
+            }),
+            "Postfix does not listen on {port}:\n{}",
+            postfix.log()
+        );
+        postfix
+    }
+
+    fn log(&self) -> String {
+        std::fs::read_to_string(self.dir.join("maillog")).unwrap_or_default()
+    }
+
+    /// Whether no mail waits in any queue.
+    fn queue_empty(&self) -> bool {
+        fn files(dir: &Path) -> usize {
+            std::fs::read_dir(dir).map_or(0, |d| {
+                d.flatten()
+                    .map(|e| {
+                        let path = e.path();
+                        if path.is_dir() {
+                            files(&path)
+                        } else {
+                            1
+                        }
+                    })
+                    .sum()
+            })
+        }
+        ["maildrop", "incoming", "active", "deferred", "hold"]
+            .iter()
+            .all(|q| files(&self.dir.join("queue").join(q)) == 0)
+    }
+
+    /// Hands `mails` to Postfix over one SMTP session, for judge@judge.test.
+    fn submit(&self, mails: &[&Planned]) {
+        use std::io::{BufRead, BufReader, Write};
+        let stream = std::net::TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        let mut reader = BufReader::new(stream.try_clone().unwrap());
+        let mut out = stream;
+        let expect = |reader: &mut BufReader<std::net::TcpStream>, code: &str| loop {
+            let mut line = String::new();
+            reader.read_line(&mut line).unwrap();
+            assert!(line.starts_with(code), "Postfix said {line:?}, not {code}");
+            if line.as_bytes().get(3) != Some(&b'-') {
+                return;
+            }
+        };
+        expect(&mut reader, "220");
+        out.write_all(b"EHLO test.example\r\n").unwrap();
+        expect(&mut reader, "250");
+        for mail in mails {
+            out.write_all(format!("MAIL FROM:<{}>\r\n", mail.from).as_bytes())
+                .unwrap();
+            expect(&mut reader, "250");
+            out.write_all(b"RCPT TO:<judge@judge.test>\r\n").unwrap();
+            expect(&mut reader, "250");
+            out.write_all(b"DATA\r\n").unwrap();
+            expect(&mut reader, "354");
+            for line in String::from_utf8_lossy(&mail.raw).split_inclusive("\r\n") {
+                if line.starts_with('.') {
+                    out.write_all(b".").unwrap();
+                }
+                out.write_all(line.as_bytes()).unwrap();
+            }
+            out.write_all(b".\r\n").unwrap();
+            expect(&mut reader, "250");
+        }
+        out.write_all(b"QUIT\r\n").unwrap();
+        expect(&mut reader, "221");
+    }
+}
+
+impl Drop for Postfix {
+    fn drop(&mut self) {
+        let master = std::fs::read_to_string(self.dir.join("queue/pid/master.pid"))
+            .ok()
+            .map(|pid| PathBuf::from(format!("/proc/{}", pid.trim())));
+        let _ = Command::new("postfix")
+            .arg("-c")
+            .arg(self.dir.join("etc"))
+            .arg("stop")
+            .status();
+        if let Some(master) = master {
+            wait_until(Duration::from_secs(20), || !master.exists());
+        }
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+}
+
+fn run_ok(command: &mut Command) {
+    let status = command.status().unwrap();
+    assert!(status.success(), "{command:?}: {status}");
+}
+
+/// Issue 10, item 8: the same mails as the 16-lane run, through a real
+/// mail system whose pipe transport runs `judge handle` 16 at once beside
+/// `judge run`. Postfix chooses the order, so each power's orders must come
+/// from its last stored mail. Postfix must have bounced nothing, and every
+/// delivery it deferred (a 75) must have been delivered in the end.
+#[test]
+fn postfix_pipes_to_judge_handle_16_at_once() {
+    if let Some(why) = postfix_missing() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI is set, but the Postfix test cannot run: {why}"
+        );
+        eprintln!("postfix_pipes_to_judge_handle_16_at_once: SKIPPED: {why}");
+        return;
+    }
+    let _heavy = HEAVY.lock().unwrap_or_else(|e| e.into_inner());
+    let started = Instant::now();
+    let mut j = pipe_judge("postfix");
+    let mut rng = Rng(0x9057_F1C5);
+    let plan = plan("pf", 16, 2, &mut rng);
+    let games: Vec<String> = plan
+        .order_games
+        .iter()
+        .chain(&plan.process_games)
+        .cloned()
+        .collect();
+    set_up(&mut j, &games);
+    let setup_queued = j.query_i64("SELECT count(*) FROM outbound") as usize;
+    // Everything that opens the store runs as the pipe transport's user.
+    run_ok(
+        Command::new("chown")
+            .arg("-R")
+            .arg(format!("{NOBODY}:{NOBODY}"))
+            .arg(&j.dir),
+    );
+    let daemon = Daemon::start_as(&j, Some(NOBODY));
+    let postfix = Postfix::start(&j, 16);
+    // Every delivery of the plan, handed over by 8 SMTP clients at once.
+    let mut deliveries: Vec<&Planned> = plan
+        .lanes
+        .iter()
+        .flatten()
+        .map(|&i| &plan.mails[i])
+        .collect();
+    rng.shuffle(&mut deliveries);
+    std::thread::scope(|scope| {
+        for part in deliveries.chunks(deliveries.len().div_ceil(8)) {
+            let postfix = &postfix;
+            scope.spawn(move || postfix.submit(part));
+        }
+        // For two seconds meanwhile the configuration cannot be read: the
+        // deliveries then cannot store their mail and exit 75, and Postfix
+        // must offer each again.
+        let config = j.config();
+        scope.spawn(move || {
+            let away = config.with_extension("toml.away");
+            std::thread::sleep(Duration::from_millis(500));
+            std::fs::rename(&config, &away).unwrap();
+            std::thread::sleep(Duration::from_secs(2));
+            std::fs::rename(&away, &config).unwrap();
+        });
+    });
+    let submitted = Instant::now();
+    let db = j.db();
+    let count =
+        |sql: &str| -> usize { db.query_row(sql, [], |r| r.get::<_, i64>(0)).unwrap() as usize };
+    let drained = wait_until(Duration::from_secs(90), || {
+        postfix.queue_empty()
+            && count("SELECT count(*) FROM inbound WHERE status = 'new'") == 0
+            && count("SELECT count(*) FROM outbound WHERE sent_at IS NULL AND abandoned_at IS NULL")
+                == 0
+    });
+    let drained_after = submitted.elapsed();
+    let log = postfix.log();
+    assert!(
+        drained,
+        "the mail was not all delivered and answered:\n{log}"
+    );
+    let (status, daemon_log) = daemon.stop();
+    assert!(status.success(), "judge run: {status}\n{daemon_log}");
+
+    let judgepipe = |status: &str| {
+        log.lines()
+            .filter(|l| l.contains("relay=judgepipe") && l.contains(status))
+            .count()
+    };
+    let (delivered, deferred) = (judgepipe("status=sent"), judgepipe("status=deferred"));
+    let bounced = log.lines().filter(|l| l.contains("status=bounced")).count();
+    let mut f = Figures {
+        lanes: 16,
+        mails: plan.mails.len(),
+        deliveries: deliveries.len(),
+        tempfails: deferred,
+        bad_statuses: bounced,
+        drained_after,
+        ..Figures::default()
+    };
+    check_store(&j, &plan, LastOrders::LastStored, setup_queued, &mut f);
+    f.elapsed = started.elapsed();
+    eprintln!(
+        "Postfix, maxproc 16: {}; Postfix delivered {delivered}, deferred {deferred}, \
+         bounced {bounced}",
+        f.line()
+    );
+    assert_eq!(bounced, 0, "Postfix bounced mail:\n{log}");
+    assert!(deferred > 0, "no delivery met the unreadable configuration");
+    assert_eq!(
+        delivered,
+        deliveries.len(),
+        "each delivery made once, in the end"
+    );
+    f.assert_clean();
 }
