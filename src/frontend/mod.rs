@@ -312,11 +312,11 @@ fn act_on(
             }
         },
     };
-    let (status, note) = match &handled {
-        Handled::Dropped(why) => (InboundStatus::Dropped, Some(why.as_str())),
-        _ => (InboundStatus::Handled, None),
-    };
-    store::mark_inbound(tx, id, status, note, now)?;
+    // The claim recorded `handled` already; only a dropped mail changes it
+    // (one write of the row, with its raw mail, per mail).
+    if let Handled::Dropped(why) = &handled {
+        store::mark_inbound(tx, id, InboundStatus::Dropped, Some(why), now)?;
+    }
     Ok(handled)
 }
 
