@@ -39,7 +39,12 @@ CREATE TABLE IF NOT EXISTS games (
     created_at           INTEGER NOT NULL,
     ended_at             INTEGER,
     -- How it ended, JSON ({"winner": "FRANCE"}, {"draw": [...]}), once ended.
-    result               TEXT    CHECK (result IS NULL OR json_valid(result))
+    result               TEXT    CHECK (result IS NULL OR json_valid(result)),
+    -- Set when the clock could not process the game (an error or a panic,
+    -- rolled back): the clock leaves it alone for an hour, then tries again
+    -- (and clears both once that works).
+    failed_at            INTEGER,
+    failure              TEXT
 );
 
 -- Seats: one per power (before the start: one per player who joined, power
@@ -170,19 +175,31 @@ CREATE INDEX IF NOT EXISTS press_by_game ON press (game_id, sent_at);
 
 -- Mail --------------------------------------------------------------------
 
--- Every mail received, raw, before anything is done with it. The Message-ID
--- is unique: the same mail delivered twice is stored, and handled, once.
+-- Every mail received, raw, before anything is done with it. A mail is
+-- stored once: a second delivery (the same Message-ID from the same sender
+-- with the same body) is recognised and not stored again. The same
+-- Message-ID with another sender or body is another mail (a stranger cannot
+-- make a player's mail vanish by sending first under its Message-ID): the
+-- row's id is the internal key.
 CREATE TABLE IF NOT EXISTS inbound (
     id          INTEGER PRIMARY KEY,
-    message_id  TEXT    NOT NULL UNIQUE CHECK (message_id <> ''),
+    message_id  TEXT    NOT NULL CHECK (message_id <> ''),
+    -- BLAKE2s of the body (the bytes after the header), hex; NULL for mail
+    -- stored before schema version 4 (computed from raw when compared).
+    body_digest TEXT,
     received_at INTEGER NOT NULL,
     raw         BLOB    NOT NULL,
     sender      TEXT,
-    status      TEXT    NOT NULL DEFAULT 'new' CHECK (status IN ('new', 'handled', 'dropped')),
+    -- new: stored, not yet acted on; handled / dropped: done; failed:
+    -- handling it went wrong (note says why), never retried by itself.
+    status      TEXT    NOT NULL DEFAULT 'new'
+                CHECK (status IN ('new', 'handled', 'dropped', 'failed')),
     note        TEXT,
     handled_at  INTEGER
 );
-CREATE INDEX IF NOT EXISTS inbound_new ON inbound (received_at) WHERE status = 'new';
+CREATE INDEX IF NOT EXISTS inbound_by_message_id ON inbound (message_id);
+-- The mail still to handle, oldest first (handled strictly in this order).
+CREATE INDEX IF NOT EXISTS inbound_new ON inbound (id) WHERE status = 'new';
 
 -- Rendered mails waiting to be sent, and those sent. A failed attempt sets
 -- last_error and next_attempt_at; abandoned_at is set when sending is given up.

@@ -39,6 +39,11 @@ pub struct JudgeSection {
     /// A display name for From.
     #[serde(default = "default_name")]
     pub name: String,
+    /// The judgekeeper's address: told by mail when a mail or a game
+    /// could not be handled, or a mail could not be sent. Absent: the log
+    /// only.
+    #[serde(default)]
+    pub keeper: Option<String>,
 }
 
 fn default_name() -> String {
@@ -202,6 +207,11 @@ impl Config {
                 "[judge] address = {:?} is not a mail address",
                 config.judge.address
             ));
+        }
+        if let Some(keeper) = &config.judge.keeper {
+            if crate::mail::Address::parse(keeper).is_err() {
+                return Err(format!("[judge] keeper = {keeper:?} is not a mail address"));
+            }
         }
         if let Some(zone) = &config.games.timezone {
             crate::game::clock::check_zone(zone).map_err(|e| format!("[games] timezone: {e}"))?;

@@ -79,16 +79,24 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             }
         }
         Command::Handle { now } => {
-            let config = Config::load(&cli.config)?;
-            let now = parse_now(now.as_deref())?;
-            let handled = judge::commands::handle::run(config, now)?;
-            eprintln!("judge handle: {handled:?}");
-            Ok(ExitCode::SUCCESS)
+            use judge::commands::handle;
+            // Only 0 and 75 may leave here: any other status makes a mail
+            // system bounce the mail to its sender.
+            match handle::run(&cli.config, now.as_deref()) {
+                Ok(handled) => {
+                    eprintln!("judge handle: {handled:?}");
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(e) => {
+                    eprintln!("judge handle: not stored, to be offered again: {e}");
+                    Ok(ExitCode::from(handle::EX_TEMPFAIL))
+                }
+            }
         }
         Command::Run { once, now } => {
             let config = Config::load(&cli.config)?;
             let now = match now {
-                Some(t) => Some(parse_now(Some(t.as_str()))?),
+                Some(t) => Some(judge::commands::parse_now(Some(t.as_str()))?),
                 None => None,
             };
             let runtime = tokio::runtime::Builder::new_current_thread()
@@ -124,15 +132,5 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             println!("{}", serde_json::to_string_pretty(&value).expect("JSON"));
             Ok(ExitCode::SUCCESS)
         }
-    }
-}
-
-/// `--now` as unix seconds; the clock when absent.
-fn parse_now(now: Option<&str>) -> Result<i64, String> {
-    match now {
-        None => Ok(chrono::Utc::now().timestamp()),
-        Some(t) => chrono::DateTime::parse_from_rfc3339(t)
-            .map(|d| d.timestamp())
-            .map_err(|e| format!("--now {t:?} is not an RFC 3339 time: {e}")),
     }
 }

@@ -101,6 +101,12 @@ impl Inbox {
         }
     }
 
+    /// Whether [`Inbox::wait`] may be dropped half-way without harm (an
+    /// IMAP IDLE may not: the connection would be lost).
+    pub fn wait_is_cancel_safe(&self) -> bool {
+        !matches!(self, Inbox::Imap(_))
+    }
+
     /// Waits until mail may have arrived, or `timeout` passes.
     pub async fn wait(&mut self, timeout: Duration) -> Result<(), String> {
         match self {
@@ -127,9 +133,21 @@ impl Outbox {
                 "outbox",
                 "var/outbox",
             )?)?)),
-            "sendmail" => Ok(Outbox::Sendmail(SendmailOutbox::new(
-                key(table, "outbox", "command")?.unwrap_or("/usr/sbin/sendmail"),
-            ))),
+            "sendmail" => {
+                let timeout = match table.and_then(|t| t.get("timeout_seconds")) {
+                    None => super::sendmail::DEFAULT_TIMEOUT,
+                    Some(toml::Value::Integer(s)) if *s > 0 => Duration::from_secs(*s as u64),
+                    Some(v) => {
+                        return Err(format!(
+                            "[outbox] timeout_seconds = {v:?}: write a whole number of seconds above 0"
+                        ))
+                    }
+                };
+                Ok(Outbox::Sendmail(SendmailOutbox::new(
+                    key(table, "outbox", "command")?.unwrap_or("/usr/sbin/sendmail"),
+                    timeout,
+                )))
+            }
             "smtp" => Ok(Outbox::Smtp(Box::new(SmtpOutbox::open(table)?))),
             other => Err(format!(
                 "[outbox] kind = \"{other}\": this judge sends by \"maildir\", \"smtp\" or \"sendmail\""
@@ -138,11 +156,40 @@ impl Outbox {
     }
 
     /// Hands one queued mail to the mail system.
-    pub async fn send(&mut self, mail: &Outbound, envelope_from: &str) -> Result<(), String> {
+    pub async fn send(&mut self, mail: &Outbound, envelope_from: &str) -> Result<(), SendError> {
         match self {
-            Outbox::Maildir(m) => m.send(mail),
-            Outbox::Sendmail(s) => s.send(mail, envelope_from).await,
+            Outbox::Maildir(m) => m.send(mail).map_err(SendError::passing),
+            Outbox::Sendmail(s) => s
+                .send(mail, envelope_from)
+                .await
+                .map_err(SendError::passing),
             Outbox::Smtp(s) => s.send(mail, envelope_from).await,
+        }
+    }
+}
+
+/// Why a mail could not be sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SendError {
+    pub text: String,
+    /// The server refused this mail for good (an SMTP 5xx about the mail
+    /// or its recipients): sending it again cannot help.
+    pub permanent: bool,
+}
+
+impl SendError {
+    /// A failure that may pass: the mail is tried again later.
+    pub fn passing(text: String) -> SendError {
+        SendError {
+            text,
+            permanent: false,
+        }
+    }
+
+    pub fn permanent(text: String) -> SendError {
+        SendError {
+            text,
+            permanent: true,
         }
     }
 }

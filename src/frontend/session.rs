@@ -146,6 +146,9 @@ pub struct Session<'a> {
     pub order_lines: usize,
     pub order_errors: usize,
     pub skipped_order_lines: usize,
+    /// The forming games a player joined in this mail: each is started at
+    /// the end of the mail if it is full.
+    pub joined: Vec<i64>,
 }
 
 impl Session<'_> {
@@ -214,6 +217,7 @@ pub fn run(
         order_lines: 0,
         order_errors: 0,
         skipped_order_lines: 0,
+        joined: Vec::new(),
     };
     if mail.oversized {
         s.reply.refuse_text(format!(

@@ -297,6 +297,16 @@ pub fn start(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
         );
         return Ok(());
     }
+    if seats > settings.players {
+        s.reply.refuse(
+            line,
+            format!(
+                "'{}' has {seats} players, more than the {} its variant takes: it cannot start.",
+                game.name, settings.players
+            ),
+        );
+        return Ok(());
+    }
     super::join::start_if_full(s, &game)?;
     s.reply.ok(line, format!("Game '{}' starts.", game.name));
     Ok(())

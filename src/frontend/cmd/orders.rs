@@ -225,6 +225,11 @@ pub fn finish(s: &mut Session<'_>) -> Result<(), StoreError> {
             s.skipped_order_lines
         ));
     }
+    for game_id in std::mem::take(&mut s.joined) {
+        if let Some(game) = store::game_by_id(s.tx, game_id)? {
+            join::start_if_full(s, &game)?;
+        }
+    }
     let Some(signed) = s.signed.clone() else {
         return Ok(());
     };
