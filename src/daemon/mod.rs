@@ -65,7 +65,9 @@ pub async fn run(config: Config, options: RunOptions) -> Result<(), String> {
             // queue are safe in the database for the next start.
             break;
         }
-        if handled > 0 || t.saturating_sub(last_tick) >= tick_every {
+        // A clock set back ticks at once (the tick says so in the log)
+        // instead of waiting for the time it had reached.
+        if handled > 0 || t < last_tick || t.saturating_sub(last_tick) >= tick_every {
             run_clock(&mut judge, t, &mut clock_cache)?;
             last_tick = t;
         }
