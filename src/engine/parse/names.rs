@@ -302,7 +302,9 @@ impl NameIndex {
         self.plain.get(p.index()).copied().unwrap_or(false)
     }
 
-    /// The provinces `key` (normalised) spells exactly.
+    /// The provinces `key` (normalised) spells exactly. (The reader goes
+    /// through `loose` and the phrase table; only the tests ask this.)
+    #[cfg(test)]
     pub(super) fn exact(&self, key: &str) -> Option<&[Province]> {
         self.exact.get(key).map(Vec::as_slice)
     }
