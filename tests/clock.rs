@@ -211,6 +211,68 @@ fn judge_toml_schedules_and_their_check() {
     assert!(!run.status.success());
 }
 
+#[test]
+fn a_schedule_time_in_a_daylight_saving_gap_falls_on_the_first_instant_after_it() {
+    // On Sunday 29 March 2026 Amsterdam's clocks go from 02:00 straight
+    // to 03:00: 02:30 does not exist that day. Such a time means the
+    // first instant after the gap, 03:00 local (01:00 UTC), not the next
+    // 02:30 that exists (a week or a year later).
+    let mut w = World::new("dstgap", &[CALM]);
+    w.now = t(-221, 0); // Thursday 26 March 2026, 00:00 UTC
+    assert_eq!(shown(w.now), "Thu Mar 26 2026 00:00 UTC");
+    w.start_game(
+        "weekly",
+        "SET MOVE 0 30 2 * * Sun MIN 24 ZONE Europe/Amsterdam",
+    );
+    assert_eq!(shown(w.current("weekly").1), "Sun Mar 29 2026 01:00 UTC");
+    w.start_game(
+        "yearly",
+        "SET MOVE 0 30 2 29 3 * MIN 24 ZONE Europe/Amsterdam",
+    );
+    assert_eq!(shown(w.current("yearly").1), "Sun Mar 29 2026 01:00 UTC");
+}
+
+#[test]
+fn an_impossible_schedule_is_refused_where_it_is_set() {
+    // 30 February never comes: a game with this schedule would fall back
+    // on its minimum hours without anyone being told why.
+    let never = "0 0 0 30 2 *";
+    let bad = World::new(
+        "cronnever",
+        &[("games", "move_cron", &format!("\"{never}\""))],
+    );
+    let check = bad.judge(&["check"]);
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&check.stdout),
+        String::from_utf8_lossy(&check.stderr)
+    );
+    assert!(!check.status.success(), "{said}");
+    assert!(
+        said.contains("move_cron") && said.contains(&format!("'{never}' never comes")),
+        "{said}"
+    );
+
+    let mut w = World::new("setnever", &[CALM]);
+    w.now = t(0, 12);
+    let mails = w.mail(
+        MASTER,
+        &format!("CREATE ?never {MASTER_PW}\nSET MOVE {never} MIN 24"),
+    );
+    let reply = &to(&mails, MASTER)[0];
+    assert!(
+        reply.body.contains(&format!("'{never}' never comes"))
+            && reply.subject.contains("[Error Flag]"),
+        "{} | {}",
+        reply.subject,
+        reply.body
+    );
+    // The game keeps its schedule: three days (the default) after it
+    // starts, not whatever an impossible schedule falls back on.
+    w.join_all("never");
+    assert_eq!(w.current("never"), ("S1901M".to_string(), t(3, 12)));
+}
+
 // 2. Reminders -----------------------------------------------------------
 
 #[test]
@@ -831,4 +893,38 @@ fn an_outage_inside_grace_moves_nothing() {
     assert_eq!(w.current("grace").1, deadline);
     let mails = w.tick_until(grace, HOUR);
     results_to_all(&mails, "S1901M", grace);
+}
+
+#[test]
+fn a_clock_once_far_ahead_does_not_stop_outages_being_seen() {
+    let mut w = World::new("ahead", &[("clock", "outage_minutes", "120")]);
+    // One pass with the clock a year ahead (a typo in --now, a machine
+    // booted with a wrong clock), then the real time again: the judge
+    // says the clock went back and carries on from the real time.
+    w.run(t(365, 0));
+    let (mails, log) = w.run_logged(t(0, 12));
+    assert!(mails.is_empty(), "{}", listing(&mails));
+    assert!(
+        log.contains("WARN") && log.contains("the clock went back"),
+        "{log}"
+    );
+    w.start_game("ahead", "");
+    let deadline = t(3, 12);
+    assert_eq!(w.current("ahead").1, deadline);
+    w.now = t(0, 13);
+    for p in ['A', 'E', 'F', 'I', 'R', 'T'] {
+        w.post_orders("ahead", p, holds(p));
+    }
+    w.run(t(0, 13));
+    let mails = w.tick_until(t(2, 12), HOUR);
+    one(&mails, &player('G'), "Reminder");
+    // Down past the deadline and the end of grace: an outage, as ever.
+    let restart = t(4, 18);
+    let mails = w.run(restart);
+    assert!(results(&mails, "S1901M").is_empty(), "{}", listing(&mails));
+    one(&mails, &player('G'), "Deadline moved after an outage");
+    assert_eq!(
+        w.current("ahead"),
+        ("S1901M".to_string(), restart + 24 * HOUR)
+    );
 }

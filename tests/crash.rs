@@ -9,11 +9,15 @@
 //! and the final order set of every power is known. The 1,000 mails,
 //! interleaved between the games, go into `var/inbox/new/` a few at a time
 //! while `judge run` is killed with SIGKILL and restarted, again and again:
-//! mostly after a random few to few hundred milliseconds, sometimes just
-//! after it has sent a mail, let an inbox mail go or written to the
-//! database. After the last, clean run (stopped by SIGTERM, exit 0), the
-//! state is checked against the generator and against a reference judge
-//! that handled the same mails without a crash:
+//! half the lives end after a random few to few thousand milliseconds, the
+//! other half at a kill point aimed at a dangerous window — a mail stored
+//! but not handled, handled but not yet let go by the inbox, written to the
+//! outbox but not marked sent — where the test holds the database's write
+//! lock so that the judge stops inside the window until the kill. Each
+//! window must be hit at least 10 times (kills counted only for mails of
+//! the life they end). After the last, clean run (stopped by SIGTERM, exit
+//! 0), the state is checked against the generator and against a reference
+//! judge that handled the same mails without a crash:
 //!
 //! - every inbound mail stored once and handled; the inbox's `new/` empty;
 //! - every order stored once, each power's set the last given;
@@ -50,6 +54,7 @@ use judge::engine::phase::PhaseKind;
 use judge::engine::position::Position;
 use judge::game::orders::order_key;
 use judge::interchange::PositionJson;
+use judge::store::rusqlite::config::DbConfig;
 use judge::store::rusqlite::{Connection, OpenFlags};
 use serde_json::Value;
 
@@ -1267,13 +1272,20 @@ fn kill_9_at_random_moments() {
     let mut delivered = 0;
     let mut kills = 0usize;
     let mut stats = KillStats::default();
+    // Lives aimed at each window (stored, handled, sent) and how many of
+    // them landed in it.
+    let mut aimed_lives = [0usize; 3];
+    let mut aimed_hits = [0usize; 3];
     const MIN_KILLS: usize = 50;
     const MAX_KILLS: usize = 600;
+    // Kills wanted in each dangerous window; the loop goes on (up to
+    // MAX_KILLS) until it has them.
+    const MIN_IN_WINDOW: usize = 10;
     loop {
         // A few to a few hundred milliseconds; now and then a longer life
         // (every start checks the senders' passwords again, argon2id, so
         // short lives alone would take long to get through the mail).
-        let delay = if rng.chance(0.25) {
+        let delay = if rng.chance(0.35) {
             rng.range(400, 2000)
         } else {
             rng.range(3, 400)
@@ -1291,37 +1303,80 @@ fn kill_9_at_random_moments() {
             }
             delivered = (delivered + n).min(s.mails.len());
         }
-        let before = d.progress();
-        // Some lives end just after the judge has done a given thing (the
-        // first to the fifth time in that life): put a mail into the
-        // outbox, moved a handled mail to the inbox's cur/, written to the
-        // database's log. Those are the moments next to the narrow windows
-        // (handed over but not marked sent; taken from the inbox but not
-        // yet stored) that plain random kills seldom find.
-        let watched = match rng.below(10) {
-            0 | 1 => Some(d.outbox("new")),
-            2 | 3 => Some(d.inbox("cur")),
-            4 => Some(d.dir.join("var/judge.db-wal")),
-            _ => None,
+        let before = d.life_start();
+        // Most lives end at a random moment. The others end at a kill
+        // point (`KillPoint`): just after the judge has stored a mail,
+        // handled one, written one to the outbox, or written to the
+        // database's log — the moments next to the narrow windows that
+        // random kills seldom find. Taken in turn, so that every run
+        // aims at each window as often.
+        let point = KILL_POINTS[kills % KILL_POINTS.len()];
+        // Which time in this life the judge reaches the point: aimed lives
+        // get through some mail too.
+        let times = match point {
+            KillPoint::Stored | KillPoint::Handled => 1 + rng.below(3),
+            _ => 1 + rng.below(5),
         };
-        let times = 1 + rng.below(5);
         let changed = |p: &Path| fs::metadata(p).and_then(|m| m.modified()).ok();
         let mut child = d.spawn_run();
-        match watched {
-            None => std::thread::sleep(Duration::from_millis(delay)),
-            Some(path) => {
-                let until = Instant::now() + Duration::from_millis(delay.max(1500));
-                let mut last = changed(&path);
+        let until = Instant::now() + Duration::from_millis(delay.max(1500));
+        // Holds the database's write lock until the kill: the judge, at
+        // its next write, waits for it where it stands.
+        let mut lock = None;
+        match point {
+            KillPoint::Random => std::thread::sleep(Duration::from_millis(delay)),
+            KillPoint::Stored => {
+                // The `times`-th mail of the life stored and not handled.
+                let db = d.db();
+                let from = before.last_inbound + times as i64;
+                let mut log = LogWatch::new(&d);
+                let stored = || log.wrote() && d.stored_unhandled_since(&db, from - 1) > 0;
+                if wait_until(until, stored) {
+                    // Its handling has not begun (it would hold the lock):
+                    // now it cannot.
+                    lock = d.write_lock(Duration::ZERO);
+                }
+            }
+            KillPoint::Handled => {
+                let db = d.db();
+                let mut log = LogWatch::new(&d);
+                wait_until(until, || {
+                    log.wrote() && d.handled(&db) >= before.handled.len() + times
+                });
+            }
+            KillPoint::Sent => {
+                let outbox = d.outbox("new");
+                let mut last = changed(&outbox);
                 let mut seen = 0;
-                while seen < times && Instant::now() < until {
-                    let now = changed(&path);
+                let written = wait_until(until, || {
+                    let now = changed(&outbox);
                     if now != last {
                         last = now;
                         seen += 1;
-                    } else {
-                        std::thread::sleep(Duration::from_micros(300));
                     }
+                    seen == times
+                });
+                if written {
+                    // Marking it sent, or the next one, waits for the
+                    // lock; a moment for the next to be written.
+                    lock = d.write_lock(Duration::from_millis(50));
+                    let written = changed(&outbox);
+                    let moment = Instant::now() + Duration::from_millis(30);
+                    wait_until(moment, || changed(&outbox) != written);
                 }
+            }
+            KillPoint::LogWritten => {
+                let wal = d.dir.join("var/judge.db-wal");
+                let mut last = changed(&wal);
+                let mut seen = 0;
+                wait_until(until, || {
+                    let now = changed(&wal);
+                    if now != last {
+                        last = now;
+                        seen += 1;
+                    }
+                    seen == times
+                });
             }
         }
         if let Some(status) = child.try_wait().unwrap() {
@@ -1332,10 +1387,26 @@ fn kill_9_at_random_moments() {
         }
         child.kill().unwrap();
         child.wait().unwrap();
+        // Rolled back: the test never writes.
+        drop(lock);
         kills += 1;
-        stats.record(&d, &before);
+        let landed = stats.record(&d, &before);
+        let aimed = match point {
+            KillPoint::Stored => Some((0, landed.stored)),
+            KillPoint::Handled => Some((1, landed.handled)),
+            KillPoint::Sent => Some((2, landed.sent)),
+            _ => None,
+        };
+        if let Some((k, hit)) = aimed {
+            aimed_lives[k] += 1;
+            aimed_hits[k] += usize::from(hit);
+        }
         let done = delivered == s.mails.len() && d.settled();
-        if (done && kills >= MIN_KILLS) || kills >= MAX_KILLS {
+        let windows_hit = stats
+            .stored_unhandled
+            .min(stats.stored_not_acked)
+            .min(stats.sent_unmarked);
+        if (done && kills >= MIN_KILLS && windows_hit >= MIN_IN_WINDOW) || kills >= MAX_KILLS {
             break;
         }
     }
@@ -1346,8 +1417,9 @@ fn kill_9_at_random_moments() {
         "kill -9: seed {seed:#x}, {} mails ({} duplicates, {corrections} order corrections); \
          {kills} kills in {:.1} s, {} of them mid-work: {} between storing a mail and \
          handling it ({} of them a PROCESS), {} after handling a mail but before the \
-         inbox let it go, {} between writing a mail out and marking it sent; at the last \
-         kill {}/{} mails handled, {} mails sent",
+         inbox let it go, {} between writing a mail out and marking it sent (each \
+         counting the mails of the life the kill ended); lives aimed at them landed \
+         {}/{}, {}/{} and {}/{}; at the last kill {}/{} mails handled, {} mails sent",
         s.mails.len(),
         s.mails.iter().filter(|m| m.duplicate).count(),
         kill_phase.as_secs_f64(),
@@ -1356,6 +1428,12 @@ fn kill_9_at_random_moments() {
         stats.in_process,
         stats.stored_not_acked,
         stats.sent_unmarked,
+        aimed_hits[0],
+        aimed_lives[0],
+        aimed_hits[1],
+        aimed_lives[1],
+        aimed_hits[2],
+        aimed_lives[2],
         left.1,
         s.distinct_ids().len(),
         left.3,
@@ -1383,6 +1461,26 @@ fn kill_9_at_random_moments() {
         stats.with_work
     );
     assert!(found.phases_processed >= 50, "too few phases processed");
+    // The kills that matter landed in every window, again and again.
+    for (window, landed) in [
+        (
+            "between storing a mail and handling it",
+            stats.stored_unhandled,
+        ),
+        (
+            "after handling a mail, before the inbox let it go",
+            stats.stored_not_acked,
+        ),
+        (
+            "between writing a mail out and marking it sent",
+            stats.sent_unmarked,
+        ),
+    ] {
+        assert!(
+            landed >= MIN_IN_WINDOW,
+            "only {landed} kills landed {window} (at least {MIN_IN_WINDOW} wanted)"
+        );
+    }
     // Exactly the kills that fell between handing a mail over and marking
     // it sent left a copy to send again.
     assert_eq!(
@@ -1391,39 +1489,138 @@ fn kill_9_at_random_moments() {
     );
 }
 
-/// Where the kills fell, as seen from outside after each.
+/// What a life of `judge run` in `kill_9_at_random_moments` waits for
+/// before it is killed.
+#[derive(Clone, Copy, Debug)]
+enum KillPoint {
+    /// A random time.
+    Random,
+    /// A mail stored in this life and not yet handled. The test then takes
+    /// the database's write lock, so the mail's handling (one transaction)
+    /// cannot begin before the kill.
+    Stored,
+    /// A mail handled in this life: it stays in the inbox's new/ until the
+    /// store is synced for its batch.
+    Handled,
+    /// A mail written to the outbox. The test then takes the write lock, so
+    /// marking it sent (or the next one, written meanwhile) waits for the
+    /// kill.
+    Sent,
+    /// The database's log written to (the first to fifth time in the
+    /// life): anywhere between two steps.
+    LogWritten,
+}
+
+/// The lives in turn: half at random moments, half aimed at a window
+/// (twice as often at the narrowest, between sending and marking sent).
+const KILL_POINTS: [KillPoint; 10] = [
+    KillPoint::Random,
+    KillPoint::Stored,
+    KillPoint::Random,
+    KillPoint::Sent,
+    KillPoint::Random,
+    KillPoint::Handled,
+    KillPoint::Random,
+    KillPoint::LogWritten,
+    KillPoint::Random,
+    KillPoint::Sent,
+];
+
+/// Tells when the database's log was written to: a cheap look (its
+/// modification time) before a query, so that polling the database does
+/// not take the CPU the judge needs.
+struct LogWatch {
+    wal: PathBuf,
+    last: Option<std::time::SystemTime>,
+}
+
+impl LogWatch {
+    fn new(d: &TestDir) -> LogWatch {
+        let wal = d.dir.join("var/judge.db-wal");
+        // None at first: the first look always queries.
+        LogWatch { wal, last: None }
+    }
+
+    /// Whether the log changed since the last call.
+    fn wrote(&mut self) -> bool {
+        let now = fs::metadata(&self.wal).and_then(|m| m.modified()).ok();
+        let changed = now.is_none() || now != self.last;
+        self.last = now;
+        changed
+    }
+}
+
+/// Polls `seen` until it holds (true) or `until` passes (false).
+fn wait_until(until: Instant, mut seen: impl FnMut() -> bool) -> bool {
+    loop {
+        if seen() {
+            return true;
+        }
+        if Instant::now() >= until {
+            return false;
+        }
+        std::thread::sleep(Duration::from_micros(200));
+    }
+}
+
+/// The state before a life of `judge run`.
+struct LifeStart {
+    progress: (i64, i64, i64, i64, i64),
+    /// The last inbound row stored (0 for none).
+    last_inbound: i64,
+    /// The Message-IDs handled.
+    handled: BTreeSet<String>,
+}
+
+/// Where the kills fell, as seen from outside after each: a kill counts in
+/// a window only for mails of the life it ended (a mail left in a window by
+/// an earlier kill and not touched since does not count again).
 #[derive(Debug, Default)]
 struct KillStats {
     /// The judge had done something in the life the kill ended.
     with_work: usize,
-    /// A mail stored but not yet handled (its transaction cut off).
+    /// A mail stored in the life but not yet handled (its transaction cut
+    /// off, or not begun).
     stored_unhandled: usize,
     /// ... and that mail was the Master's PROCESS.
     in_process: usize,
     /// A mail written to the outbox but not yet marked sent.
     sent_unmarked: usize,
-    /// A mail handled but still in the inbox's new/ (not yet let go).
+    /// A mail handled in the life but still in the inbox's new/ (not yet
+    /// let go).
     stored_not_acked: usize,
     /// Outbox files beyond the sent rows, after the previous kill.
     extra_files: i64,
 }
 
+/// The windows one kill landed in.
+#[derive(Debug, Default)]
+struct Landed {
+    stored: bool,
+    handled: bool,
+    sent: bool,
+}
+
 impl KillStats {
-    fn record(&mut self, d: &TestDir, before: &(i64, i64, i64, i64, i64)) {
+    /// Counts the kill that ended the life begun at `before`; says in
+    /// which windows it landed.
+    fn record(&mut self, d: &TestDir, before: &LifeStart) -> Landed {
+        let mut landed = Landed::default();
         let after = d.progress();
-        if after != *before {
+        if after != before.progress {
             self.with_work += 1;
         }
         let db = d.db();
         let unhandled: Vec<Vec<u8>> = {
             let mut stmt = db
-                .prepare("SELECT raw FROM inbound WHERE status = 'new'")
+                .prepare("SELECT raw FROM inbound WHERE status = 'new' AND id > ?1")
                 .unwrap();
-            let rows = stmt.query_map([], |r| r.get(0)).unwrap();
+            let rows = stmt.query_map([before.last_inbound], |r| r.get(0)).unwrap();
             rows.collect::<Result<_, _>>().unwrap()
         };
         if !unhandled.is_empty() {
             self.stored_unhandled += 1;
+            landed.stored = true;
             if unhandled
                 .iter()
                 .any(|raw| String::from_utf8_lossy(raw).contains("PROCESS"))
@@ -1431,27 +1628,25 @@ impl KillStats {
                 self.in_process += 1;
             }
         }
+        let handled_now = d.handled_ids(&db);
         let stored_in_new = TestDir::files(&d.inbox("new")).iter().any(|f| {
             let id = header_message_id(&fs::read(f).unwrap());
-            db.query_row(
-                "SELECT count(*) FROM inbound WHERE message_id = ?1 AND status <> 'new'",
-                [&id],
-                |r| r.get::<_, i64>(0),
-            )
-            .unwrap()
-                > 0
+            handled_now.contains(&id) && !before.handled.contains(&id)
         });
         if stored_in_new {
             self.stored_not_acked += 1;
+            landed.handled = true;
         }
         let files = TestDir::files(&d.outbox("new")).len() as i64;
         let extra = files - after.3;
         if extra > self.extra_files {
             self.sent_unmarked += 1;
+            landed.sent = true;
         }
         // The resend of the next life brings files and rows level again
         // (one extra copy for good).
         self.extra_files = extra;
+        landed
     }
 }
 
@@ -1468,6 +1663,60 @@ impl TestDir {
             q("SELECT count(*) FROM outbound WHERE sent_at IS NOT NULL"),
             q("SELECT count(*) FROM phases"),
         )
+    }
+
+    fn life_start(&self) -> LifeStart {
+        let db = self.db();
+        LifeStart {
+            progress: self.progress(),
+            last_inbound: db
+                .query_row("SELECT coalesce(max(id), 0) FROM inbound", [], |r| r.get(0))
+                .unwrap(),
+            handled: self.handled_ids(&db),
+        }
+    }
+
+    fn handled_ids(&self, db: &Connection) -> BTreeSet<String> {
+        let mut stmt = db
+            .prepare("SELECT message_id FROM inbound WHERE status <> 'new'")
+            .unwrap();
+        let rows = stmt.query_map([], |r| r.get(0)).unwrap();
+        rows.collect::<Result<_, _>>().unwrap()
+    }
+
+    /// How many mails are handled.
+    fn handled(&self, db: &Connection) -> usize {
+        db.query_row(
+            "SELECT count(*) FROM inbound WHERE status <> 'new'",
+            [],
+            |r| r.get::<_, i64>(0),
+        )
+        .unwrap() as usize
+    }
+
+    /// How many mails stored after the row `last` are not handled.
+    fn stored_unhandled_since(&self, db: &Connection, last: i64) -> usize {
+        db.query_row(
+            "SELECT count(*) FROM inbound WHERE status = 'new' AND id > ?1",
+            [last],
+            |r| r.get::<_, i64>(0),
+        )
+        .unwrap() as usize
+    }
+
+    /// The database's write lock (`BEGIN IMMEDIATE`), waiting at most
+    /// `patience` for it; held until the connection is dropped, which
+    /// rolls back (nothing is written). None if the judge held it.
+    fn write_lock(&self, patience: Duration) -> Option<Connection> {
+        let conn = Connection::open(self.dir.join("var/judge.db")).unwrap();
+        // Closed after the kill, it would be the last connection and
+        // checkpoint the log: the next life must find the log as the
+        // killed judge left it.
+        conn.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)
+            .unwrap();
+        conn.busy_timeout(patience).unwrap();
+        conn.execute_batch("BEGIN IMMEDIATE").ok()?;
+        Some(conn)
     }
 }
 

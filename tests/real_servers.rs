@@ -55,24 +55,33 @@ fn servers(test: &str) -> Option<Servers> {
             plain_host: std::env::var("JUDGE_TEST_IMAP_PLAIN_HOST").ok(),
         }),
         _ => {
-            let ci = std::env::var("CI")
-                .map(|v| !v.is_empty() && v != "false" && v != "0")
-                .unwrap_or(false);
-            assert!(
-                !ci,
-                "{test}: CI is set but the mail servers are not: JUDGE_TEST_IMAP_PORT and \
-                 JUDGE_TEST_SMTP_PORT are missing (.ci/run sources tests/servers/start.sh)"
-            );
-            // Straight to stderr, past the test harness's capture: seen
-            // even when the test passes.
-            let _ = writeln!(
-                std::io::stderr(),
-                "{test}: SKIPPED: no mail servers (JUDGE_TEST_IMAP_PORT, JUDGE_TEST_SMTP_PORT \
-                 unset). Run `source tests/servers/start.sh` first to include this test."
+            missing(
+                test,
+                "no mail servers (JUDGE_TEST_IMAP_PORT, JUDGE_TEST_SMTP_PORT unset)",
             );
             None
         }
     }
+}
+
+/// Says that a test, or a part of one, cannot run for want of `what`: a
+/// failure in CI (`CI` set), where `.ci/run` starts every server (sourcing
+/// `tests/servers/start.sh`) and a skipped check would pass unseen;
+/// elsewhere a SKIPPED line and the test goes on without it.
+fn missing(test: &str, what: &str) {
+    let ci = std::env::var("CI")
+        .map(|v| !v.is_empty() && v != "false" && v != "0")
+        .unwrap_or(false);
+    assert!(
+        !ci,
+        "{test}: CI is set but {what}: .ci/run sources tests/servers/start.sh, which sets it"
+    );
+    // Straight to stderr, past the test harness's capture: seen even when
+    // the test passes.
+    let _ = writeln!(
+        std::io::stderr(),
+        "{test}: SKIPPED: {what}. Run `source tests/servers/start.sh` first to include it."
+    );
 }
 
 /// One mail as a player reads it.
@@ -289,13 +298,23 @@ impl Drop for Daemon {
 }
 
 /// A judge folder whose `judge.toml` reads IMAP and sends by SMTP.
+/// Without IDLE it would look for mail once an hour (`poll_seconds`), and
+/// its clock ticks once an hour: a reply within seconds can only come from
+/// IDLE.
 fn judge_folder(name: &str, s: &Servers, tag: &str, password: &str) -> PathBuf {
-    judge_folder_at(name, s, tag, password, "127.0.0.1")
+    judge_folder_at(name, s, tag, password, "127.0.0.1", 3600)
 }
 
-/// The same, reading the IMAP server at `imap_host` (polling every second
-/// where it has no IDLE).
-fn judge_folder_at(name: &str, s: &Servers, tag: &str, password: &str, imap_host: &str) -> PathBuf {
+/// The same, reading the IMAP server at `imap_host`, polling every
+/// `poll_seconds` where it has no IDLE.
+fn judge_folder_at(
+    name: &str,
+    s: &Servers,
+    tag: &str,
+    password: &str,
+    imap_host: &str,
+    poll_seconds: u32,
+) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("judge-real-{name}-{tag}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -315,7 +334,7 @@ tls = "none"
 user = "judge-{tag}"
 password = "{password}"
 processed = "processed"
-poll_seconds = 1
+poll_seconds = {poll_seconds}
 
 [outbox]
 kind = "smtp"
@@ -323,7 +342,7 @@ host = "127.0.0.1"
 port = {smtp}
 tls = "none"
 
-# A clock tick once an hour: a reply within seconds can only come from IDLE.
+# A clock tick once an hour: it answers no mail in the meantime.
 [clock]
 tick_seconds = 3600
 "#,
@@ -419,7 +438,7 @@ async fn a_game_through_imap_and_smtp() {
     }
 
     // The judge idles in IDLE: a mail now is answered at once, not at the
-    // next clock tick (an hour away) or a poll.
+    // next clock tick or poll (each an hour away).
     tokio::time::sleep(Duration::from_secs(2)).await;
     let asked = Instant::now();
     p.send("master", "predict", "SIGNON Mwar mpass\nPREDICT")
@@ -437,6 +456,12 @@ async fn a_game_through_imap_and_smtp() {
 
     // The connection breaks (the server kicks the judge): it connects
     // again, and a mail sent meanwhile is answered once.
+    if s.dir.is_none() {
+        missing(
+            "a_game_through_imap_and_smtp: the reconnection",
+            "JUDGE_TEST_MAIL_DIR is unset (doveadm needs the servers' folder to kick the judge)",
+        );
+    }
     if let Some(d) = &s.dir {
         let kicked = Command::new("doveadm")
             .arg("-c")
@@ -538,14 +563,14 @@ async fn a_server_without_idle_is_polled() {
         return;
     };
     let Some(host) = s.plain_host.clone() else {
-        let _ = writeln!(
-            std::io::stderr(),
-            "a_server_without_idle_is_polled: SKIPPED: JUDGE_TEST_IMAP_PLAIN_HOST unset"
+        missing(
+            "a_server_without_idle_is_polled",
+            "JUDGE_TEST_IMAP_PLAIN_HOST is unset (the address where the server offers no IDLE)",
         );
         return;
     };
     let tag = format!("n{}x{}", std::process::id(), unique());
-    let dir = judge_folder_at("poll", &s, &tag, &s.password, &host);
+    let dir = judge_folder_at("poll", &s, &tag, &s.password, &host, 1);
     let log = dir.join("judge.log");
     let mut p = Players {
         servers: s.clone(),

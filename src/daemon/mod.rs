@@ -95,7 +95,10 @@ pub async fn run(config: Config, options: RunOptions) -> Result<(), String> {
         if stop.load(Ordering::SeqCst) {
             break;
         }
-        if handled + handled_here > 0 || t.saturating_sub(last_tick) >= tick_every {
+        // A clock set back ticks at once (the tick says so in the log)
+        // instead of waiting for the time it had reached.
+        if handled + handled_here > 0 || t < last_tick || t.saturating_sub(last_tick) >= tick_every
+        {
             if let Err(e) = run_clock(&mut judge, t, &mut clock_cache) {
                 failed("the clock", e);
             }

@@ -3,7 +3,8 @@
 
 use std::str::FromStr;
 
-use chrono::{DateTime, NaiveDate, NaiveDateTime, TimeZone, Utc};
+use chrono::{DateTime, NaiveDate, NaiveDateTime, TimeDelta, TimeZone, Utc};
+use chrono_tz::Tz;
 
 use super::settings::Schedule;
 
@@ -60,7 +61,9 @@ pub fn parse_time(text: &str) -> Option<i64> {
     None
 }
 
-/// Checks a cron expression, with a message that says what to write.
+/// Checks a cron expression, with a message that says what to write: it
+/// must read, and some time must match it (`0 0 0 30 2 *` never comes, and
+/// a game on it would fall back on its minimum hours without a word).
 pub fn check_cron(expr: &str) -> Result<cron::Schedule, String> {
     let fields = expr.split_whitespace().count();
     if fields == 5 {
@@ -69,9 +72,17 @@ pub fn check_cron(expr: &str) -> Result<cron::Schedule, String> {
              e.g. '0 0 20 * * Mon,Thu' for 20:00 on Mondays and Thursdays"
         ));
     }
-    cron::Schedule::from_str(expr).map_err(|e| {
+    let schedule = cron::Schedule::from_str(expr).map_err(|e| {
         format!("'{expr}' is not a schedule ({e}); write e.g. '0 0 20 * * Mon,Thu' (sec min hour day month weekday)")
-    })
+    })?;
+    // The crate knows the years 1970 to 2100: from 1970 on covers them all.
+    if schedule.after(&DateTime::UNIX_EPOCH).next().is_none() {
+        return Err(format!(
+            "'{expr}' never comes: no date matches it (a day its month does not have, \
+             or a day and a weekday that never meet); write e.g. '0 0 20 * * Mon,Thu'"
+        ));
+    }
+    Ok(schedule)
 }
 
 /// Checks an IANA time zone name.
@@ -97,14 +108,64 @@ pub fn deadline_after(schedule: &Schedule, start: i64) -> i64 {
         .as_deref()
         .and_then(|z| check_zone(z).ok())
         .unwrap_or(chrono_tz::UTC);
-    let Some(from) = zone.timestamp_opt(earliest - 1, 0).single() else {
-        return earliest;
-    };
-    parsed
-        .after(&from)
-        .next()
-        .map(|t| t.timestamp())
-        .unwrap_or(earliest)
+    next_in_zone(&parsed, zone, earliest).unwrap_or(earliest)
+}
+
+/// The first instant at or after `earliest` that `schedule` names on the
+/// clocks of `zone`. A local time that does not exist that day (it falls
+/// in a daylight-saving gap) names the first instant after the gap; one
+/// that exists twice (clocks set back) names the first of the two.
+///
+/// The cron crate, given a zone, skips local times that do not exist: a
+/// weekly 02:30 on the night the clocks go from 02:00 to 03:00 would come
+/// a week late. So the schedule runs over wall-clock times with no zone
+/// (as if they were UTC), and each is then placed in the zone here.
+pub fn next_in_zone(schedule: &cron::Schedule, zone: Tz, earliest: i64) -> Option<i64> {
+    // Placing wall-clock times in the zone never goes backwards, so a time
+    // that reaches `earliest` comes after the wall-clock time of the
+    // instant before it (strictly: the search below is exclusive).
+    let before = zone.timestamp_opt(earliest - 1, 0).single()?.naive_local();
+    // Times before `earliest` are skipped: at most the length of the hour
+    // repeated when clocks are set back. The bound only guards the loop.
+    schedule
+        .after(&Utc.from_utc_datetime(&before))
+        .take(MAX_SKIPPED)
+        .filter_map(|wall| first_instant_at(zone, wall.naive_utc()))
+        .find(|&t| t >= earliest)
+}
+
+/// Schedule times looked at by [`next_in_zone`] before it gives up: more
+/// than a schedule firing every second passes in a repeated hour.
+const MAX_SKIPPED: usize = 100_000;
+
+/// The first instant whose wall-clock time in `zone` is `wall`, or, when
+/// no instant is (a daylight-saving gap), the first instant after the gap.
+fn first_instant_at(zone: Tz, wall: NaiveDateTime) -> Option<i64> {
+    let exists = |w: NaiveDateTime| zone.from_local_datetime(&w).earliest();
+    if let Some(t) = exists(wall) {
+        return Some(t.timestamp());
+    }
+    // In a gap: find a wall-clock time past it (gaps last an hour, at
+    // most a day), then the first one that exists by halving.
+    let mut step = TimeDelta::minutes(30);
+    let mut past = wall + step;
+    while exists(past).is_none() {
+        if step > TimeDelta::days(2) {
+            return None;
+        }
+        step = step * 2;
+        past = wall + step;
+    }
+    let mut missing = wall;
+    while past - missing > TimeDelta::seconds(1) {
+        let middle = missing + (past - missing) / 2;
+        if exists(middle).is_some() {
+            past = middle;
+        } else {
+            missing = middle;
+        }
+    }
+    exists(past).map(|t| t.timestamp())
 }
 
 #[cfg(test)]
@@ -139,5 +200,57 @@ mod tests {
         );
         assert_eq!(format_time(summer), "Thu Jul 09 2026 18:00 UTC");
         assert!(check_zone("Mars/Olympus").is_err());
+    }
+
+    #[test]
+    fn a_time_in_a_daylight_saving_gap_is_the_first_instant_after_it() {
+        // Amsterdam's clocks went from 02:00 to 03:00 on Sunday 29 March
+        // 2026: 02:30 did not exist that day; 03:00 local is 01:00 UTC.
+        let thursday = 1_774_483_200; // Thursday 26 March 2026, 00:00 UTC
+        let ams = Some("Europe/Amsterdam");
+        let weekly = deadline_after(&schedule("0 30 2 * * Sun", ams), thursday);
+        assert_eq!(format_time(weekly), "Sun Mar 29 2026 01:00 UTC");
+        let yearly = deadline_after(&schedule("0 30 2 29 3 *", ams), thursday);
+        assert_eq!(format_time(yearly), "Sun Mar 29 2026 01:00 UTC");
+        // The week after, 02:30 exists again (00:30 UTC in summer time).
+        let next = deadline_after(&schedule("0 30 2 * * Sun", ams), weekly);
+        assert_eq!(format_time(next), "Sun Apr 05 2026 00:30 UTC");
+        // A deadline may fall exactly at the end of the gap.
+        let mut exact = schedule("0 30 2 * * Sun", ams);
+        exact.min_hours = 0;
+        let end_of_gap = 1_774_746_000; // 29 March 2026, 01:00 UTC
+        assert_eq!(deadline_after(&exact, end_of_gap), end_of_gap);
+        assert_eq!(
+            format_time(deadline_after(&exact, end_of_gap + 1)),
+            "Sun Apr 05 2026 00:30 UTC"
+        );
+    }
+
+    #[test]
+    fn a_time_repeated_when_clocks_go_back_counts_once_the_first_time() {
+        // On Sunday 25 October 2026 Amsterdam's 02:00-03:00 came twice:
+        // 00:00-01:00 UTC (summer time), then 01:00-02:00 UTC.
+        let thursday = 1_792_627_200; // Thursday 22 October 2026, 00:00 UTC
+        let ams = Some("Europe/Amsterdam");
+        let first = deadline_after(&schedule("0 30 2 * * Sun", ams), thursday);
+        assert_eq!(format_time(first), "Sun Oct 25 2026 00:30 UTC");
+        // From within the second 02:00-03:00 the next 02:30 is a week on.
+        let mut exact = schedule("0 30 2 * * Sun", ams);
+        exact.min_hours = 0;
+        let second_hour = 1_792_890_000 + 600; // 25 October 2026, 01:10 UTC
+        assert_eq!(
+            format_time(deadline_after(&exact, second_hour)),
+            "Sun Nov 01 2026 01:30 UTC"
+        );
+    }
+
+    #[test]
+    fn a_schedule_that_never_comes_is_refused() {
+        for never in ["0 0 0 30 2 *", "0 0 12 31 4,6,9,11 *", "0 0 0 31 2 Mon"] {
+            let e = check_cron(never).unwrap_err();
+            assert!(e.contains(&format!("'{never}' never comes")), "{e}");
+        }
+        // Rare is not never: 29 February on a Monday comes in 2044.
+        assert!(check_cron("0 0 0 29 2 Mon").is_ok());
     }
 }

@@ -237,12 +237,23 @@ fn tick_contained<T>(
     Ok(None)
 }
 
+/// Stores `now` as the last tick, even when it is before the stored one.
+/// Keeping the later time would pin it: after one pass with the clock far
+/// ahead (`--now` mistyped, a machine booted with a wrong clock) every
+/// real tick would look earlier than the last, and no outage would ever
+/// be seen again. A clock that went back is told to the judgekeeper and
+/// counted from now on.
 fn set_last_tick(conn: &Connection, now: i64, last: Option<i64>) -> Result<(), StoreError> {
-    store::meta_set(
-        conn,
-        LAST_TICK,
-        &now.max(last.unwrap_or(i64::MIN)).to_string(),
-    )
+    if let Some(last) = last.filter(|&l| now < l) {
+        log::warn!(
+            "the clock went back {} seconds: the last tick was at {}, it is now {}; \
+             the clock counts from now",
+            last - now,
+            format_time(last),
+            format_time(now)
+        );
+    }
+    store::meta_set(conn, LAST_TICK, &now.to_string())
 }
 
 /// The seats whose orders the phase waits for: assigned, still playing,

@@ -229,6 +229,13 @@ impl World {
     /// clock, the queue. Returns the mails it sent.
     pub fn run(&mut self, at: i64) -> Vec<Out> {
         assert!(at >= self.now, "time runs forward");
+        self.run_logged(at).0
+    }
+
+    /// One pass at `at`, which may be before the last pass (a clock set
+    /// back). Returns the mails it sent and what it logged (warnings and
+    /// worse).
+    pub fn run_logged(&mut self, at: i64) -> (Vec<Out>, String) {
         self.now = at;
         let out = self.judge(&["run", "--once", "--now", &rfc3339(at)]);
         assert!(
@@ -243,7 +250,7 @@ impl World {
         assert_eq!(left, 0, "every waiting mail is taken in");
         let mails = self.collect(at);
         self.sent.extend(mails.iter().cloned());
-        mails
+        (mails, String::from_utf8_lossy(&out.stderr).into_owned())
     }
 
     /// Posts a mail and runs a pass at the current time.
