@@ -336,6 +336,40 @@ fn a_directory_or_a_fifo_in_the_inbox_is_quarantined() {
     assert_eq!(to(&r, writer).len(), 1, "the good mail is answered");
 }
 
+#[test]
+fn a_huge_mail_in_the_inbox_is_read_only_up_to_the_limit() {
+    let mut j = TestJudge::new("hugeinbox");
+    let inbox = j.dir.join("var/inbox");
+    for sub in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(inbox.join(sub)).unwrap();
+    }
+    let writer = "writer@players.example";
+    let mail = Mail::new(writer, "huge", &"HELP\n".repeat(4 * 1024 * 1024));
+    let raw = mail.raw();
+    std::fs::write(inbox.join("new/1000.mail"), &raw).unwrap();
+
+    let (code, log) = run_once_within(&j, Duration::from_secs(60));
+    assert_eq!(code, Some(0), "{log}");
+    let stored: Vec<u8> = j
+        .db()
+        .query_row(
+            "SELECT raw FROM inbound WHERE message_id = ?1",
+            [mail.message_id.trim_matches(['<', '>'])],
+            |row| row.get(0),
+        )
+        .unwrap();
+    assert!(stored.len() < 400 * 1024, "{}", stored.len());
+    let r = j.take();
+    let reply = one_to(&r, writer);
+    assert!(
+        reply
+            .body
+            .contains(&format!("Your mail is {} bytes", raw.len())),
+        "{}",
+        reply.body
+    );
+}
+
 fn set_mode(path: &Path, mode: u32) {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();

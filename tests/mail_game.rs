@@ -1696,3 +1696,129 @@ fn replies_never_show_a_password() {
         dump(&r)
     );
 }
+
+/// The peak memory (KiB) of `judge handle` fed `header` and then `filler`
+/// until at least `size` bytes (it must exit 0): the bytes written, and the
+/// memory (None when GNU time is not there to measure it).
+fn handle_streamed(
+    j: &TestJudge,
+    header: &[u8],
+    filler: &[u8],
+    size: usize,
+) -> (usize, Option<u64>) {
+    let time = std::path::Path::new("/usr/bin/time");
+    let judge = env!("CARGO_BIN_EXE_judge");
+    let config = j.config();
+    let mut command = if time.exists() {
+        let mut c = std::process::Command::new(time);
+        c.args(["-f", "peak-kib %M", judge]);
+        c
+    } else {
+        std::process::Command::new(judge)
+    };
+    let mut child = command
+        .arg("--config")
+        .arg(&config)
+        .args(["handle", "--now", &j.now])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let (header, filler) = (header.to_vec(), filler.to_vec());
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        input.write_all(&header)?;
+        let mut written = header.len();
+        while written < size {
+            input.write_all(&filler)?;
+            written += filler.len();
+        }
+        Ok::<_, std::io::Error>(written)
+    });
+    let out = child.wait_with_output().unwrap();
+    let written = writer.join().unwrap().expect("the whole mail was taken");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let peak = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("peak-kib "))
+        .map(|kib| kib.trim().parse().unwrap());
+    (written, peak)
+}
+
+#[test]
+fn a_huge_mail_is_read_only_up_to_the_limit_and_stored_cut_short() {
+    let mut j = TestJudge::new("huge");
+    started_game(&mut j, "huge");
+    j.take();
+    let cy = "cy@example.net";
+    let db_before = std::fs::metadata(j.db_path()).unwrap().len();
+    let mail = Mail::new(cy, "huge", "SIGNON Fhuge pw-cy\nA Par - Bur\n");
+    let (size, peak) = handle_streamed(
+        &j,
+        mail.raw().as_bytes(),
+        "A Mar - Spa and a great deal more text to make it big enough\n"
+            .repeat(1000)
+            .as_bytes(),
+        200 * 1024 * 1024,
+    );
+    eprintln!("peak memory of a 200 MB mail: {peak:?} KiB");
+    if let Some(kib) = peak {
+        assert!(kib < 64 * 1024, "{kib} KiB");
+    }
+    let r = j.take();
+    assert_eq!(r.len(), 1, "{}", dump(&r));
+    let rep = reply(&r);
+    assert!(rep.subject.starts_with("[Error Flag]"), "{}", rep.subject);
+    assert!(
+        rep.body.contains(&format!("Your mail is {} bytes", size)),
+        "{}",
+        rep.body
+    );
+    assert!(
+        rep.body.contains("over this judge's limit of 262144 bytes"),
+        "{}",
+        rep.body
+    );
+    assert_eq!(order_count(&j), 0);
+    assert_eq!(j.inbound_status(&mail.message_id).0, "handled");
+    let stored: Vec<u8> = j
+        .db()
+        .query_row(
+            "SELECT raw FROM inbound WHERE message_id = ?1",
+            [mail.message_id.trim_matches(['<', '>'])],
+            |row| row.get(0),
+        )
+        .unwrap();
+    assert!(stored.len() < 400 * 1024, "{}", stored.len());
+    let note = format!("bytes of this mail of {size} bytes.]");
+    assert!(String::from_utf8_lossy(&stored).contains(&note));
+    let db_after = std::fs::metadata(j.db_path()).unwrap().len();
+    assert!(
+        db_after < db_before + 4 * 1024 * 1024,
+        "{db_before} -> {db_after}"
+    );
+}
+
+#[test]
+fn replies_refer_to_the_last_ten_references_only() {
+    let mut j = TestJudge::new("refs");
+    // As many as fit in a mail within the size limit.
+    let references = (0..8_000)
+        .map(|k| format!("<r{k}@players.example>"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mail =
+        Mail::new("ann@example.com", "help", "HELP").header(&format!("References: {references}"));
+    let r = j.send(&mail);
+    let rep = reply(&r);
+    assert_eq!(rep.references.len(), 10, "{:?}", rep.references);
+    assert_eq!(rep.references.last(), Some(&mail.message_id));
+    assert!(rep
+        .references
+        .contains(&"<r7999@players.example>".to_string()));
+    let header_len = rep.raw.find("\r\n\r\n").unwrap_or(rep.raw.len());
+    assert!(header_len < 4_000, "{header_len}");
+}

@@ -9,12 +9,12 @@
 //! keeps it and offers it again later. Never anything else: to a mail
 //! system other statuses mean "bounce it to the sender".
 
-use std::io::Read;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
 use crate::config::Config;
 use crate::frontend::{panic_message, Handled, Judge};
+use crate::mail::limit::read_bounded;
 
 /// sysexits.h: a temporary failure; the mail system retries.
 pub const EX_TEMPFAIL: u8 = 75;
@@ -22,11 +22,11 @@ pub const EX_TEMPFAIL: u8 = 75;
 /// Stores the mail on stdin and handles it. `Err`: it was not stored (say
 /// why, exit [`EX_TEMPFAIL`]).
 pub fn run(config: &Path, now: Option<&str>) -> Result<Handled, String> {
-    let mut raw = Vec::new();
-    std::io::stdin()
-        .read_to_end(&mut raw)
-        .map_err(|e| format!("reading the mail from stdin: {e}"))?;
     let config = Config::load(config)?;
+    // A mail over the limit is kept only up to it (and a margin): a huge
+    // one costs neither memory nor database.
+    let (raw, _size) = read_bounded(std::io::stdin().lock(), config.mail.max_bytes)
+        .map_err(|e| format!("reading the mail from stdin: {e}"))?;
     let now = crate::commands::parse_now(now)?;
     let mut judge = Judge::open(config)?;
     let stored = catch_unwind(AssertUnwindSafe(|| judge.store_mail(&raw, now)))

@@ -69,12 +69,10 @@ impl Inbox {
     pub fn open(config: &Config) -> Result<Inbox, String> {
         let table = config.inbox.as_ref();
         match kind(table, "inbox", "maildir")?.as_str() {
-            "maildir" => Ok(Inbox::Maildir(MaildirInbox::open(path(
-                config,
-                table,
-                "inbox",
-                "var/inbox",
-            )?)?)),
+            "maildir" => Ok(Inbox::Maildir(MaildirInbox::open(
+                path(config, table, "inbox", "var/inbox")?,
+                config.mail.max_bytes,
+            )?)),
             "imap" => Ok(Inbox::Imap(Box::new(ImapInbox::open(table)?))),
             "pipe" => Ok(Inbox::Pipe),
             other => Err(format!(

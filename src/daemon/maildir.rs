@@ -18,6 +18,7 @@ use std::time::Duration;
 use maildir::Maildir;
 
 use super::mailbox::InMail;
+use crate::mail::limit::read_bounded;
 use crate::store::Outbound;
 
 pub struct MaildirInbox {
@@ -25,16 +26,19 @@ pub struct MaildirInbox {
     /// Entries of `new/` that could not even be moved to quarantine:
     /// skipped from now on, so that they are not tried again every pass.
     stuck: HashSet<OsString>,
+    /// `[mail] max_bytes`: a bigger mail is read only up to it and a margin.
+    max_bytes: usize,
 }
 
 impl MaildirInbox {
-    pub fn open(path: PathBuf) -> Result<MaildirInbox, String> {
+    pub fn open(path: PathBuf, max_bytes: usize) -> Result<MaildirInbox, String> {
         Maildir::from(path.clone())
             .create_dirs()
             .map_err(|e| format!("inbox Maildir {}: {e}", path.display()))?;
         Ok(MaildirInbox {
             root: path,
             stuck: HashSet::new(),
+            max_bytes,
         })
     }
 
@@ -66,7 +70,7 @@ impl MaildirInbox {
                 self.quarantine(&name, "a name that is not UTF-8");
                 continue;
             };
-            match read_entry(&new.join(&name)) {
+            match read_entry(&new.join(&name), self.max_bytes) {
                 Ok(Some(raw)) => out.push(InMail { raw, token }),
                 // Moved away meanwhile (another reader): skip it.
                 Ok(None) => {}
@@ -134,7 +138,9 @@ impl MaildirInbox {
 /// The mail in the file at `path`; None when it is gone; why not, when it
 /// is not a regular file or cannot be read. The kind is looked at before
 /// anything is opened.
-fn read_entry(path: &Path) -> Result<Option<Vec<u8>>, String> {
+/// A mail over `max_bytes` is read only up to it and a margin, cut short
+/// with a note.
+fn read_entry(path: &Path, max_bytes: usize) -> Result<Option<Vec<u8>>, String> {
     let gone = |e: &std::io::Error| e.kind() == std::io::ErrorKind::NotFound;
     let meta = match fs::symlink_metadata(path) {
         Ok(m) => m,
@@ -149,8 +155,8 @@ fn read_entry(path: &Path) -> Result<Option<Vec<u8>>, String> {
     if !meta.is_file() {
         return Err(kind_of(&meta.file_type()).to_string());
     }
-    match fs::read(path) {
-        Ok(raw) => Ok(Some(raw)),
+    match fs::File::open(path).and_then(|f| read_bounded(f, max_bytes)) {
+        Ok((raw, _size)) => Ok(Some(raw)),
         Err(e) if gone(&e) => Ok(None),
         Err(e) => Err(format!("a file that cannot be read ({e})")),
     }

@@ -105,6 +105,9 @@ impl Judge {
     /// is stored already.
     pub fn store_mail(&mut self, raw: &[u8], now: i64) -> Result<Stored, StoreError> {
         let max_bytes = self.config.mail.max_bytes;
+        // Over the limit and its margin (a mailbox that gave it whole): cut
+        // short with a note, so that the database does not grow by it.
+        let raw = &*crate::mail::limit::bounded(raw, max_bytes);
         // A mail that makes the reader panic is stored as unreadable, never
         // refused: refused, the mail system would offer it again forever.
         let mail = catch_unwind(|| read_mail(raw, max_bytes).ok()).unwrap_or_else(|_| {

@@ -82,11 +82,11 @@ impl Outgoing {
             let message_id = new_message_id(&random_token(), &domain);
             let (in_reply_to, references) = match &self.answers {
                 // A mail without a Message-ID: nothing to refer to.
-                Some((id, refs)) if id.is_empty() => (None, refs.clone()),
+                Some((id, refs)) if id.is_empty() => (None, last_references(refs.clone())),
                 Some((id, refs)) => {
                     let mut r = refs.clone();
                     r.push(id.clone());
-                    (Some(id.clone()), r)
+                    (Some(id.clone()), last_references(r))
                 }
                 None => (None, Vec::new()),
             };
@@ -256,6 +256,18 @@ pub fn run(
     }];
     out.append(&mut s.outgoing);
     Ok(out)
+}
+
+/// At most this many ids in a reply's References: the nearest ones are
+/// what threads a conversation, and a mail with thousands must not make
+/// every answer to it huge.
+pub const MAX_REFERENCES: usize = 10;
+
+/// The last [`MAX_REFERENCES`] of `references`.
+fn last_references(mut references: Vec<String>) -> Vec<String> {
+    let extra = references.len().saturating_sub(MAX_REFERENCES);
+    references.drain(..extra);
+    references
 }
 
 /// At most this many commands other than orders are read from one mail

@@ -15,6 +15,7 @@
 mod address;
 mod body;
 mod html;
+pub mod limit;
 mod read;
 mod render;
 
