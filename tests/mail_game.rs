@@ -1822,3 +1822,41 @@ fn replies_refer_to_the_last_ten_references_only() {
     let header_len = rep.raw.find("\r\n\r\n").unwrap_or(rep.raw.len());
     assert!(header_len < 4_000, "{header_len}");
 }
+
+#[test]
+fn an_observer_is_told_how_to_stop_and_stops_without_a_password() {
+    let mut j = TestJudge::new("unobserve");
+    started_game(&mut j, "uo");
+    j.take();
+    let watcher = "watcher@example.org";
+    // Someone else made this address an observer, with a password its
+    // owner does not know.
+    let r = j.mail(watcher, "OBSERVE uo forged-pw");
+    let stop = "You observe 'uo': mail UNOBSERVE uo to stop.";
+    assert!(one_to(&r, watcher).has_line(stop), "{}", dump(&r));
+    let r = master(&mut j, "uo", "PROCESS");
+    let to_watcher = to(&r, watcher);
+    assert_eq!(to_watcher.len(), 1, "{}", dump(&r));
+    assert!(to_watcher[0].has_line(stop), "{}", to_watcher[0].body);
+    for player in to(&r, addr_of("F")) {
+        assert!(!player.body.contains("UNOBSERVE"), "{}", player.body);
+    }
+
+    // A stranger cannot remove the observer.
+    let r = j.mail("stranger@example.com", "UNOBSERVE uo");
+    assert!(
+        reply(&r).body.contains("You do not observe 'uo'"),
+        "{}",
+        dump(&r)
+    );
+    let r = j.mail(watcher, "UNOBSERVE uo");
+    assert!(
+        reply(&r).body.contains("You no longer observe 'uo'."),
+        "{}",
+        dump(&r)
+    );
+    let r = master(&mut j, "uo", "PROCESS");
+    assert!(to(&r, watcher).is_empty(), "{}", dump(&r));
+    let r = j.mail("ann@example.com", "HELP");
+    assert!(reply(&r).body.contains("UNOBSERVE <game>"), "{}", dump(&r));
+}

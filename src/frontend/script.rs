@@ -41,6 +41,11 @@ pub enum Command {
         game: String,
         password: String,
     },
+    /// `UNOBSERVE <game>`: stop observing; no password (a forged OBSERVE
+    /// may have set one the address's owner does not know).
+    Unobserve {
+        game: String,
+    },
     /// `SET <what> <rest>`: the words after SET, upper-cased keyword first.
     Set {
         what: String,
@@ -242,6 +247,12 @@ fn read_command(keyword: &str, args: &[&str], text: &str) -> Command {
         },
         ("OBSERVE", _) => Command::Malformed {
             usage: "OBSERVE <game> <password>",
+        },
+        ("UNOBSERVE", 1) => Command::Unobserve {
+            game: args[0].to_string(),
+        },
+        ("UNOBSERVE", _) => Command::Malformed {
+            usage: "UNOBSERVE <game>",
         },
         ("SET", n) if n >= 1 => set(args),
         ("SET", _) => Command::Malformed {

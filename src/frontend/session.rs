@@ -70,6 +70,12 @@ impl Outgoing {
             .map(|d| d.to_rfc2822())
             .unwrap_or_default();
         let mut seen = Vec::new();
+        // Observers are told in every mail of the game how to stop: anyone
+        // can make an address an observer.
+        let game = match self.game_id {
+            Some(id) => store::game_by_id(tx, id)?,
+            None => None,
+        };
         for to in &self.to {
             let Ok(addr) = Address::parse(to) else {
                 continue;
@@ -90,11 +96,19 @@ impl Outgoing {
                 }
                 None => (None, Vec::new()),
             };
+            let body = match &game {
+                Some(game)
+                    if store::observer_by_address(tx, game.id, &addr.addr_spec())?.is_some() =>
+                {
+                    with_unobserve_line(&self.body, &game.name)
+                }
+                _ => self.body.clone(),
+            };
             let raw = render(&crate::mail::Outgoing {
                 from: from.clone(),
                 to: vec![addr.clone()],
                 subject: self.subject.clone(),
-                body: self.body.clone(),
+                body,
                 in_reply_to,
                 references,
                 auto_replied: self.answers.is_some(),
@@ -256,6 +270,16 @@ pub fn run(
     }];
     out.append(&mut s.outgoing);
     Ok(out)
+}
+
+/// `body` with the line that tells an observer of `game` how to stop,
+/// before the signature when there is one.
+fn with_unobserve_line(body: &str, game: &str) -> String {
+    let line = format!("You observe '{game}': mail UNOBSERVE {game} to stop.\n");
+    match body.rfind("\n-- \n") {
+        Some(at) => format!("{}\n{line}{}", &body[..at], &body[at..]),
+        None => format!("{body}\n{line}"),
+    }
 }
 
 /// At most this many ids in a reply's References: the nearest ones are
@@ -429,6 +453,7 @@ fn dispatch(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
             password,
         } => cmd::signon::sign_on(s, line, who, game, password)?,
         Command::Observe { game, password } => cmd::signon::observe(s, line, game, password)?,
+        Command::Unobserve { game } => cmd::signon::unobserve(s, line, game)?,
         Command::Set { what, rest } => cmd::set::set(s, line, what, rest)?,
         Command::Press {
             to,

@@ -149,6 +149,31 @@ pub fn observe(
     Ok(())
 }
 
+/// UNOBSERVE <game>: the sending address stops observing. No password: an
+/// address can be made an observer by anyone (OBSERVE with a forged From),
+/// so its owner must be able to leave without knowing one.
+pub fn unobserve(s: &mut Session<'_>, line: &Line, name: &str) -> Result<(), StoreError> {
+    let Some(game) = find_game(s, line, name)? else {
+        return Ok(());
+    };
+    s.reply.game = Some(game.name.clone());
+    if let Some(Signed::Observer { game: observed }) = &s.signed {
+        if observed.id == game.id {
+            s.signed = None;
+        }
+    }
+    if store::remove_observer(s.tx, game.id, &s.sender())? {
+        s.reply
+            .ok(line, format!("You no longer observe '{}'.", game.name));
+    } else {
+        s.reply.refuse(
+            line,
+            format!("You do not observe '{}' (from this address).", game.name),
+        );
+    }
+    Ok(())
+}
+
 pub fn resign(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
     let Some(Signed::Player { game, seat, power }) = s.signed.clone() else {
         s.reply
