@@ -235,6 +235,28 @@ CREATE TABLE IF NOT EXISTS archive (
 );
 CREATE INDEX IF NOT EXISTS archive_by_game ON archive (game_id, created_at);
 
+-- Against password guessing: failed sign-ons per thing whose password was
+-- tried ('seat:<id>', 'master:<game id>', 'observer:<id>'); five within an
+-- hour lock it (refused unchecked) for an hour. Rows older than an hour
+-- are removed as new ones come.
+CREATE TABLE IF NOT EXISTS sign_on_failures (
+    target    TEXT    NOT NULL,
+    failed_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sign_on_failures_by_target ON sign_on_failures (target, failed_at);
+CREATE TABLE IF NOT EXISTS sign_on_locks (
+    target       TEXT    PRIMARY KEY,
+    locked_until INTEGER NOT NULL
+);
+
+-- Against mail bombing through forged senders: the replies of the last hour
+-- to addresses that never signed on with a password, counted for a limit.
+CREATE TABLE IF NOT EXISTS stranger_replies (
+    address TEXT    NOT NULL COLLATE NOCASE,
+    sent_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS stranger_replies_by_address ON stranger_replies (address, sent_at);
+
 -- The judge's own bookkeeping (e.g. the last clock tick, to notice an
 -- outage).
 CREATE TABLE IF NOT EXISTS meta (

@@ -289,6 +289,36 @@ fn migration_to_version_4_keeps_what_points_at_stored_mail() {
 }
 
 #[test]
+fn migration_to_version_5_adds_the_throttle_tables() {
+    let dir = TempDir::new("v5");
+    drop(Store::open(dir.db()).unwrap());
+    {
+        // The file as version 4 left it: no sign-on or stranger counts.
+        let conn = Connection::open(dir.db()).unwrap();
+        conn.execute_batch(
+            "DROP TABLE sign_on_failures; DROP TABLE sign_on_locks; \
+             DROP TABLE stranger_replies; PRAGMA user_version = 4;",
+        )
+        .unwrap();
+    }
+    let store = Store::open(dir.db()).unwrap();
+    assert_eq!(store.schema_version().unwrap(), 5);
+    let conn = store.conn();
+    assert!(!judge::store::record_sign_on_failure(conn, "seat:1", 100).unwrap());
+    assert!(judge::store::take_stranger_reply(conn, "a@b.example", 100).unwrap());
+    for table in ["sign_on_failures", "sign_on_locks", "stranger_replies"] {
+        let n: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_schema WHERE name = ?1",
+                [table],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(n, 1, "{table}");
+    }
+}
+
+#[test]
 fn newer_version_is_refused_and_left_alone() {
     let dir = TempDir::new("newer");
     drop(Store::open(dir.db()).unwrap());
@@ -1056,6 +1086,12 @@ fn write_everything(tx: &Connection, name: &str) {
     )
     .unwrap();
     append_archive(tx, game, None, ArchiveKind::Notice, "s", "b", T0).unwrap();
+    // Five failures lock a seat (and are cleared); one more is counted.
+    for _ in 0..5 {
+        record_sign_on_failure(tx, &format!("seat:{name}"), T0).unwrap();
+    }
+    record_sign_on_failure(tx, &format!("master:{name}"), T0).unwrap();
+    take_stranger_reply(tx, "stranger@example.org", T0).unwrap();
 }
 
 fn row_counts(conn: &Connection) -> Vec<(String, i64)> {

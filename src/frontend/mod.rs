@@ -19,6 +19,7 @@
 
 mod cmd;
 pub mod credentials;
+mod redact;
 mod reply;
 pub mod script;
 mod session;
@@ -306,21 +307,58 @@ fn act_on(
             Some(why) => Handled::Dropped(why),
             None => {
                 let mails = session::run(tx, config, templates, credentials, id, mail, now)?;
-                let count = mails.len();
+                let mut count = 0;
                 for m in &mails {
+                    if m.answers.is_some() && !may_answer(tx, mail, id, now)? {
+                        continue;
+                    }
                     m.queue(tx, config, now)?;
+                    count += 1;
                 }
                 crate::fault::maybe_panic("mail", &mail.subject);
                 Handled::Answered(count)
             }
         },
     };
+    // What GET info promises: no password kept as typed, here either (a
+    // second write of the row, only for a mail that held one).
+    if let Some(mail) = mail {
+        let raw = store::inbound_by_id(tx, id)?
+            .ok_or_else(|| StoreError::NotFound(format!("inbound mail #{id}")))?
+            .raw;
+        if let Some(redacted) = redact::redact_passwords(&raw, &mail.lines) {
+            store::set_inbound_raw(tx, id, &redacted)?;
+        }
+    }
     // The claim recorded `handled` already; only a dropped mail changes it
     // (one write of the row, with its raw mail, per mail).
     if let Handled::Dropped(why) = &handled {
         store::mark_inbound(tx, id, InboundStatus::Dropped, Some(why), now)?;
     }
     Ok(handled)
+}
+
+/// Whether a reply to this (handled) mail may be sent: always to an
+/// address that has signed on with a password; to any other, a few an
+/// hour at most, since its From may be forged to mail-bomb a third party
+/// (the mail is handled all the same).
+fn may_answer(
+    tx: &Transaction<'_>,
+    mail: &Incoming,
+    id: i64,
+    now: i64,
+) -> Result<bool, StoreError> {
+    let Some(address) = mail.reply_address().map(|a| a.addr_spec()) else {
+        return Ok(true);
+    };
+    if store::is_known_address(tx, &address)? || store::take_stranger_reply(tx, &address, now)? {
+        return Ok(true);
+    }
+    log::warn!(
+        "mail #{id}: not answered: {address} has had {} replies this hour and never signed on",
+        store::STRANGER_REPLIES_PER_HOUR
+    );
+    Ok(false)
 }
 
 /// Why a mail must not be answered, if it must not.

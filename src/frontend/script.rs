@@ -105,18 +105,36 @@ impl Line {
 /// and `SET PASSWORD`.
 pub fn mask_passwords(text: &str) -> String {
     let words: Vec<&str> = text.split_whitespace().collect();
-    let first = |n: usize| words.get(n).map(|w| w.to_ascii_uppercase());
-    let kept = match first(0).as_deref() {
-        Some("SIGNON" | "CREATE" | "OBSERVE" | "UNOBSERVE") => 2,
-        Some("SIGN") if first(1).as_deref() == Some("ON") => 3,
-        Some("SET") if first(1).as_deref() == Some("PASSWORD") => 2,
-        Some("REGISTER") => 1,
-        _ => return text.to_string(),
+    let Some(kept) = password_place(&words) else {
+        return text.to_string();
     };
     if words.len() <= kept {
         return words.join(" ");
     }
     format!("{} ****", words[..kept].join(" "))
+}
+
+/// The words of `text` where a password may stand: those
+/// [`mask_passwords`] masks.
+pub fn password_words(text: &str) -> Vec<&str> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    match password_place(&words) {
+        Some(kept) if kept < words.len() => words[kept..].to_vec(),
+        _ => Vec::new(),
+    }
+}
+
+/// How many words of a line come before where a password may stand; None
+/// when no password stands in it.
+fn password_place(words: &[&str]) -> Option<usize> {
+    let first = |n: usize| words.get(n).map(|w| w.to_ascii_uppercase());
+    match first(0).as_deref() {
+        Some("SIGNON" | "CREATE" | "OBSERVE" | "UNOBSERVE") => Some(2),
+        Some("SIGN") if first(1).as_deref() == Some("ON") => Some(3),
+        Some("SET") if first(1).as_deref() == Some("PASSWORD") => Some(2),
+        Some("REGISTER") => Some(1),
+        _ => None,
+    }
 }
 
 /// Reads the mail's lines into commands. Blank lines between commands are

@@ -164,6 +164,16 @@ pub fn claim_inbound(conn: &Connection, id: i64, now: i64) -> Result<bool> {
     Ok(n == 1)
 }
 
+/// Replaces a stored mail's raw bytes (its passwords redacted once it is
+/// handled).
+pub fn set_inbound_raw(conn: &Connection, id: i64, raw: &[u8]) -> Result<()> {
+    let n = conn.execute(
+        "UPDATE inbound SET raw = ?2 WHERE id = ?1",
+        params![id, raw],
+    )?;
+    expect_one(n, || format!("inbound mail #{id}"))
+}
+
 /// Marks a mail that is still `new` as failed, with why; false when it is
 /// not `new` any more (another process finished it).
 pub fn fail_inbound(conn: &Connection, id: i64, why: &str, now: i64) -> Result<bool> {

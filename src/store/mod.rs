@@ -38,6 +38,7 @@
 //! - `mailbox`: inbound mail (deduplicated by Message-ID) and the outbound
 //!   queue with retry backoff.
 //! - `archive`: what was sent to the whole game.
+//! - `throttle`: failed sign-ons and locks, replies to strangers.
 //! - `password`: argon2id hashing of passwords.
 
 use std::fmt;
@@ -55,6 +56,7 @@ mod password;
 mod phases;
 mod press;
 mod seats;
+mod throttle;
 
 pub use archive::*;
 pub use games::*;
@@ -64,6 +66,7 @@ pub use password::*;
 pub use phases::*;
 pub use press::*;
 pub use seats::*;
+pub use throttle::*;
 
 /// The schema, applied (idempotently) at every open.
 pub const SCHEMA: &str = include_str!("../../schema.sql");
@@ -105,6 +108,17 @@ pub const MIGRATIONS: &[&str] = &[
      ALTER TABLE inbound_v4 RENAME TO inbound; \
      ALTER TABLE games ADD COLUMN failed_at INTEGER; \
      ALTER TABLE games ADD COLUMN failure TEXT;",
+    // 4 -> 5: sign-on failures and locks, replies to strangers (new tables
+    // only: `schema.sql` makes them; listed here so the version moves).
+    "CREATE TABLE IF NOT EXISTS sign_on_failures ( \
+         target    TEXT    NOT NULL, \
+         failed_at INTEGER NOT NULL); \
+     CREATE TABLE IF NOT EXISTS sign_on_locks ( \
+         target       TEXT    PRIMARY KEY, \
+         locked_until INTEGER NOT NULL); \
+     CREATE TABLE IF NOT EXISTS stranger_replies ( \
+         address TEXT    NOT NULL COLLATE NOCASE, \
+         sent_at INTEGER NOT NULL);",
 ];
 
 /// The version this build writes and understands.
