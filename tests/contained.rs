@@ -370,6 +370,30 @@ fn a_huge_mail_in_the_inbox_is_read_only_up_to_the_limit() {
     );
 }
 
+#[test]
+fn the_inbox_copy_of_a_handled_mail_keeps_no_password() {
+    let mut j = TestJudge::new("inboxcopy");
+    let inbox = j.dir.join("var/inbox");
+    for sub in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(inbox.join(sub)).unwrap();
+    }
+    let writer = "writer@players.example";
+    let mail = Mail::new(writer, "create", "CREATE ?kept kept-secret-pw");
+    std::fs::write(inbox.join("new/1000.mail"), mail.raw()).unwrap();
+
+    let (code, log) = run_once_within(&j, Duration::from_secs(60));
+    assert_eq!(code, Some(0), "{log}");
+    let kept = std::fs::read_to_string(inbox.join("cur/1000.mail:2,S")).unwrap();
+    assert!(!kept.contains("kept-secret-pw"), "{kept}");
+    assert!(kept.contains(&mail.message_id), "{kept}");
+    let r = j.take();
+    assert!(
+        one_to(&r, writer).body.contains("kept"),
+        "{}",
+        one_to(&r, writer).body
+    );
+}
+
 fn set_mode(path: &Path, mode: u32) {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();

@@ -115,11 +115,30 @@ impl MaildirInbox {
     pub fn ack(&mut self, token: &str) -> Result<(), String> {
         // A name already carrying Maildir flags keeps its base.
         let base = token.split(":2,").next().unwrap_or(token);
-        fs::rename(
-            self.root.join("new").join(token),
-            self.root.join("cur").join(format!("{base}:2,S")),
-        )
-        .map_err(|e| format!("moving {token} to cur/: {e}"))
+        let kept = self.root.join("cur").join(format!("{base}:2,S"));
+        fs::rename(self.root.join("new").join(token), &kept)
+            .map_err(|e| format!("moving {token} to cur/: {e}"))?;
+        // The store is synced and the mail handled: the copy kept in cur/
+        // must not hold its passwords either.
+        if let Err(e) = self.redact_kept_copy(&kept, base) {
+            log::warn!("inbox: passwords left in {}: {e}", kept.display());
+        }
+        Ok(())
+    }
+
+    /// Overwrites the password words of the mail at `path` (in `cur/`),
+    /// through a new file in `tmp/` renamed over it.
+    fn redact_kept_copy(&self, path: &Path, base: &str) -> std::io::Result<()> {
+        let (raw, _size) = read_bounded(fs::File::open(path)?, self.max_bytes)?;
+        let Ok(mail) = crate::mail::read_mail(&raw, self.max_bytes) else {
+            return Ok(());
+        };
+        let Some(redacted) = crate::frontend::redact::redact_passwords(&raw, &mail.lines) else {
+            return Ok(());
+        };
+        let tmp = self.root.join("tmp").join(format!("{base}.redacted"));
+        fs::write(&tmp, redacted)?;
+        fs::rename(&tmp, path)
     }
 
     /// Polls `new/` every quarter second until something is there.

@@ -19,7 +19,7 @@
 
 mod cmd;
 pub mod credentials;
-mod redact;
+pub mod redact;
 mod reply;
 pub mod script;
 mod session;
