@@ -20,6 +20,7 @@
 pub mod commands;
 pub mod config;
 pub mod daemon;
+pub mod draw;
 pub mod engine;
 pub mod frontend;
 pub mod game;

@@ -1,0 +1,12 @@
+//! Pictures of the board: a phase drawn as SVG (and, in `png`, as PNG).
+//!
+//! Pure, like the engine it draws: positions, orders and results in, a
+//! picture out; no IO, no clock. It depends on `crate::engine` only.
+//!
+//! - `board` / `board_data`: the standard board as a drawing — every
+//!   province a closed shape, the points where units stand — generated
+//!   by `tools/map_convert.py` (see NOTICE for where the geometry comes
+//!   from).
+
+pub mod board;
+mod board_data;
