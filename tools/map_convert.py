@@ -75,8 +75,9 @@ LAKES = [(643, 237), (445, 423), (474, 439)]
 # Where a dislodged unit stands, tried in turn (SVG units from the unit
 # point): the first that is inside the shape and clear of its edge.
 DISLODGED_OFFSETS = [
-    (9, 6), (-9, 6), (9, -6), (-9, -6), (10, 0), (-10, 0), (0, 9), (0, -9),
-    (7, 4), (-7, 4), (7, -4), (-7, -4), (6, 0), (-6, 0), (0, 6), (0, -6),
+    (13, 8), (-13, 8), (13, -8), (-13, -8), (15, 0), (-15, 0), (0, 12), (0, -12),
+    (11, 6), (-11, 6), (11, -6), (-11, -6), (9, 6), (-9, 6), (9, -6), (-9, -6),
+    (10, 0), (-10, 0), (0, 9), (0, -9), (7, 4), (-7, 4), (7, -4), (-7, -4),
 ]
 # The label stands below the unit, as players expect to read it.
 LABEL_BELOW = 6

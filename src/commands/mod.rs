@@ -5,3 +5,4 @@ pub mod check;
 pub mod export;
 pub mod handle;
 pub mod init;
+pub mod map;
