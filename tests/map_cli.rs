@@ -1,0 +1,109 @@
+//! `judge map` on a game played by mail, and `judge adjudicate` asked for
+//! the SVG of its result: the real binary, a real store.
+
+mod common;
+use common::*;
+use resvg::tiny_skia::Pixmap;
+
+const MASTER: &str = "master@example.org";
+const PLAYERS: [&str; 7] = [
+    "al@example.net",
+    "bo@example.net",
+    "cy@example.net",
+    "di@example.net",
+    "ed@example.net",
+    "fa@example.net",
+    "gu@example.net",
+];
+
+/// A game `name` whose Spring 1901 was processed with France's opening
+/// orders: (the judge, France's address).
+fn played_game(name: &str) -> (TestJudge, &'static str) {
+    let mut j = TestJudge::new(name);
+    j.mail(MASTER, &format!("CREATE ?{name} mpass"));
+    for addr in PLAYERS {
+        j.mail(addr, &format!("SIGNON ?{name} pw-{}", &addr[..2]));
+    }
+    // Who is France: the lot decided; find the seat.
+    let france: String = j
+        .db()
+        .query_row(
+            "SELECT address FROM seats WHERE power = 'FRANCE'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let france = PLAYERS.into_iter().find(|a| *a == france).unwrap();
+    let r = j.mail(
+        france,
+        &format!(
+            "SIGNON F{name} pw-{}\nA Par - Bur\nA Mar S A Par - Bur\nF Bre - Mao",
+            &france[..2]
+        ),
+    );
+    assert!(!r.is_empty());
+    let r = j.mail(MASTER, &format!("SIGNON M{name} mpass\nPROCESS S1901M"));
+    assert!(r.iter().any(|m| m.subject.contains("S1901M")), "processed");
+    (j, france)
+}
+
+#[test]
+fn judge_map_draws_a_processed_phase_and_the_current_position() {
+    let (j, _) = played_game("pic");
+    // The processed phase, as SVG: its orders drawn, its title.
+    let run = j.run(&["map", "pic", "S1901M", "--svg"], b"");
+    assert!(run.ok, "{}", run.stderr);
+    assert!(run.stdout.starts_with("<svg"), "{:.200}", run.stdout);
+    assert!(run
+        .stdout
+        .contains("game pic: Spring 1901, movement results"));
+    // Three French orders drawn: two arrows' heads and a support's dot
+    // (the holds of the other units are not drawn).
+    assert!(run.stdout.matches("stroke-dasharray=\"3 1.6\"").count() >= 2);
+    // The current position, as PNG into a file, [maps] width wide.
+    let out = j.dir.join("now.png");
+    let run = j.run(&["map", "pic", "-o", out.to_str().unwrap()], b"");
+    assert!(run.ok, "{}", run.stderr);
+    let pixmap = Pixmap::decode_png(&std::fs::read(&out).unwrap()).expect("a PNG");
+    assert_eq!(pixmap.width(), 1200);
+    // An .svg name gives SVG.
+    let out = j.dir.join("now.svg");
+    let run = j.run(&["map", "pic", "F1901M", "-o", out.to_str().unwrap()], b"");
+    assert!(run.ok, "{}", run.stderr);
+    let svg = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        svg.contains("Fall 1901, movement orders due"),
+        "{:.300}",
+        svg
+    );
+    // Errors say what is wrong.
+    let run = j.run(&["map", "nosuch"], b"");
+    assert!(!run.ok);
+    assert!(
+        run.stderr.contains("no game named 'nosuch'"),
+        "{}",
+        run.stderr
+    );
+    let run = j.run(&["map", "pic", "S1950M"], b"");
+    assert!(!run.ok);
+}
+
+#[test]
+fn adjudicate_answers_with_the_svg_when_asked() {
+    let j = TestJudge::new("adjsvg");
+    let line = r#"{"phase": "S1901M", "units": {"FRANCE": ["A PAR", "A MAR"], "GERMANY": ["A MUN"]}, "orders": {"FRANCE": ["A Par - Bur", "A Mar S A Par - Bur"], "GERMANY": ["A Mun - Bur"]}, "svg": true}
+{"phase": "S1901M", "units": {"FRANCE": ["A PAR"]}, "orders": {"FRANCE": ["A Par - Bur"]}}
+"#;
+    let run = j.run(&["adjudicate", "--threads", "1"], line.as_bytes());
+    assert!(run.ok, "{}", run.stderr);
+    let lines: Vec<serde_json::Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let svg = lines[0]["svg"].as_str().expect("an svg");
+    assert!(svg.starts_with("<svg") && svg.contains("Spring 1901, movement results"));
+    assert_eq!(lines[0]["results"]["A MUN - BUR"], "bounce");
+    // Without the key, no picture (and the answer as before).
+    assert!(lines[1].get("svg").is_none());
+}
