@@ -107,3 +107,66 @@ fn adjudicate_answers_with_the_svg_when_asked() {
     // Without the key, no picture (and the answer as before).
     assert!(lines[1].get("svg").is_none());
 }
+
+/// A results mail as sent: its text first and whole, then the map as a
+/// PNG that decodes, 1,200 pixels wide, with the units where the position
+/// says (the French army that moved to Burgundy, in France's colour).
+#[test]
+fn the_results_mail_carries_the_map() {
+    let (mut j, france) = played_game("mailmap");
+    let queued = j.take();
+    let _ = queued;
+    // The queued mail names its picture; `judge run --once` sends it drawn.
+    let results_queued: i64 = j.query_i64(
+        "SELECT count(*) FROM outbound WHERE subject LIKE '%S1901M Results%' \
+         AND instr(CAST(raw AS TEXT), 'X-Judge-Picture: results') > 0",
+    );
+    assert_eq!(results_queued, 8, "seven players and the Master");
+    let run = j.run(&["run", "--once", "--now", &at(1)], b"");
+    assert!(run.ok, "{}", run.stderr);
+    let outbox = j.dir.join("var/outbox/new");
+    let mut found = 0;
+    for entry in std::fs::read_dir(&outbox).unwrap() {
+        let raw = std::fs::read(entry.unwrap().path()).unwrap();
+        let message = mail_parser::MessageParser::default().parse(&raw).unwrap();
+        if !message.subject().unwrap_or("").contains("S1901M Results") {
+            continue;
+        }
+        found += 1;
+        let to = message
+            .to()
+            .unwrap()
+            .first()
+            .unwrap()
+            .address()
+            .unwrap()
+            .to_string();
+        let text = message.body_text(0).expect("the text first");
+        assert!(
+            text.contains("Movement results for Spring of 1901"),
+            "{text}"
+        );
+        let attachment = message.attachment(0).expect("the map");
+        use mail_parser::MimeHeaders;
+        assert_eq!(attachment.content_type().unwrap().ctype(), "image");
+        assert_eq!(attachment.attachment_name(), Some("mailmap-S1901M.png"));
+        if to == france || found == 1 {
+            let pixmap = Pixmap::decode_png(attachment.contents()).expect("a PNG");
+            assert_eq!(pixmap.width(), 1200);
+            let board = judge::draw::board::Board::standard();
+            let map = judge::engine::map::Map::standard();
+            // A PAR - BUR succeeded: the drawing shows the army in Paris
+            // (where it stood when ordered), France's colour on its badge.
+            let (x, y) = board.unit_point(map.location_by_abbr("PAR").unwrap());
+            let zoom = 1200.0 / board.width();
+            let c = pixmap
+                .pixel(
+                    ((x + 5.7) * zoom) as u32,
+                    ((y - 2.2 + judge::draw::style::TITLE_BAND) * zoom) as u32,
+                )
+                .unwrap();
+            assert_eq!([c.red(), c.green(), c.blue()], [0x56, 0xB4, 0xE9]);
+        }
+    }
+    assert_eq!(found, 8);
+}

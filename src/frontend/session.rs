@@ -54,6 +54,9 @@ pub struct Outgoing {
     pub game_id: Option<i64>,
     /// The Message-ID this answers (for In-Reply-To/References).
     pub answers: Option<(String, Vec<String>)>,
+    /// The results of this phase of `game_id`: the map of it is attached
+    /// (as `[maps]` says), drawn when the mail is sent.
+    pub results_of: Option<String>,
 }
 
 impl Outgoing {
@@ -69,6 +72,12 @@ impl Outgoing {
             .single()
             .map(|d| d.to_rfc2822())
             .unwrap_or_default();
+        let pictures = match (self.game_id, &self.results_of) {
+            (Some(game_id), Some(phase)) => {
+                crate::game::maps::results_parts(tx, game_id, phase, &config.maps)?
+            }
+            _ => Vec::new(),
+        };
         let mut seen = Vec::new();
         for to in &self.to {
             let Ok(addr) = Address::parse(to) else {
@@ -101,6 +110,7 @@ impl Outgoing {
                 message_id: message_id.clone(),
                 date: date.clone(),
             });
+            let raw = crate::mail::with_pictures(&raw, &pictures);
             let recipient = addr.addr_spec();
             store::queue_mail(
                 tx,
@@ -169,7 +179,24 @@ impl Session<'_> {
             body,
             game_id,
             answers: None,
+            results_of: None,
         });
+    }
+
+    /// Queues the results of `phase` to be sent with this mail's: with
+    /// the map of the phase attached.
+    pub fn send_results(
+        &mut self,
+        to: Vec<String>,
+        subject: String,
+        body: String,
+        game_id: i64,
+        phase: &str,
+    ) {
+        self.send(to, subject, body, Some(game_id));
+        if let Some(last) = self.outgoing.last_mut() {
+            last.results_of = Some(phase.to_string());
+        }
     }
 
     /// `JDG:game - S1901M <what>`.
@@ -249,6 +276,7 @@ pub fn run(
             },
             mail.references.clone(),
         )),
+        results_of: None,
     }];
     out.append(&mut s.outgoing);
     Ok(out)

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use rusqlite::Connection;
 
 use super::{current, position_of, process::all_orders, variant_of};
+use crate::config::{Config, MapsSection};
 use crate::draw::{self, Scene};
 use crate::engine::adjudicate::adjudicate_with;
 use crate::engine::map::Map;
@@ -15,6 +16,7 @@ use crate::engine::order::Order;
 use crate::engine::outcome::Outcome;
 use crate::engine::phase::Phase;
 use crate::engine::position::{Dislodged, Position};
+use crate::mail::{fill_pictures, PicturePart};
 use crate::store::{self, Game, StoreError};
 
 /// Everything one picture shows, owned: made from the store, drawn later.
@@ -131,4 +133,82 @@ pub fn picture_of_phase(
         orders,
         adjudication.next.dislodged,
     ))
+}
+
+/// The picture parts of a results mail, as `[maps]` says: the map of
+/// `phase` of the game as PNG (and SVG), drawn when the mail is sent.
+pub fn results_parts(
+    conn: &Connection,
+    game_id: i64,
+    phase: &str,
+    maps: &MapsSection,
+) -> Result<Vec<PicturePart>, StoreError> {
+    if !maps.enabled {
+        return Ok(Vec::new());
+    }
+    let name = store::game_by_id(conn, game_id)?.map_or_else(|| game_id.to_string(), |g| g.name);
+    let mut parts = vec![PicturePart {
+        reference: format!("results {game_id} {phase} png"),
+        content_type: "image/png",
+        filename: format!("{name}-{phase}.png"),
+    }];
+    if maps.svg {
+        parts.push(PicturePart {
+            reference: format!("results {game_id} {phase} svg"),
+            content_type: "image/svg+xml",
+            filename: format!("{name}-{phase}.svg"),
+        });
+    }
+    Ok(parts)
+}
+
+/// Draws the pictures queued mails ask for, just before they are sent
+/// (outside any transaction: reading only). The mails of one processing
+/// follow each other in the queue, so the last few pictures are kept.
+#[derive(Default)]
+pub struct PictureMaker {
+    recent: Vec<(String, Option<Vec<u8>>)>,
+}
+
+impl PictureMaker {
+    const KEEP: usize = 4;
+
+    /// `raw` with its pictures drawn in (unchanged if it asks for none).
+    pub fn fill(&mut self, conn: &Connection, config: &Config, raw: &[u8]) -> Vec<u8> {
+        fill_pictures(raw, |reference| self.picture(conn, config, reference))
+    }
+
+    fn picture(&mut self, conn: &Connection, config: &Config, reference: &str) -> Option<Vec<u8>> {
+        if let Some((_, bytes)) = self.recent.iter().find(|(r, _)| r == reference) {
+            return bytes.clone();
+        }
+        let bytes = draw_reference(conn, config, reference);
+        if let Err(e) = &bytes {
+            log::warn!("the map {reference:?} could not be drawn: {e}");
+        }
+        let bytes = bytes.ok();
+        if self.recent.len() == Self::KEEP {
+            self.recent.remove(0);
+        }
+        self.recent.push((reference.to_string(), bytes.clone()));
+        bytes
+    }
+}
+
+/// Draws `results <game id> <phase> png|svg`.
+fn draw_reference(conn: &Connection, config: &Config, reference: &str) -> Result<Vec<u8>, String> {
+    let words: Vec<&str> = reference.split(' ').collect();
+    let ["results", id, phase, format] = words[..] else {
+        return Err("not a picture reference".to_string());
+    };
+    let id: i64 = id.parse().map_err(|_| "not a game id".to_string())?;
+    let game = store::game_by_id(conn, id)
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("no game {id}"))?;
+    let picture = picture_of_phase(conn, &config.judge.code, &game, Some(phase))
+        .map_err(|e| e.to_string())?;
+    match format {
+        "svg" => Ok(picture.svg().into_bytes()),
+        _ => picture.png(config.maps.width),
+    }
 }
