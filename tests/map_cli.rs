@@ -19,6 +19,11 @@ const PLAYERS: [&str; 7] = [
 /// A game `name` whose Spring 1901 was processed with France's opening
 /// orders: (the judge, France's address).
 fn played_game(name: &str) -> (TestJudge, &'static str) {
+    played_game_with(name, "")
+}
+
+/// [`played_game`], France sending `extra` lines with its orders.
+fn played_game_with(name: &str, extra: &str) -> (TestJudge, &'static str) {
     let mut j = TestJudge::new(name);
     j.mail(MASTER, &format!("CREATE ?{name} mpass"));
     for addr in PLAYERS {
@@ -37,7 +42,7 @@ fn played_game(name: &str) -> (TestJudge, &'static str) {
     let r = j.mail(
         france,
         &format!(
-            "SIGNON F{name} pw-{}\nA Par - Bur\nA Mar S A Par - Bur\nF Bre - Mao",
+            "SIGNON F{name} pw-{}\nA Par - Bur\nA Mar S A Par - Bur\nF Bre - Mao\n{extra}",
             &france[..2]
         ),
     );
@@ -169,4 +174,90 @@ fn the_results_mail_carries_the_map() {
         }
     }
     assert_eq!(found, 8);
+}
+
+/// The queued mails' raw text to `to` whose subject has `what`.
+fn queued_to(j: &TestJudge, to: &str, what: &str) -> Vec<String> {
+    let conn = j.db();
+    let mut stmt = conn
+        .prepare("SELECT recipients, subject, raw FROM outbound ORDER BY id")
+        .unwrap();
+    let rows: Vec<(String, String, Vec<u8>)> = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    rows.into_iter()
+        .filter(|(r, s, _)| r.contains(to) && s.contains(what))
+        .map(|(_, _, raw)| String::from_utf8_lossy(&raw).into_owned())
+        .collect()
+}
+
+#[test]
+fn set_maps_off_leaves_the_map_out_of_that_players_results() {
+    let (mut j, france) = played_game_with("nomap", "SET MAPS OFF");
+    let mine = queued_to(&j, france, "S1901M Results");
+    assert_eq!(mine.len(), 1);
+    assert!(!mine[0].contains("X-Judge-Picture"), "{}", mine[0]);
+    assert!(mine[0].contains("Movement results for Spring of 1901"));
+    let other = PLAYERS.into_iter().find(|a| *a != france).unwrap();
+    let theirs = queued_to(&j, other, "S1901M Results");
+    assert!(theirs[0].contains("X-Judge-Picture: results"));
+    // A word other than ON or OFF is refused with the usage.
+    let r = j.mail(
+        france,
+        &format!("SIGNON Fnomap pw-{}\nSET MAPS SOMETIMES", &france[..2]),
+    );
+    assert!(r[0].body.contains("Write SET MAPS OFF"), "{}", r[0].body);
+}
+
+#[test]
+fn get_map_answers_with_a_picture() {
+    let (mut j, france) = played_game("getmap");
+    // Signed on: the current position.
+    let r = j.mail(
+        france,
+        &format!("SIGNON Fgetmap pw-{}\nGET MAP", &france[..2]),
+    );
+    assert!(
+        r[0].body
+            .contains("The map of getmap, F1901M, is attached."),
+        "{}",
+        r[0].body
+    );
+    let replies = queued_to(&j, france, "");
+    assert!(replies.last().unwrap().contains("X-Judge-Picture: phase"));
+    // By anyone, a past phase of a game named.
+    let r = j.mail("someone@example.com", "GET MAP getmap S1901M");
+    assert!(
+        r[0].body
+            .contains("The map of getmap, S1901M, is attached."),
+        "{}",
+        r[0].body
+    );
+    let r = j.mail("someone@example.com", "GET MAP getmap S1950M");
+    assert!(
+        r[0].body.contains("'getmap' has no phase S1950M."),
+        "{}",
+        r[0].body
+    );
+    // Not signed on, no game named: the map help page, as before.
+    let r = j.mail("someone@example.com", "GET map");
+    assert!(!r[0].body.contains("is attached"), "{}", r[0].body);
+    // Sent, the picture is there and decodes.
+    let run = j.run(&["run", "--once", "--now", &at(1)], b"");
+    assert!(run.ok, "{}", run.stderr);
+    let mut pictures = 0;
+    for entry in std::fs::read_dir(j.dir.join("var/outbox/new")).unwrap() {
+        let raw = std::fs::read(entry.unwrap().path()).unwrap();
+        let message = mail_parser::MessageParser::default().parse(&raw).unwrap();
+        if message.to().unwrap().first().unwrap().address() != Some("someone@example.com") {
+            continue;
+        }
+        if let Some(a) = message.attachment(0) {
+            Pixmap::decode_png(a.contents()).expect("a PNG");
+            pictures += 1;
+        }
+    }
+    assert_eq!(pictures, 1, "one GET MAP of a phase that exists");
 }

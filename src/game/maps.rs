@@ -195,10 +195,11 @@ impl PictureMaker {
     }
 }
 
-/// Draws `results <game id> <phase> png|svg`.
+/// Draws `results|phase <game id> <phase> png|svg` (the same picture: a
+/// processed phase with its results, else the position).
 fn draw_reference(conn: &Connection, config: &Config, reference: &str) -> Result<Vec<u8>, String> {
     let words: Vec<&str> = reference.split(' ').collect();
-    let ["results", id, phase, format] = words[..] else {
+    let ["results" | "phase", id, phase, format] = words[..] else {
         return Err("not a picture reference".to_string());
     };
     let id: i64 = id.parse().map_err(|_| "not a game id".to_string())?;

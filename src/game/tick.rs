@@ -454,5 +454,6 @@ fn notice(to: Vec<String>, subject: String, body: String, game_id: i64) -> Outgo
         game_id: Some(game_id),
         answers: None,
         results_of: None,
+        pictures: Vec::new(),
     }
 }

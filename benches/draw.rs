@@ -1,0 +1,79 @@
+//! The map pictures' cost per phase: the SVG of a busy movement phase
+//! (34 units, every kind of order, three units dislodged), and the PNG of
+//! it at 1,200 pixels wide (parse, rasterise with the embedded fonts,
+//! encode). The scene is `tests/draw/movement.json`, the golden test's.
+//!
+//! `cargo bench --bench draw` (see `benches/README.md`).
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use criterion::Criterion;
+use judge::draw::{self, Scene};
+use judge::engine::adjudicate::adjudicate;
+use judge::engine::map::Map;
+use judge::interchange::{read_phase, PhaseInput};
+
+fn main() {
+    let map = Map::standard();
+    let json = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/draw/movement.json"),
+    )
+    .expect("the scene");
+    let input: PhaseInput = serde_json::from_str(&json).expect("JSON");
+    let (position, orders, errors) = read_phase(map, &input).expect("position");
+    assert!(errors.is_empty());
+    let adjudication = adjudicate(map, &position, &orders);
+    let scene = Scene {
+        position: &position,
+        orders: &adjudication.orders,
+        retreats: &adjudication.next.dislodged,
+        title: "Judge JDG, game demo: Fall 1905, movement results",
+    };
+    let svg = draw::svg(map, &scene);
+    let png = draw::png::render(&svg, 1200).expect("PNG");
+    println!(
+        "scene: {} orders; SVG {} bytes; PNG at 1200 px {} bytes",
+        adjudication.orders.len(),
+        svg.len(),
+        png.len()
+    );
+
+    let mut c = Criterion::default().configure_from_args();
+    c.bench_function("draw/svg", |b| {
+        b.iter(|| black_box(draw::svg(map, black_box(&scene))))
+    });
+    let mut group = c.benchmark_group("draw/png");
+    group.sample_size(20);
+    group.bench_function("1200px", |b| {
+        b.iter(|| black_box(draw::png::render(&draw::svg(map, &scene), 1200).unwrap()))
+    });
+    group.finish();
+    c.final_summary();
+
+    // Medians of plain timings too, split into the steps of a PNG.
+    let time = |f: &mut dyn FnMut()| {
+        let mut v: Vec<f64> = (0..31)
+            .map(|_| {
+                let t = Instant::now();
+                f();
+                t.elapsed().as_secs_f64() * 1e3
+            })
+            .collect();
+        v.sort_by(|a, b| a.total_cmp(b));
+        v[v.len() / 2]
+    };
+    let svg_ms = time(&mut || {
+        black_box(draw::svg(map, &scene));
+    });
+    let raster_ms = time(&mut || {
+        black_box(draw::png::rasterize(&svg, 1200).unwrap());
+    });
+    let pixmap = draw::png::rasterize(&svg, 1200).unwrap();
+    let encode_ms = time(&mut || {
+        black_box(pixmap.encode_png().unwrap());
+    });
+    println!(
+        "medians of 31: svg {svg_ms:.3} ms; png at 1200 px: rasterise {raster_ms:.1} ms + encode {encode_ms:.1} ms"
+    );
+}
