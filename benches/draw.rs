@@ -69,6 +69,31 @@ fn main() {
     let raster_ms = time(&mut || {
         black_box(draw::png::rasterize(&svg, 1200).unwrap());
     });
+    // Where rasterising goes: the same picture without its text, and
+    // the province fills alone.
+    let without_text = {
+        let mut out = String::with_capacity(svg.len());
+        let mut rest = svg.as_str();
+        while let Some(at) = rest.find("<text") {
+            out.push_str(&rest[..at]);
+            let end = rest[at..].find("</text>").map_or(rest.len(), |e| at + e + 7);
+            rest = &rest[end..];
+        }
+        out.push_str(rest);
+        out
+    };
+    let fills_only = {
+        let start = svg.find("<g stroke=\"none\"").unwrap();
+        let end = start + svg[start..].find("</g>").unwrap() + 4;
+        let head = &svg[..svg.find("<g transform").unwrap()];
+        format!("{head}<g transform=\"translate(0 22)\">{}</g></svg>", &svg[start..end])
+    };
+    for (name, text) in [("without text", &without_text), ("province fills only", &fills_only)] {
+        let ms = time(&mut || {
+            black_box(draw::png::rasterize(text, 1200).unwrap());
+        });
+        println!("  rasterise {name}: {ms:.1} ms");
+    }
     let pixmap = draw::png::rasterize(&svg, 1200).unwrap();
     println!("medians of 31: svg {svg_ms:.3} ms; png at 1200 px: rasterise {raster_ms:.1} ms");
     use png::{Compression, Filter};
