@@ -78,6 +78,14 @@ CREATE TABLE IF NOT EXISTS seats (
 );
 CREATE INDEX IF NOT EXISTS seats_by_address ON seats (address COLLATE NOCASE);
 
+-- SET MAPS OFF: the players of a game who want no map in their results
+-- mails (a new table, so existing databases pick it up without migration).
+CREATE TABLE IF NOT EXISTS map_optouts (
+    game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    address TEXT    NOT NULL COLLATE NOCASE,
+    PRIMARY KEY (game_id, address)
+);
+
 -- Who held which power when, for SUMMARY. to_phase NULL: still playing.
 CREATE TABLE IF NOT EXISTS seat_history (
     id         INTEGER PRIMARY KEY,

@@ -21,6 +21,7 @@
 pub mod commands;
 pub mod config;
 pub mod daemon;
+pub mod draw;
 pub mod engine;
 pub mod fault;
 pub mod frontend;

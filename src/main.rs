@@ -33,6 +33,22 @@ enum Command {
     },
     /// Print a game as JSON: every phase, its position, orders and results.
     Export { game: String },
+    /// Draw the map of a phase (with its orders and results), or of the
+    /// current position: PNG, or SVG.
+    Map {
+        game: String,
+        /// The phase (S1901M, F1901R, W1901A, ...); absent: the current position.
+        phase: Option<String>,
+        /// SVG (the default with an output file named *.svg).
+        #[arg(long, conflicts_with = "png")]
+        svg: bool,
+        /// PNG (the default), `[maps] width` pixels wide.
+        #[arg(long)]
+        png: bool,
+        /// Where to write it (default: standard output).
+        #[arg(short = 'o', long = "output")]
+        output: Option<PathBuf>,
+    },
     /// Run the judge: watch the inbox, keep the deadlines, send the mail.
     Run {
         /// One pass (all waiting mail, everything due, the queue), then exit.
@@ -125,6 +141,29 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             } else {
                 ExitCode::FAILURE
             })
+        }
+        Command::Map {
+            game,
+            phase,
+            svg,
+            png,
+            output,
+        } => {
+            use judge::commands::map::{self, Format};
+            let config = Config::load(&cli.config)?;
+            let format = Format::choose(svg, png, output.as_deref());
+            let bytes = map::run(&config, &game, phase.as_deref(), format)?;
+            match output {
+                Some(path) => std::fs::write(&path, bytes)
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+                None => {
+                    use std::io::Write;
+                    io::stdout()
+                        .write_all(&bytes)
+                        .map_err(|e| format!("writing the picture: {e}"))?;
+                }
+            }
+            Ok(ExitCode::SUCCESS)
         }
         Command::Export { game } => {
             let config = Config::load(&cli.config)?;

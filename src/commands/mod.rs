@@ -5,6 +5,7 @@ pub mod check;
 pub mod export;
 pub mod handle;
 pub mod init;
+pub mod map;
 
 /// `--now` (RFC 3339) as unix seconds; the clock when absent.
 pub fn parse_now(now: Option<&str>) -> Result<i64, String> {

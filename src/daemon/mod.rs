@@ -286,14 +286,19 @@ async fn send_out(
     stop: &AtomicBool,
 ) -> Result<(), String> {
     let from = judge.config.judge.address.clone();
+    let mut pictures = crate::game::maps::PictureMaker::default();
     loop {
         let due = store::due_mail(judge.store.conn(), now, 100).map_err(err)?;
         if due.is_empty() {
             return Ok(());
         }
-        for mail in due {
+        for mut mail in due {
             if stop.load(Ordering::SeqCst) {
                 return Ok(());
+            }
+            // Maps are drawn now, outside any transaction.
+            if crate::mail::has_pictures(&mail.raw) {
+                mail.raw = pictures.fill(judge.store.conn(), &judge.config, &mail.raw);
             }
             match outbox.send(&mail, &from).await {
                 Ok(()) => store::mark_sent(judge.store.conn(), mail.id, now).map_err(err)?,

@@ -264,6 +264,8 @@ impl Judge {
                     },
                     mail.references.clone(),
                 )),
+                results_of: None,
+                pictures: Vec::new(),
             };
             reply.queue(&tx, &self.config, now)?;
         }
@@ -427,6 +429,8 @@ pub fn tell_keeper(
         body,
         game_id: None,
         answers: None,
+        results_of: None,
+        pictures: Vec::new(),
     };
     note.queue(tx, config, now)
 }

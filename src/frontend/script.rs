@@ -19,6 +19,12 @@ pub enum SignOnAs {
 pub enum Command {
     Help,
     Get(String),
+    /// GET MAP [game] [phase]: the picture of a phase (or the current
+    /// position) of the signed-on game, or of the game named.
+    GetMap {
+        game: Option<String>,
+        phase: Option<String>,
+    },
     List(Option<String>),
     History {
         game: String,
@@ -229,6 +235,14 @@ fn read_command(keyword: &str, args: &[&str], text: &str) -> Command {
     let arg = |k: usize| args.get(k).map(|s| s.to_string());
     match (keyword, args.len()) {
         ("HELP", _) => Command::Help,
+        ("GET", 1) if args[0].eq_ignore_ascii_case("map") => Command::GetMap {
+            game: None,
+            phase: None,
+        },
+        ("GET", 2 | 3) if args[0].eq_ignore_ascii_case("map") => Command::GetMap {
+            game: arg(1),
+            phase: arg(2),
+        },
         ("GET", 1) => Command::Get(args[0].to_ascii_lowercase()),
         ("GET", _) => Command::Malformed {
             usage: "GET <file>: info, syntax, deadlines, press, master, rules or map",

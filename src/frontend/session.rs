@@ -54,6 +54,12 @@ pub struct Outgoing {
     pub game_id: Option<i64>,
     /// The Message-ID this answers (for In-Reply-To/References).
     pub answers: Option<(String, Vec<String>)>,
+    /// The results of this phase of `game_id`: the map of it is attached
+    /// (as `[maps]` says, unless the recipient SET MAPS OFF), drawn when
+    /// the mail is sent.
+    pub results_of: Option<String>,
+    /// Pictures asked for (GET MAP), attached to every copy.
+    pub pictures: Vec<crate::mail::PicturePart>,
 }
 
 impl Outgoing {
@@ -69,6 +75,13 @@ impl Outgoing {
             .single()
             .map(|d| d.to_rfc2822())
             .unwrap_or_default();
+        let (pictures, maps_off) = match (self.game_id, &self.results_of) {
+            (Some(game_id), Some(phase)) => (
+                crate::game::maps::results_parts(tx, game_id, phase, &config.maps)?,
+                store::maps_off(tx, game_id)?,
+            ),
+            _ => (self.pictures.clone(), Vec::new()),
+        };
         let mut seen = Vec::new();
         // Observers are told in every mail of the game how to stop: anyone
         // can make an address an observer.
@@ -115,6 +128,11 @@ impl Outgoing {
                 message_id: message_id.clone(),
                 date: date.clone(),
             });
+            let raw = if maps_off.contains(seen.last().expect("just pushed")) {
+                raw
+            } else {
+                crate::mail::with_pictures(&raw, &pictures)
+            };
             let recipient = addr.addr_spec();
             store::queue_mail(
                 tx,
@@ -151,6 +169,8 @@ pub struct Session<'a> {
     pub signed: Option<Signed>,
     /// Mails other than the reply (press, notices, results).
     pub outgoing: Vec<Outgoing>,
+    /// Pictures for the reply (GET MAP).
+    pub reply_pictures: Vec<crate::mail::PicturePart>,
     /// Whether orders were given, so the reply ends with the order set.
     pub orders_touched: bool,
     /// The signed-on power's game and phase while order lines follow one
@@ -186,7 +206,25 @@ impl Session<'_> {
             body,
             game_id,
             answers: None,
+            results_of: None,
+            pictures: Vec::new(),
         });
+    }
+
+    /// Queues the results of `phase` to be sent with this mail's: with
+    /// the map of the phase attached.
+    pub fn send_results(
+        &mut self,
+        to: Vec<String>,
+        subject: String,
+        body: String,
+        game_id: i64,
+        phase: &str,
+    ) {
+        self.send(to, subject, body, Some(game_id));
+        if let Some(last) = self.outgoing.last_mut() {
+            last.results_of = Some(phase.to_string());
+        }
     }
 
     /// `JDG:game - S1901M <what>`.
@@ -226,6 +264,7 @@ pub fn run(
         reply: Reply::default(),
         signed: None,
         outgoing: Vec::new(),
+        reply_pictures: Vec::new(),
         orders_touched: false,
         ordering: None,
         order_lines: 0,
@@ -267,6 +306,8 @@ pub fn run(
             },
             mail.references.clone(),
         )),
+        results_of: None,
+        pictures: std::mem::take(&mut s.reply_pictures),
     }];
     out.append(&mut s.outgoing);
     Ok(out)
@@ -344,6 +385,7 @@ fn run_lines(s: &mut Session<'_>, lines: &[Line]) -> Result<(), StoreError> {
             c,
             Command::Help
                 | Command::Get(_)
+                | Command::GetMap { .. }
                 | Command::List(_)
                 | Command::History { .. }
                 | Command::Summary(_)
@@ -436,6 +478,9 @@ fn dispatch(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
     match &line.command {
         Command::Help => cmd::info::help(s, line),
         Command::Get(file) => cmd::info::get(s, line, file),
+        Command::GetMap { game, phase } => {
+            cmd::info::get_map(s, line, game.as_deref(), phase.as_deref())?
+        }
         Command::Version => cmd::info::version(s, line),
         Command::List(game) => cmd::info::list(s, line, game.as_deref())?,
         Command::History { game, from, to } => {

@@ -514,7 +514,9 @@ fn run_processing(
     report
         .processed
         .push(format!("{}:{}", game.name, done.phase));
-    mails.push(notice(done.recipients, done.subject, done.body, game.id));
+    let mut results = notice(done.recipients, done.subject, done.body, game.id);
+    results.results_of = Some(done.phase);
+    mails.push(results);
     Ok(())
 }
 
@@ -525,5 +527,7 @@ fn notice(to: Vec<String>, subject: String, body: String, game_id: i64) -> Outgo
         body,
         game_id: Some(game_id),
         answers: None,
+        results_of: None,
+        pictures: Vec::new(),
     }
 }

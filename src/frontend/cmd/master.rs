@@ -56,7 +56,13 @@ pub fn process(s: &mut Session<'_>, line: &Line, phase: Option<&str>) -> Result<
             done.phase
         ),
     );
-    s.send(done.recipients, done.subject, done.body, Some(game.id));
+    s.send_results(
+        done.recipients,
+        done.subject,
+        done.body,
+        game.id,
+        &done.phase,
+    );
     Ok(())
 }
 
