@@ -39,7 +39,12 @@ CREATE TABLE IF NOT EXISTS games (
     created_at           INTEGER NOT NULL,
     ended_at             INTEGER,
     -- How it ended, JSON ({"winner": "FRANCE"}, {"draw": [...]}), once ended.
-    result               TEXT    CHECK (result IS NULL OR json_valid(result))
+    result               TEXT    CHECK (result IS NULL OR json_valid(result)),
+    -- Set when the clock could not process the game (an error or a panic,
+    -- rolled back): the clock leaves it alone for an hour, then tries again
+    -- (and clears both once that works).
+    failed_at            INTEGER,
+    failure              TEXT
 );
 
 -- Seats: one per power (before the start: one per player who joined, power
@@ -72,6 +77,14 @@ CREATE TABLE IF NOT EXISTS seats (
     UNIQUE (game_id, power)
 );
 CREATE INDEX IF NOT EXISTS seats_by_address ON seats (address COLLATE NOCASE);
+
+-- SET MAPS OFF: the players of a game who want no map in their results
+-- mails (a new table, so existing databases pick it up without migration).
+CREATE TABLE IF NOT EXISTS map_optouts (
+    game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    address TEXT    NOT NULL COLLATE NOCASE,
+    PRIMARY KEY (game_id, address)
+);
 
 -- Who held which power when, for SUMMARY. to_phase NULL: still playing.
 CREATE TABLE IF NOT EXISTS seat_history (
@@ -170,19 +183,31 @@ CREATE INDEX IF NOT EXISTS press_by_game ON press (game_id, sent_at);
 
 -- Mail --------------------------------------------------------------------
 
--- Every mail received, raw, before anything is done with it. The Message-ID
--- is unique: the same mail delivered twice is stored, and handled, once.
+-- Every mail received, raw, before anything is done with it. A mail is
+-- stored once: a second delivery (the same Message-ID from the same sender
+-- with the same body) is recognised and not stored again. The same
+-- Message-ID with another sender or body is another mail (a stranger cannot
+-- make a player's mail vanish by sending first under its Message-ID): the
+-- row's id is the internal key.
 CREATE TABLE IF NOT EXISTS inbound (
     id          INTEGER PRIMARY KEY,
-    message_id  TEXT    NOT NULL UNIQUE CHECK (message_id <> ''),
+    message_id  TEXT    NOT NULL CHECK (message_id <> ''),
+    -- BLAKE2s of the body (the bytes after the header), hex; NULL for mail
+    -- stored before schema version 4 (computed from raw when compared).
+    body_digest TEXT,
     received_at INTEGER NOT NULL,
     raw         BLOB    NOT NULL,
     sender      TEXT,
-    status      TEXT    NOT NULL DEFAULT 'new' CHECK (status IN ('new', 'handled', 'dropped')),
+    -- new: stored, not yet acted on; handled / dropped: done; failed:
+    -- handling it went wrong (note says why), never retried by itself.
+    status      TEXT    NOT NULL DEFAULT 'new'
+                CHECK (status IN ('new', 'handled', 'dropped', 'failed')),
     note        TEXT,
     handled_at  INTEGER
 );
-CREATE INDEX IF NOT EXISTS inbound_new ON inbound (received_at) WHERE status = 'new';
+CREATE INDEX IF NOT EXISTS inbound_by_message_id ON inbound (message_id);
+-- The mail still to handle, oldest first (handled strictly in this order).
+CREATE INDEX IF NOT EXISTS inbound_new ON inbound (id) WHERE status = 'new';
 
 -- Rendered mails waiting to be sent, and those sent. A failed attempt sets
 -- last_error and next_attempt_at; abandoned_at is set when sending is given up.
@@ -217,6 +242,28 @@ CREATE TABLE IF NOT EXISTS archive (
     created_at INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS archive_by_game ON archive (game_id, created_at);
+
+-- Against password guessing: failed sign-ons per thing whose password was
+-- tried ('seat:<id>', 'master:<game id>', 'observer:<id>'); five within an
+-- hour lock it (refused unchecked) for an hour. Rows older than an hour
+-- are removed as new ones come.
+CREATE TABLE IF NOT EXISTS sign_on_failures (
+    target    TEXT    NOT NULL,
+    failed_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sign_on_failures_by_target ON sign_on_failures (target, failed_at);
+CREATE TABLE IF NOT EXISTS sign_on_locks (
+    target       TEXT    PRIMARY KEY,
+    locked_until INTEGER NOT NULL
+);
+
+-- Against mail bombing through forged senders: the replies of the last hour
+-- to addresses that never signed on with a password, counted for a limit.
+CREATE TABLE IF NOT EXISTS stranger_replies (
+    address TEXT    NOT NULL COLLATE NOCASE,
+    sent_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS stranger_replies_by_address ON stranger_replies (address, sent_at);
 
 -- The judge's own bookkeeping (e.g. the last clock tick, to notice an
 -- outage).

@@ -70,6 +70,8 @@ const T0: i64 = 1_800_000_000;
 const MOVE_HOURS: i64 = 72;
 const GRACE_HOURS: i64 = 24;
 const STORM_TARGET_S: f64 = 5.0;
+/// How many games' maps the storm draws afterwards, as the sender would.
+const MAP_GAMES: usize = 50;
 const RSS_TARGET_MB: f64 = 50.0;
 const IMAP_TARGET_MS: f64 = 1000.0;
 
@@ -143,7 +145,9 @@ type Figure = (String, String, String, bool);
 fn storm(root: &Path, hash: &PasswordHash, runs: usize) -> Vec<Figure> {
     let deadline = T0 + MOVE_HOURS * 3600;
     let grace = deadline + GRACE_HOURS * 3600;
-    let cases: [(&str, Plan, i64); 2] = [
+    // The third field: whether `[maps]` is on (results mails name their
+    // map, drawn when sent).
+    let cases: [(&str, Plan, bool, i64); 3] = [
         (
             "deadline",
             Plan {
@@ -152,6 +156,18 @@ fn storm(root: &Path, hash: &PasswordHash, runs: usize) -> Vec<Figure> {
                 wait: |_| true,
                 previous_tick: Some(deadline - 30),
             },
+            true,
+            deadline,
+        ),
+        (
+            "deadline-maps-off",
+            Plan {
+                start: T0,
+                missing: |_| Vec::new(),
+                wait: |_| true,
+                previous_tick: Some(deadline - 30),
+            },
+            false,
             deadline,
         ),
         (
@@ -162,11 +178,12 @@ fn storm(root: &Path, hash: &PasswordHash, runs: usize) -> Vec<Figure> {
                 wait: |_| false,
                 previous_tick: Some(grace - 30),
             },
+            true,
             grace,
         ),
     ];
     let mut figures = Vec::new();
-    for (name, plan, moment) in cases {
+    for (name, plan, maps, moment) in cases {
         println!();
         println!(
             "== storm/{name}: {GAMES} games, one tick at {} ==",
@@ -185,7 +202,8 @@ fn storm(root: &Path, hash: &PasswordHash, runs: usize) -> Vec<Figure> {
             let dir = root.join(format!("storm-{name}-run"));
             let _ = std::fs::remove_dir_all(&dir);
             copy_dir(&template, &dir);
-            let config = Config::load(&dir.join("judge.toml")).expect("judge.toml");
+            let mut config = Config::load(&dir.join("judge.toml")).expect("judge.toml");
+            config.maps.enabled = maps;
             let mut judge = Judge::open(config).expect("open the judge");
             let before_out = count(&judge, "SELECT count(*) FROM outbound");
 
@@ -241,6 +259,39 @@ fn storm(root: &Path, hash: &PasswordHash, runs: usize) -> Vec<Figure> {
             // Seven players and the Master per game.
             assert_eq!(results, 8 * GAMES as i64, "results mails queued");
             let out = count(&judge, "SELECT count(*) FROM outbound") - before_out;
+            let named = count(
+                &judge,
+                &format!(
+                    "SELECT count(*) FROM outbound WHERE created_at = {moment} \
+                     AND instr(CAST(raw AS TEXT), 'X-Judge-Picture: results') > 0"
+                ),
+            );
+            assert_eq!(named, if maps { 8 * GAMES as i64 } else { 0 }, "maps named");
+            // After the commit, as the sender does it (no write lock): the
+            // maps of the first games' results mails drawn in, timed.
+            if maps && run == 0 {
+                let raws: Vec<Vec<u8>> = store::due_mail(judge.store.conn(), moment, 8 * MAP_GAMES)
+                    .expect("due mail")
+                    .into_iter()
+                    .filter(|m| m.created_at == moment)
+                    .map(|m| m.raw)
+                    .collect();
+                let mut maker = judge::game::maps::PictureMaker::default();
+                let t = Instant::now();
+                let mut bytes = 0;
+                for raw in &raws {
+                    bytes += maker.fill(judge.store.conn(), &judge.config, raw).len();
+                }
+                let took = t.elapsed().as_secs_f64();
+                println!(
+                    "sending side: {} results mails of {MAP_GAMES} games drawn in {took:.2} s \
+                     ({:.1} ms per game, {} KB per mail): {:.1} s for all {GAMES} games",
+                    raws.len(),
+                    took * 1e3 / MAP_GAMES as f64,
+                    bytes / raws.len().max(1) / 1024,
+                    took * GAMES as f64 / MAP_GAMES as f64
+                );
+            }
             drop(judge);
             let _ = std::fs::remove_dir_all(&dir);
 

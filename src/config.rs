@@ -18,6 +18,8 @@ pub struct Config {
     pub games: GamesSection,
     #[serde(default)]
     pub clock: ClockSection,
+    #[serde(default)]
+    pub maps: MapsSection,
     /// Mailbox sections belong to the daemon; kept as raw tables here so
     /// that the front end can run from the same file.
     #[serde(default)]
@@ -39,6 +41,11 @@ pub struct JudgeSection {
     /// A display name for From.
     #[serde(default = "default_name")]
     pub name: String,
+    /// The judgekeeper's address: told by mail when a mail or a game
+    /// could not be handled, or a mail could not be sent. Absent: the log
+    /// only.
+    #[serde(default)]
+    pub keeper: Option<String>,
 }
 
 fn default_name() -> String {
@@ -80,6 +87,40 @@ impl Default for MailSection {
 
 fn default_max_bytes() -> usize {
     256 * 1024
+}
+
+/// The map pictures: in the results mails, for `GET MAP` and `judge map`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MapsSection {
+    /// Whether results mails carry the map of the phase (players may still
+    /// `SET MAPS OFF` for themselves).
+    #[serde(default = "yes")]
+    pub enabled: bool,
+    /// The PNG's width in pixels (at least 400; the height follows).
+    #[serde(default = "default_map_width")]
+    pub width: u32,
+    /// Also attach the SVG (for zooming without blur).
+    #[serde(default)]
+    pub svg: bool,
+}
+
+impl Default for MapsSection {
+    fn default() -> Self {
+        MapsSection {
+            enabled: true,
+            width: default_map_width(),
+            svg: false,
+        }
+    }
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn default_map_width() -> u32 {
+    1200
 }
 
 /// Defaults for new games (the Master can change each game's own).
@@ -197,11 +238,22 @@ impl Config {
                 config.judge.code
             ));
         }
+        if config.maps.width < 400 || config.maps.width > 8000 {
+            return Err(format!(
+                "[maps] width = {}: give a width from 400 to 8000 pixels",
+                config.maps.width
+            ));
+        }
         if crate::mail::Address::parse(&config.judge.address).is_err() {
             return Err(format!(
                 "[judge] address = {:?} is not a mail address",
                 config.judge.address
             ));
+        }
+        if let Some(keeper) = &config.judge.keeper {
+            if crate::mail::Address::parse(keeper).is_err() {
+                return Err(format!("[judge] keeper = {keeper:?} is not a mail address"));
+            }
         }
         if let Some(zone) = &config.games.timezone {
             crate::game::clock::check_zone(zone).map_err(|e| format!("[games] timezone: {e}"))?;

@@ -45,6 +45,10 @@ pub struct PhaseInput {
     pub position: PositionJson,
     #[serde(default)]
     pub orders: BTreeMap<String, Vec<String>>,
+    /// Asks for the map of the phase with its orders and results, as SVG,
+    /// in the output's `svg`.
+    #[serde(default)]
+    pub svg: bool,
 }
 
 /// A line of `judge adjudicate` input read in place: the keys of
@@ -328,6 +332,9 @@ pub struct PhaseOutput {
     pub errors: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub winner: Option<String>,
+    /// The map of the phase, when the input asked for it (`"svg": true`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub svg: Option<String>,
 }
 
 fn parse_power(name: &str) -> Result<Power, String> {
@@ -493,9 +500,26 @@ impl PositionJson {
 /// Runs one input line's phase. `Err` for a position that cannot be read;
 /// orders that cannot be read go into the output's `errors`.
 pub fn run_phase(map: &Map, input: &PhaseInput) -> Result<PhaseOutput, String> {
-    let position = input.position.to_position(map)?;
-    let (orders, errors) = read_orders(map, &position, &lists(&input.orders))?;
+    let (position, orders, errors) = read_phase(map, input)?;
     let adjudication = adjudicate(map, &position, &orders);
+    let svg = input.svg.then(|| {
+        let phase = position.phase;
+        let title = format!(
+            "{} {}, {} results",
+            phase.season_name(),
+            phase.year,
+            phase.kind_name().to_lowercase()
+        );
+        crate::draw::svg(
+            map,
+            &crate::draw::Scene {
+                position: &position,
+                orders: &adjudication.orders,
+                retreats: &adjudication.next.dislodged,
+                title: &title,
+            },
+        )
+    });
     let Adjudication {
         orders: results,
         next,
@@ -511,7 +535,19 @@ pub fn run_phase(map: &Map, input: &PhaseInput) -> Result<PhaseOutput, String> {
             .collect(),
         errors,
         winner: winner.map(|p| p.upper().to_string()),
+        svg,
     })
+}
+
+/// The position and the orders of an input line, read and checked; the
+/// orders that could not be read, with the reason, beside them.
+pub fn read_phase(
+    map: &Map,
+    input: &PhaseInput,
+) -> Result<(Position, Vec<Order>, Vec<String>), String> {
+    let position = input.position.to_position(map)?;
+    let (orders, errors) = read_orders(map, &position, &lists(&input.orders))?;
+    Ok((position, orders, errors))
 }
 
 /// [`run_phase`] on a line read in place ([`PhaseLine::read`]), writing the

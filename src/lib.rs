@@ -16,11 +16,14 @@
 //!   and out, archive — and argon2id password hashing.
 //! - [`mail`]: one inbound mail read into values, one outbound mail rendered.
 //! - [`report`]: the mails to the whole game (results), from editable templates.
+//! - [`fault`]: panics injected on purpose by tests (debug builds only).
 
 pub mod commands;
 pub mod config;
 pub mod daemon;
+pub mod draw;
 pub mod engine;
+pub mod fault;
 pub mod frontend;
 pub mod game;
 pub mod interchange;

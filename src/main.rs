@@ -33,6 +33,22 @@ enum Command {
     },
     /// Print a game as JSON: every phase, its position, orders and results.
     Export { game: String },
+    /// Draw the map of a phase (with its orders and results), or of the
+    /// current position: PNG, or SVG.
+    Map {
+        game: String,
+        /// The phase (S1901M, F1901R, W1901A, ...); absent: the current position.
+        phase: Option<String>,
+        /// SVG (the default with an output file named *.svg).
+        #[arg(long, conflicts_with = "png")]
+        svg: bool,
+        /// PNG (the default), `[maps] width` pixels wide.
+        #[arg(long)]
+        png: bool,
+        /// Where to write it (default: standard output).
+        #[arg(short = 'o', long = "output")]
+        output: Option<PathBuf>,
+    },
     /// Run the judge: watch the inbox, keep the deadlines, send the mail.
     Run {
         /// One pass (all waiting mail, everything due, the queue), then exit.
@@ -79,16 +95,24 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             }
         }
         Command::Handle { now } => {
-            let config = Config::load(&cli.config)?;
-            let now = parse_now(now.as_deref())?;
-            let handled = judge::commands::handle::run(config, now)?;
-            eprintln!("judge handle: {handled:?}");
-            Ok(ExitCode::SUCCESS)
+            use judge::commands::handle;
+            // Only 0 and 75 may leave here: any other status makes a mail
+            // system bounce the mail to its sender.
+            match handle::run(&cli.config, now.as_deref()) {
+                Ok(handled) => {
+                    eprintln!("judge handle: {handled:?}");
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(e) => {
+                    eprintln!("judge handle: not stored, to be offered again: {e}");
+                    Ok(ExitCode::from(handle::EX_TEMPFAIL))
+                }
+            }
         }
         Command::Run { once, now } => {
             let config = Config::load(&cli.config)?;
             let now = match now {
-                Some(t) => Some(parse_now(Some(t.as_str()))?),
+                Some(t) => Some(judge::commands::parse_now(Some(t.as_str()))?),
                 None => None,
             };
             let runtime = tokio::runtime::Builder::new_current_thread()
@@ -118,21 +142,34 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 ExitCode::FAILURE
             })
         }
+        Command::Map {
+            game,
+            phase,
+            svg,
+            png,
+            output,
+        } => {
+            use judge::commands::map::{self, Format};
+            let config = Config::load(&cli.config)?;
+            let format = Format::choose(svg, png, output.as_deref());
+            let bytes = map::run(&config, &game, phase.as_deref(), format)?;
+            match output {
+                Some(path) => std::fs::write(&path, bytes)
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+                None => {
+                    use std::io::Write;
+                    io::stdout()
+                        .write_all(&bytes)
+                        .map_err(|e| format!("writing the picture: {e}"))?;
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Export { game } => {
             let config = Config::load(&cli.config)?;
             let value = judge::commands::export::run(&config, &game)?;
             println!("{}", serde_json::to_string_pretty(&value).expect("JSON"));
             Ok(ExitCode::SUCCESS)
         }
-    }
-}
-
-/// `--now` as unix seconds; the clock when absent.
-fn parse_now(now: Option<&str>) -> Result<i64, String> {
-    match now {
-        None => Ok(chrono::Utc::now().timestamp()),
-        Some(t) => chrono::DateTime::parse_from_rfc3339(t)
-            .map(|d| d.timestamp())
-            .map_err(|e| format!("--now {t:?} is not an RFC 3339 time: {e}")),
     }
 }

@@ -1329,8 +1329,9 @@ fn press_rules_and_no_reply_loops() {
 #[test]
 fn information_commands() {
     let mut j = TestJudge::new("info");
-    let anyone = "curious@example.com";
-    let r = j.mail(anyone, "LIST");
+    // A fresh address each time: a stranger gets only a few replies an hour.
+    let anyone = || format!("curious{}@example.com", unique());
+    let r = j.mail(&anyone(), "LIST");
     assert!(
         reply(&r).body.contains("No games are forming or running."),
         "{}",
@@ -1342,7 +1343,7 @@ fn information_commands() {
     j.take();
 
     // HELP and every help file.
-    let r = j.mail(anyone, "HELP");
+    let r = j.mail(&anyone(), "HELP");
     let rep = reply(&r);
     assert_eq!(rep.subject, "JDG: orders");
     assert!(!rep.subject.contains("[Error Flag]"));
@@ -1358,7 +1359,7 @@ fn information_commands() {
         "rules",
         "map",
     ] {
-        let r = j.mail(anyone, &format!("GET {file}"));
+        let r = j.mail(&anyone(), &format!("GET {file}"));
         let rep = reply(&r);
         assert!(
             !rep.subject.contains("[Error Flag]"),
@@ -1372,17 +1373,17 @@ fn information_commands() {
             rep.body
         );
     }
-    let r = j.mail(anyone, "GET secrets");
+    let r = j.mail(&anyone(), "GET secrets");
     assert!(reply(&r).subject.starts_with("[Error Flag]"));
     assert!(reply(&r)
         .body
         .contains("There is no file 'secrets'. The files are:"));
-    let r = j.mail(anyone, "GET ../../judge.toml");
+    let r = j.mail(&anyone(), "GET ../../judge.toml");
     assert!(reply(&r).subject.starts_with("[Error Flag]"));
     assert!(!reply(&r).body.contains("[store]"));
 
     // VERSION.
-    let r = j.mail(anyone, "version");
+    let r = j.mail(&anyone(), "version");
     assert!(
         reply(&r)
             .body
@@ -1392,7 +1393,7 @@ fn information_commands() {
     );
 
     // LIST: both games, their state, phase and players.
-    let r = j.mail(anyone, "LIST");
+    let r = j.mail(&anyone(), "LIST");
     let rep = reply(&r);
     let alpha = rep
         .body
@@ -1413,7 +1414,7 @@ fn information_commands() {
         "{beta}"
     );
     // LIST <game>: the powers, their units and centres, the deadline.
-    let r = j.mail(anyone, "LIST alpha");
+    let r = j.mail(&anyone(), "LIST alpha");
     let rep = reply(&r);
     assert!(rep.body.contains("Game 'alpha': active"), "{}", rep.body);
     assert!(rep.body.contains("Phase S1901M."), "{}", rep.body);
@@ -1433,13 +1434,13 @@ fn information_commands() {
         !rep.body.contains("cy@example.net"),
         "addresses are not listed"
     );
-    let r = j.mail(anyone, "LIST beta");
+    let r = j.mail(&anyone(), "LIST beta");
     assert!(
         reply(&r).body.contains("1 of 7 players have joined."),
         "{}",
         dump(&r)
     );
-    let r = j.mail(anyone, "LIST gamma");
+    let r = j.mail(&anyone(), "LIST gamma");
     assert!(
         reply(&r).body.contains("There is no game named 'gamma'"),
         "{}",
@@ -1447,14 +1448,14 @@ fn information_commands() {
     );
 
     // HISTORY: empty, then with a result; the date bounds.
-    let r = j.mail(anyone, "HISTORY alpha");
+    let r = j.mail(&anyone(), "HISTORY alpha");
     assert!(
         reply(&r).body.contains("Nothing in the archive of 'alpha'"),
         "{}",
         dump(&r)
     );
     master(&mut j, "alpha", "PROCESS");
-    let r = j.mail(anyone, "HISTORY alpha");
+    let r = j.mail(&anyone(), "HISTORY alpha");
     let rep = reply(&r);
     assert!(
         rep.body.contains("The archive of 'alpha': 1 mail(s)."),
@@ -1471,15 +1472,15 @@ fn information_commands() {
         "{}",
         rep.body
     );
-    let r = j.mail(anyone, "HISTORY alpha FROM 2026-12-01");
+    let r = j.mail(&anyone(), "HISTORY alpha FROM 2026-12-01");
     assert!(
         reply(&r).body.contains("Nothing in the archive"),
         "{}",
         dump(&r)
     );
-    let r = j.mail(anyone, "HISTORY alpha FROM 2026-11-01 TO 2026-11-30");
+    let r = j.mail(&anyone(), "HISTORY alpha FROM 2026-11-01 TO 2026-11-30");
     assert!(reply(&r).body.contains("1 mail(s)"), "{}", dump(&r));
-    let r = j.mail(anyone, "HISTORY alpha FROM yesterday");
+    let r = j.mail(&anyone(), "HISTORY alpha FROM yesterday");
     assert!(
         reply(&r).subject.starts_with("[Error Flag]"),
         "{}",
@@ -1487,7 +1488,7 @@ fn information_commands() {
     );
 
     // SUMMARY: who plays what, centres by year.
-    let r = j.mail(anyone, "SUMMARY alpha");
+    let r = j.mail(&anyone(), "SUMMARY alpha");
     let rep = reply(&r);
     assert!(
         rep.body.contains("Summary of 'alpha' (standard, active)."),
@@ -1511,7 +1512,7 @@ fn information_commands() {
         "{}",
         rep.body
     );
-    let r = j.mail(anyone, "SUMMARY beta");
+    let r = j.mail(&anyone(), "SUMMARY beta");
     assert!(
         reply(&r).body.contains("(no powers assigned yet)"),
         "{}",
@@ -1519,7 +1520,7 @@ fn information_commands() {
     );
 
     // Several in one mail, each answered in turn; a malformed one explained.
-    let r = j.mail(anyone, "VERSION\nLIST\nGET\nSUMMARY");
+    let r = j.mail(&anyone(), "VERSION\nLIST\nGET\nSUMMARY");
     let rep = reply(&r);
     assert!(
         rep.body.contains("> GET\n*** Write it as: GET <file>"),
@@ -1620,4 +1621,363 @@ fn players_habits() {
         "{}",
         results[0].body
     );
+}
+
+/// Orders as the rulebook writes them, by mail: the one meaning followed
+/// and said ("Read as"), two meanings refused naming both, no arrow.
+#[test]
+fn orders_read_as_the_rulebook_writes_them() {
+    let mut j = TestJudge::new("rulebook");
+    started_game(&mut j, "rb");
+    j.take();
+    let r = orders(&mut j, "rb", "I", "F Nap - Tyr\nA Ven - Tyr\nA Rom Apu");
+    let rep = reply(&r);
+    assert!(!rep.subject.contains("[Error Flag]"), "{}", rep.body);
+    assert!(
+        rep.body
+            .contains("> F Nap - Tyr\nRead as: Fleet Naples -> Tyrrhenian Sea."),
+        "{}",
+        rep.body
+    );
+    assert!(
+        rep.has_line("Fleet Naples -> Tyrrhenian Sea."),
+        "{}",
+        rep.body
+    );
+    assert!(rep.has_line("Army Venice -> Tyrolia."), "{}", rep.body);
+    assert!(rep.has_line("Army Rome -> Apulia."), "{}", rep.body);
+    assert!(!rep.body.contains("> A Ven - Tyr"), "{}", rep.body);
+    let mut italy = stored_orders(&j, "rb", "ITALY");
+    italy.sort();
+    assert_eq!(italy, ["A ROM - APU", "A VEN - TYR", "F NAP - TYS"]);
+
+    let r = orders(&mut j, "rb", "E", "F Edi - Nor Sea\nF Lon - N. Sea");
+    let rep = reply(&r);
+    assert!(rep.subject.contains("[Error Flag]"), "{}", rep.body);
+    assert!(
+        rep.body.contains(
+            "> F Edi - Nor Sea\n*** F Edi - Nor Sea: 'Nor Sea' could be North Sea or Norwegian Sea."
+        ),
+        "{}",
+        rep.body
+    );
+    assert!(
+        rep.body
+            .contains("> F Lon - N. Sea\nRead as: Fleet London -> North Sea."),
+        "{}",
+        rep.body
+    );
+    assert_eq!(stored_orders(&j, "rb", "ENGLAND"), ["F LON - NTH"]);
+}
+
+/// No reply shows a password, whether its command was understood or not:
+/// passwords of several words, malformed sign-ons, CREATE with a variant,
+/// SET PASSWORD with spaces.
+#[test]
+fn replies_never_show_a_password() {
+    let mut j = TestJudge::new("echoes");
+    started_game(&mut j, "ec");
+    j.take();
+    let secret_lines = [
+        "SIGNON Fec my hidden phrase",
+        "SIGN ON Fec hidden",
+        "CREATE ?eg2 hidden standard",
+        "CREATE ?eg3 hidden words here",
+        "OBSERVE ec hidden words",
+    ];
+    for line in secret_lines {
+        let r = j.mail("stranger@example.net", line);
+        assert!(!dump(&r).contains("hidden"), "{line}: {}", dump(&r));
+    }
+    let r = orders(&mut j, "ec", "F", "SET PASSWORD two hidden words");
+    assert!(!dump(&r).contains("hidden"), "{}", dump(&r));
+    assert!(
+        reply(&r).body.contains("> SET PASSWORD ****"),
+        "{}",
+        dump(&r)
+    );
+}
+
+/// The peak memory (KiB) of `judge handle` fed `header` and then `filler`
+/// until at least `size` bytes (it must exit 0): the bytes written, and the
+/// memory (None when GNU time is not there to measure it).
+fn handle_streamed(
+    j: &TestJudge,
+    header: &[u8],
+    filler: &[u8],
+    size: usize,
+) -> (usize, Option<u64>) {
+    let time = std::path::Path::new("/usr/bin/time");
+    let judge = env!("CARGO_BIN_EXE_judge");
+    let config = j.config();
+    let mut command = if time.exists() {
+        let mut c = std::process::Command::new(time);
+        c.args(["-f", "peak-kib %M", judge]);
+        c
+    } else {
+        std::process::Command::new(judge)
+    };
+    let mut child = command
+        .arg("--config")
+        .arg(&config)
+        .args(["handle", "--now", &j.now])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let (header, filler) = (header.to_vec(), filler.to_vec());
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        input.write_all(&header)?;
+        let mut written = header.len();
+        while written < size {
+            input.write_all(&filler)?;
+            written += filler.len();
+        }
+        Ok::<_, std::io::Error>(written)
+    });
+    let out = child.wait_with_output().unwrap();
+    let written = writer.join().unwrap().expect("the whole mail was taken");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let peak = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("peak-kib "))
+        .map(|kib| kib.trim().parse().unwrap());
+    (written, peak)
+}
+
+#[test]
+fn a_huge_mail_is_read_only_up_to_the_limit_and_stored_cut_short() {
+    let mut j = TestJudge::new("huge");
+    started_game(&mut j, "huge");
+    j.take();
+    let cy = "cy@example.net";
+    let db_before = std::fs::metadata(j.db_path()).unwrap().len();
+    let mail = Mail::new(cy, "huge", "SIGNON Fhuge pw-cy\nA Par - Bur\n");
+    let (size, peak) = handle_streamed(
+        &j,
+        mail.raw().as_bytes(),
+        "A Mar - Spa and a great deal more text to make it big enough\n"
+            .repeat(1000)
+            .as_bytes(),
+        200 * 1024 * 1024,
+    );
+    eprintln!("peak memory of a 200 MB mail: {peak:?} KiB");
+    if let Some(kib) = peak {
+        assert!(kib < 64 * 1024, "{kib} KiB");
+    }
+    let r = j.take();
+    assert_eq!(r.len(), 1, "{}", dump(&r));
+    let rep = reply(&r);
+    assert!(rep.subject.starts_with("[Error Flag]"), "{}", rep.subject);
+    assert!(
+        rep.body.contains(&format!("Your mail is {} bytes", size)),
+        "{}",
+        rep.body
+    );
+    assert!(
+        rep.body.contains("over this judge's limit of 262144 bytes"),
+        "{}",
+        rep.body
+    );
+    assert_eq!(order_count(&j), 0);
+    assert_eq!(j.inbound_status(&mail.message_id).0, "handled");
+    let stored: Vec<u8> = j
+        .db()
+        .query_row(
+            "SELECT raw FROM inbound WHERE message_id = ?1",
+            [mail.message_id.trim_matches(['<', '>'])],
+            |row| row.get(0),
+        )
+        .unwrap();
+    assert!(stored.len() < 400 * 1024, "{}", stored.len());
+    let note = format!("bytes of this mail of {size} bytes.]");
+    assert!(String::from_utf8_lossy(&stored).contains(&note));
+    let db_after = std::fs::metadata(j.db_path()).unwrap().len();
+    assert!(
+        db_after < db_before + 4 * 1024 * 1024,
+        "{db_before} -> {db_after}"
+    );
+}
+
+#[test]
+fn replies_refer_to_the_last_ten_references_only() {
+    let mut j = TestJudge::new("refs");
+    // As many as fit in a mail within the size limit.
+    let references = (0..8_000)
+        .map(|k| format!("<r{k}@players.example>"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mail =
+        Mail::new("ann@example.com", "help", "HELP").header(&format!("References: {references}"));
+    let r = j.send(&mail);
+    let rep = reply(&r);
+    assert_eq!(rep.references.len(), 10, "{:?}", rep.references);
+    assert_eq!(rep.references.last(), Some(&mail.message_id));
+    assert!(rep
+        .references
+        .contains(&"<r7999@players.example>".to_string()));
+    let header_len = rep.raw.find("\r\n\r\n").unwrap_or(rep.raw.len());
+    assert!(header_len < 4_000, "{header_len}");
+}
+
+#[test]
+fn an_observer_is_told_how_to_stop_and_stops_without_a_password() {
+    let mut j = TestJudge::new("unobserve");
+    started_game(&mut j, "uo");
+    j.take();
+    let watcher = "watcher@example.org";
+    // Someone else made this address an observer, with a password its
+    // owner does not know.
+    let r = j.mail(watcher, "OBSERVE uo forged-pw");
+    let stop = "You observe 'uo': mail UNOBSERVE uo to stop.";
+    assert!(one_to(&r, watcher).has_line(stop), "{}", dump(&r));
+    let r = master(&mut j, "uo", "PROCESS");
+    let to_watcher = to(&r, watcher);
+    assert_eq!(to_watcher.len(), 1, "{}", dump(&r));
+    assert!(to_watcher[0].has_line(stop), "{}", to_watcher[0].body);
+    for player in to(&r, addr_of("F")) {
+        assert!(!player.body.contains("UNOBSERVE"), "{}", player.body);
+    }
+
+    // A stranger cannot remove the observer.
+    let r = j.mail("stranger@example.com", "UNOBSERVE uo");
+    assert!(
+        reply(&r).body.contains("You do not observe 'uo'"),
+        "{}",
+        dump(&r)
+    );
+    let r = j.mail(watcher, "UNOBSERVE uo");
+    assert!(
+        reply(&r).body.contains("You no longer observe 'uo'."),
+        "{}",
+        dump(&r)
+    );
+    let r = master(&mut j, "uo", "PROCESS");
+    assert!(to(&r, watcher).is_empty(), "{}", dump(&r));
+    let r = j.mail("ann@example.com", "HELP");
+    assert!(reply(&r).body.contains("UNOBSERVE <game>"), "{}", dump(&r));
+}
+
+#[test]
+fn five_failed_sign_ons_lock_a_seat_for_an_hour_and_its_owner_is_told_once() {
+    let mut j = TestJudge::new("lockout");
+    started_game(&mut j, "lo");
+    j.take();
+    let france = addr_of("F");
+    let notice = "JDG:lo - Sign-ons locked";
+    for k in 0..5 {
+        let guesser = format!("guess{k}@example.com");
+        let r = j.mail(&guesser, &format!("SIGNON Flo guess-{k}\nA Par - Bur"));
+        let rep = one_to(&r, &guesser);
+        assert!(rep.body.contains("Sign-on failed"), "{}", dump(&r));
+        let told = with_subject(&r, notice);
+        if k < 4 {
+            assert!(told.is_empty(), "{}", dump(&r));
+        } else {
+            assert_eq!(told.len(), 1, "{}", dump(&r));
+            assert!(told[0].is_to(france));
+            assert!(
+                told[0].body.contains("guess4@example.com"),
+                "{}",
+                told[0].body
+            );
+        }
+    }
+    // Locked: the right password is refused too, unchecked, and the reply
+    // says no more than that.
+    let r = orders(&mut j, "lo", "F", "A Par - Bur");
+    let rep = reply(&r);
+    assert!(
+        rep.body.contains("this one is locked for an hour"),
+        "{}",
+        rep.body
+    );
+    assert!(!rep.body.contains("Signed on"), "{}", rep.body);
+    assert_eq!(order_count(&j), 0);
+    let r = j.mail("guess9@example.com", "SIGNON Flo guess-9");
+    assert!(reply(&r).body.contains("locked"), "{}", dump(&r));
+    assert!(with_subject(&r, notice).is_empty(), "told once");
+    // Other seats are not locked.
+    let r = orders(&mut j, "lo", "G", "A Mun - Ruh");
+    assert!(reply(&r).body.contains("Signed on"), "{}", dump(&r));
+    // An hour later it opens again.
+    j.now = at(1);
+    let r = orders(&mut j, "lo", "F", "A Par - Bur");
+    assert!(reply(&r).body.contains("Signed on"), "{}", dump(&r));
+    // The Master's password is guarded the same way.
+    for k in 0..5 {
+        j.mail(&format!("m{k}@example.com"), "SIGNON Mlo wrong\nPROCESS");
+    }
+    let r = master(&mut j, "lo", "PROCESS");
+    assert!(reply(&r).body.contains("locked"), "{}", dump(&r));
+}
+
+#[test]
+fn an_address_that_never_signed_on_gets_a_few_replies_an_hour() {
+    let mut j = TestJudge::new("strangers");
+    started_game(&mut j, "st");
+    j.take();
+    let victim = "victim@example.org";
+    let mut ids = Vec::new();
+    for k in 0..8 {
+        let mail = Mail::new(victim, "help", "HELP");
+        ids.push(mail.message_id.clone());
+        let r = j.send(&mail);
+        assert_eq!(
+            to(&r, victim).len(),
+            usize::from(k < 5),
+            "mail {k}: {}",
+            dump(&r)
+        );
+    }
+    // Stored and handled all the same.
+    for id in &ids {
+        assert_eq!(j.inbound_status(id).0, "handled");
+    }
+    // A player is answered whatever the count.
+    for _ in 0..8 {
+        let r = orders(&mut j, "st", "F", "A Par - Bur");
+        assert_eq!(to(&r, addr_of("F")).len(), 1, "{}", dump(&r));
+    }
+    // An hour later the stranger is answered again.
+    j.now = at(1);
+    let r = j.mail(victim, "HELP");
+    assert_eq!(to(&r, victim).len(), 1, "{}", dump(&r));
+}
+
+#[test]
+fn passwords_are_redacted_from_the_stored_mail_once_handled() {
+    let mut j = TestJudge::new("redact");
+    let forms = [
+        ("CREATE ?rd create-secret", "create-secret"),
+        (
+            "SIGNON Mrd create-secret\nSET PASSWORD new-master-secret",
+            "new-master-secret",
+        ),
+        ("OBSERVE rd watch-secret", "watch-secret"),
+        ("SIGN ON Mrd wrong-guess", "wrong-guess"),
+        ("SIGNON Frd not valid at all", "valid"),
+    ];
+    for (body, secret) in forms {
+        let mail = Mail::new("ann@example.com", "pw", body);
+        j.send(&mail);
+        let stored: Vec<u8> = j
+            .db()
+            .query_row(
+                "SELECT raw FROM inbound WHERE message_id = ?1",
+                [mail.message_id.trim_matches(['<', '>'])],
+                |row| row.get(0),
+            )
+            .unwrap();
+        let stored = String::from_utf8_lossy(&stored);
+        assert!(!stored.contains(secret), "{body}: {stored}");
+        assert!(stored.contains(&"*".repeat(secret.len())), "{stored}");
+    }
+    // The passwords still work: only the stored copy was changed.
+    let r = j.mail("ann@example.com", "SIGNON Mrd create-secret\nLIST rd");
+    assert!(reply(&r).body.contains("Signed on"), "{}", dump(&r));
 }

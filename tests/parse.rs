@@ -830,7 +830,7 @@ fn refused_movement_orders() {
             ("F Bre S A Mar - Spa", "F Bre S A Mar - Spa: The fleet in Brest cannot reach Spain, so it cannot support a move there."),
             ("A Par S A Mar - Mun", "A Par S A Mar - Mun: The army in Marseilles cannot reach Munich."),
             ("A Par S A Mar - Bel", "A Par S A Mar - Bel: The army in Paris cannot reach Belgium, so it cannot support a move there."),
-            ("A Par S German A Mar - Bur", "A Par S German A Mar - Bur: The army in Marseilles is French, not German."),
+            ("A Par S German A Mar - Bur", "A Par S German A Mar - Bur: There is a French army in Marseilles, not a German one."),
             ("A Par S F Mar - Bur", "A Par S F Mar - Bur: There is an army in Marseilles, not a fleet. Did you mean A Par S A Mar - Bur?"),
             ("A Par S A Mar - Mar", "A Par S A Mar - Mar: A unit cannot move to the province it is already in."),
             // Convoys.
@@ -914,7 +914,7 @@ fn refused_orders_in_other_positions() {
             ("A War - Lvp", "A War - Lvp: Warsaw is not adjacent to Liverpool. Did you mean A War - Lvn?"),
             ("F Sev - Sevastapol", "F Sev - Sevastapol: A unit cannot move to the province it is already in. Did you mean F Sev H?"),
             ("A War S English A Lvp", "A War S English A Lvp: The army in Warsaw cannot reach Liverpool, so it cannot support the unit there."),
-            ("A War S German A Sev", "A War S German A Sev: The fleet in Sevastopol is Russian, not German."),
+            ("A War S German A Sev", "A War S German A Sev: There is a Russian fleet in Sevastopol, not a German one."),
             ("F Sev C A War - Rum", "F Sev C A War - Rum: Sevastopol is not a sea: a fleet on a coast cannot convoy."),
         ],
     );

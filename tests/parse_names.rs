@@ -16,6 +16,7 @@
 //! expectation does not come from the parser.
 
 use std::collections::BTreeSet;
+use std::sync::OnceLock;
 
 use judge::engine::map::{Coast, Location, Map, Power, Province, Terrain, UnitType};
 use judge::engine::order::{Order, OrderKind};
@@ -53,6 +54,21 @@ fn listed(p: Province) -> Vec<String> {
     let mut v = vec![m.abbr(p).to_string(), m.name(p).to_string()];
     v.extend(m.aliases(p).iter().map(|a| a.to_string()));
     v
+}
+
+/// A listed spelling, normalised and as its words.
+type Listed = (String, Vec<String>);
+
+/// Per province: each listed spelling, normalised and as its words (made
+/// once: the checks below ask for them millions of times).
+fn table() -> &'static [Vec<Listed>] {
+    static TABLE: OnceLock<Vec<Vec<Listed>>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        map()
+            .provinces()
+            .map(|p| listed(p).iter().map(|s| (norm(s), words(s))).collect())
+            .collect()
+    })
 }
 
 /// The spellings generated for `p`, as written.
@@ -142,12 +158,13 @@ impl Spelling {
 
     /// Kind words fit a sea whose name has them all, or has none.
     fn kinds_fit(&self, q: Province, kinds: &[&str]) -> bool {
-        let name = words(map().name(q));
+        // The full name is the second spelling listed.
+        let spellings = &table()[q.index()];
         map().terrain(q) == Terrain::Sea
-            && (!name.iter().any(|w| is_kind(w))
+            && (!spellings[1].1.iter().any(|w| is_kind(w))
                 || kinds
                     .iter()
-                    .all(|k| listed(q).iter().any(|s| words(s).iter().any(|w| w == k))))
+                    .all(|k| spellings.iter().any(|(_, ws)| ws.iter().any(|w| w == k))))
     }
 
     /// A spelling of `q` itself, or one with kind words added.
@@ -161,12 +178,14 @@ impl Spelling {
             .collect();
         let kinds = self.kinds();
         // Word for word: `Nor Sea` is not `norsea` run together.
-        let same = |s: &str| words(s) == self.words || (self.words.len() == 1 && norm(s) == joined);
-        listed(q).iter().any(|s| {
-            same(s)
+        let same = |n: &str, ws: &[String]| {
+            ws == self.words.as_slice() || (self.words.len() == 1 && n == joined)
+        };
+        table()[q.index()].iter().any(|(n, ws)| {
+            same(n, ws)
                 || (!kinds.is_empty()
                     && !content.is_empty()
-                    && norm(s) == content
+                    && *n == content
                     && self.kinds_fit(q, &kinds))
         })
     }
@@ -178,10 +197,10 @@ impl Spelling {
         if content == 0 || (self.words.len() == 1 && self.words[0].len() < 3) {
             return false;
         }
-        listed(q)
+        table()[q.index()]
             .iter()
-            .filter(|s| norm(s).len() > 2)
-            .any(|s| self.fits(&self.words, &words(s), q))
+            .filter(|(n, _)| n.len() > 2)
+            .any(|(_, ws)| self.fits(&self.words, ws, q))
     }
 
     fn fits(&self, ws: &[String], name: &[String], q: Province) -> bool {

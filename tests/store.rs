@@ -133,7 +133,7 @@ fn schema_applies_twice_and_records_version() {
         let busy: i64 = conn
             .pragma_query_value(None, "busy_timeout", |r| r.get(0))
             .unwrap();
-        assert_eq!(busy, 5000);
+        assert_eq!(busy, 60_000, "parallel deliveries wait, not fail");
         let app: i64 = conn
             .pragma_query_value(None, "application_id", |r| r.get(0))
             .unwrap();
@@ -158,6 +158,163 @@ fn schema_applies_twice_and_records_version() {
         use std::os::unix::fs::PermissionsExt;
         let mode = std::fs::metadata(&path).unwrap().permissions().mode();
         assert_eq!(mode & 0o077, 0, "the database is private: {mode:o}");
+    }
+}
+
+/// Issue 10: opening the store took the write lock even for `judge
+/// export`, so it failed ("database is locked") beside busy deliveries. A
+/// file at the current version is only read.
+#[test]
+fn opening_a_current_store_takes_no_write_lock() {
+    let dir = TempDir::new("no-lock");
+    drop(Store::open(dir.db()).unwrap());
+    let mut holder = Store::open(dir.db()).unwrap();
+    let tx = holder.transaction().unwrap();
+    create_game(&tx, &new_game("held"), T0).unwrap();
+    let started = std::time::Instant::now();
+    let store = Store::open(dir.db()).unwrap();
+    let read_only = Store::open_read_only(dir.db()).unwrap();
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(2),
+        "opening waited {:?} for the writer",
+        started.elapsed()
+    );
+    assert!(list_games(store.conn()).unwrap().is_empty());
+    assert!(list_games(read_only.conn()).unwrap().is_empty());
+    tx.commit().unwrap();
+    assert_eq!(list_games(read_only.conn()).unwrap().len(), 1);
+}
+
+#[test]
+fn a_read_only_store_needs_a_judge_file_at_this_version() {
+    let dir = TempDir::new("read-only");
+    assert!(
+        Store::open_read_only(dir.db()).is_err(),
+        "no file: not made"
+    );
+    assert!(!dir.db().exists());
+    drop(Store::open(dir.db()).unwrap());
+    {
+        let conn = Connection::open(dir.db()).unwrap();
+        conn.pragma_update(None, "user_version", SCHEMA_VERSION - 1)
+            .unwrap();
+    }
+    let old = Store::open_read_only(dir.db()).unwrap_err().to_string();
+    assert!(old.contains("older"), "{old}");
+}
+
+/// Version 3 -> 4 rebuilds the inbound table (its Message-ID no longer
+/// unique, status 'failed'): with foreign keys off meanwhile, so the orders
+/// and press that point at a stored mail keep pointing at it.
+#[test]
+fn migration_to_version_4_keeps_what_points_at_stored_mail() {
+    let dir = TempDir::new("v3");
+    let (mail, order) = {
+        let mut store = Store::open(dir.db()).unwrap();
+        let tx = store.transaction().unwrap();
+        let game = game_with_phase(&tx, "old");
+        let mail = insert_inbound(&tx, "<m@x>", b"\r\n\r\nA PAR H", Some("p@x"), T0)
+            .unwrap()
+            .unwrap();
+        set_order(
+            &tx,
+            &NewOrder {
+                game_id: game,
+                phase: "S1901M",
+                power: "FRANCE",
+                unit: "PAR",
+                written: "A Par H",
+                understood: "A PAR H",
+                inbound_id: Some(mail),
+            },
+            T0,
+        )
+        .unwrap();
+        tx.commit().unwrap();
+        (mail, game)
+    };
+    // The file as version 3 left it: inbound with a unique Message-ID and
+    // no 'failed', games without the failure columns.
+    {
+        let conn = Connection::open(dir.db()).unwrap();
+        conn.execute_batch(
+            "PRAGMA foreign_keys = OFF;
+             BEGIN;
+             CREATE TABLE inbound_v3 (
+                 id          INTEGER PRIMARY KEY,
+                 message_id  TEXT    NOT NULL UNIQUE CHECK (message_id <> ''),
+                 received_at INTEGER NOT NULL,
+                 raw         BLOB    NOT NULL,
+                 sender      TEXT,
+                 status      TEXT    NOT NULL DEFAULT 'new'
+                             CHECK (status IN ('new', 'handled', 'dropped')),
+                 note        TEXT,
+                 handled_at  INTEGER);
+             INSERT INTO inbound_v3 SELECT id, message_id, received_at, raw, sender, status,
+                 note, handled_at FROM inbound;
+             DROP TABLE inbound;
+             ALTER TABLE inbound_v3 RENAME TO inbound;
+             ALTER TABLE games DROP COLUMN failed_at;
+             ALTER TABLE games DROP COLUMN failure;
+             PRAGMA user_version = 3;
+             COMMIT;",
+        )
+        .unwrap();
+    }
+    let store = Store::open(dir.db()).unwrap();
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+    let conn = store.conn();
+    let pointing: Option<i64> = conn
+        .query_row(
+            "SELECT inbound_id FROM orders WHERE game_id = ?1",
+            [order],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(pointing, Some(mail), "the order still knows its mail");
+    let stored = inbound_by_id(conn, mail).unwrap().unwrap();
+    assert_eq!(stored.body_digest, None, "not known for older mail");
+    // It is still recognised when delivered again (its digest computed),
+    // and can now fail.
+    assert_eq!(
+        insert_inbound(conn, "<m@x>", b"\r\n\r\nA PAR H", Some("p@x"), T0 + 1).unwrap(),
+        None
+    );
+    assert!(fail_inbound(conn, mail, "why", T0).is_ok());
+    assert!(mark_game_failed(conn, order, "why", T0).unwrap());
+    let fk: i64 = conn
+        .pragma_query_value(None, "foreign_keys", |r| r.get(0))
+        .unwrap();
+    assert_eq!(fk, 1, "foreign keys on again after the migration");
+}
+
+#[test]
+fn migration_to_version_5_adds_the_throttle_tables() {
+    let dir = TempDir::new("v5");
+    drop(Store::open(dir.db()).unwrap());
+    {
+        // The file as version 4 left it: no sign-on or stranger counts.
+        let conn = Connection::open(dir.db()).unwrap();
+        conn.execute_batch(
+            "DROP TABLE sign_on_failures; DROP TABLE sign_on_locks; \
+             DROP TABLE stranger_replies; PRAGMA user_version = 4;",
+        )
+        .unwrap();
+    }
+    let store = Store::open(dir.db()).unwrap();
+    assert_eq!(store.schema_version().unwrap(), 5);
+    let conn = store.conn();
+    assert!(!judge::store::record_sign_on_failure(conn, "seat:1", 100).unwrap());
+    assert!(judge::store::take_stranger_reply(conn, "a@b.example", 100).unwrap());
+    for table in ["sign_on_failures", "sign_on_locks", "stranger_replies"] {
+        let n: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_schema WHERE name = ?1",
+                [table],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(n, 1, "{table}");
     }
 }
 
@@ -212,7 +369,7 @@ fn foreign_sqlite_file_is_refused() {
 // Mail in -----------------------------------------------------------------
 
 #[test]
-fn duplicate_message_id_is_stored_once() {
+fn the_same_mail_is_stored_once() {
     let dir = TempDir::new("dedup");
     let mut db = Store::open(dir.db()).unwrap();
     let raw = b"From: a@example.org\r\nMessage-ID: <x1@example.org>\r\n\r\nSIGNON Fgame pw\r\n";
@@ -220,21 +377,42 @@ fn duplicate_message_id_is_stored_once() {
     let first = insert_inbound(&tx, "<x1@example.org>", raw, Some("a@example.org"), T0).unwrap();
     let id = first.expect("first delivery stored");
     tx.commit().unwrap();
-    // The same mail delivered again (with or without brackets, later): ignored.
+    // The same mail delivered again (with or without brackets, later, with
+    // a header a mail system added on the way): ignored.
     assert_eq!(
-        insert_inbound(db.conn(), "<x1@example.org>", raw, None, T0 + 5).unwrap(),
+        insert_inbound(
+            db.conn(),
+            "<x1@example.org>",
+            raw,
+            Some("a@example.org"),
+            T0 + 5
+        )
+        .unwrap(),
         None
     );
+    let mut redelivered = b"Delivered-To: judge@localhost\r\n".to_vec();
+    redelivered.extend_from_slice(raw);
     assert_eq!(
-        insert_inbound(db.conn(), " x1@example.org ", b"other", None, T0 + 6).unwrap(),
+        insert_inbound(
+            db.conn(),
+            " x1@example.org ",
+            &redelivered,
+            Some("a@example.org"),
+            T0 + 6
+        )
+        .unwrap(),
         None
     );
     // Message-IDs are case-sensitive: a different one is a different mail.
-    assert!(
-        insert_inbound(db.conn(), "X1@example.org", raw, None, T0 + 7)
-            .unwrap()
-            .is_some()
-    );
+    assert!(insert_inbound(
+        db.conn(),
+        "X1@example.org",
+        raw,
+        Some("a@example.org"),
+        T0 + 7
+    )
+    .unwrap()
+    .is_some());
     let new = unhandled_inbound(db.conn()).unwrap();
     assert_eq!(new.len(), 2);
     assert_eq!(new[0].id, id);
@@ -242,6 +420,10 @@ fn duplicate_message_id_is_stored_once() {
     assert_eq!(new[0].raw, raw.to_vec());
     assert_eq!(new[0].sender.as_deref(), Some("a@example.org"));
     assert_eq!(new[0].status, InboundStatus::New);
+    assert_eq!(
+        new[0].body_digest.as_deref(),
+        Some(body_digest(raw).as_str())
+    );
 
     mark_inbound(db.conn(), id, InboundStatus::Handled, None, T0 + 10).unwrap();
     mark_inbound(
@@ -253,22 +435,113 @@ fn duplicate_message_id_is_stored_once() {
     )
     .unwrap();
     assert!(unhandled_inbound(db.conn()).unwrap().is_empty());
-    let handled = inbound_by_message_id(db.conn(), "<x1@example.org>")
-        .unwrap()
-        .unwrap();
-    assert_eq!(handled.status, InboundStatus::Handled);
-    assert_eq!(handled.handled_at, Some(T0 + 10));
+    let handled = inbound_by_message_id(db.conn(), "<x1@example.org>").unwrap();
+    assert_eq!(handled.len(), 1);
+    assert_eq!(handled[0].status, InboundStatus::Handled);
+    assert_eq!(handled[0].handled_at, Some(T0 + 10));
     let dropped = inbound_by_id(db.conn(), new[1].id).unwrap().unwrap();
     assert_eq!(dropped.note.as_deref(), Some("auto-reply"));
     // Still a duplicate after handling.
     assert_eq!(
-        insert_inbound(db.conn(), "x1@example.org", raw, None, T0 + 99).unwrap(),
+        insert_inbound(
+            db.conn(),
+            "x1@example.org",
+            raw,
+            Some("a@example.org"),
+            T0 + 99
+        )
+        .unwrap(),
         None
     );
     assert!(matches!(
         mark_inbound(db.conn(), 9999, InboundStatus::Handled, None, T0),
         Err(StoreError::NotFound(_))
     ));
+}
+
+/// Issue 10: a Message-ID alone made a mail a duplicate, so a stranger who
+/// sent first under a player's next Message-ID made the player's orders
+/// vanish. The same Message-ID from another sender, or with another body,
+/// is another mail, with an id of its own.
+#[test]
+fn the_same_message_id_from_another_sender_or_with_another_body_is_another_mail() {
+    let dir = TempDir::new("stranger-id");
+    let mut db = Store::open(dir.db()).unwrap();
+    let player = b"From: p@example.org\r\nMessage-ID: <n1@example.org>\r\n\r\nA PAR - BUR\r\n";
+    let stranger = b"From: s@example.net\r\nMessage-ID: <n1@example.org>\r\n\r\nHELP\r\n";
+    let tx = db.transaction().unwrap();
+    let first = insert_inbound(&tx, "<n1@example.org>", stranger, Some("s@example.net"), T0)
+        .unwrap()
+        .expect("stored");
+    // The same body from another sender, another body from the same one.
+    let second = insert_inbound(
+        &tx,
+        "<n1@example.org>",
+        player,
+        Some("p@example.org"),
+        T0 + 1,
+    )
+    .unwrap()
+    .expect("another sender: another mail");
+    let third = insert_inbound(
+        &tx,
+        "<n1@example.org>",
+        stranger,
+        Some("p@example.org"),
+        T0 + 2,
+    )
+    .unwrap()
+    .expect("another body: another mail");
+    tx.commit().unwrap();
+    assert!(first < second && second < third);
+    // Each is recognised when delivered again.
+    let tx = db.transaction().unwrap();
+    for (raw, sender) in [
+        (&stranger[..], "s@example.net"),
+        (&player[..], "p@example.org"),
+        (&stranger[..], "p@example.org"),
+    ] {
+        assert_eq!(
+            insert_inbound(&tx, "n1@example.org", raw, Some(sender), T0 + 3).unwrap(),
+            None
+        );
+    }
+    tx.commit().unwrap();
+    let stored = inbound_by_message_id(db.conn(), "n1@example.org").unwrap();
+    assert_eq!(
+        stored.iter().map(|m| m.id).collect::<Vec<_>>(),
+        [first, second, third]
+    );
+}
+
+/// Mail is claimed by the transaction that handles it: once, oldest first.
+#[test]
+fn stored_mail_is_claimed_once_oldest_first() {
+    let dir = TempDir::new("claim");
+    let mut db = Store::open(dir.db()).unwrap();
+    let tx = db.transaction().unwrap();
+    let a = insert_inbound(&tx, "a@x", b"\r\n\r\na", None, T0)
+        .unwrap()
+        .unwrap();
+    let b = insert_inbound(&tx, "b@x", b"\r\n\r\nb", None, T0)
+        .unwrap()
+        .unwrap();
+    tx.commit().unwrap();
+    assert_eq!(oldest_unhandled(db.conn(), i64::MAX).unwrap(), Some(a));
+    assert_eq!(oldest_unhandled(db.conn(), a - 1).unwrap(), None);
+    let tx = db.transaction().unwrap();
+    assert!(claim_inbound(&tx, a, T0 + 1).unwrap());
+    assert!(!claim_inbound(&tx, a, T0 + 1).unwrap(), "claimed twice");
+    tx.commit().unwrap();
+    assert_eq!(oldest_unhandled(db.conn(), i64::MAX).unwrap(), Some(b));
+    // A failed mail is not handled again, and not failed twice.
+    assert!(fail_inbound(db.conn(), b, "panic: boom", T0 + 2).unwrap());
+    assert!(!fail_inbound(db.conn(), b, "panic: boom", T0 + 3).unwrap());
+    assert!(!claim_inbound(db.conn(), b, T0 + 3).unwrap());
+    let failed = inbound_by_id(db.conn(), b).unwrap().unwrap();
+    assert_eq!(failed.status, InboundStatus::Failed);
+    assert_eq!(failed.note.as_deref(), Some("panic: boom"));
+    assert_eq!(oldest_unhandled(db.conn(), i64::MAX).unwrap(), None);
 }
 
 // Mail out ----------------------------------------------------------------
@@ -392,6 +665,7 @@ fn outbound_queue_due_sent_failed_with_backoff() {
     let gone = outbound_by_id(db.conn(), c).unwrap().unwrap();
     assert_eq!(gone.abandoned_at, Some(now + 1));
     assert_eq!(gone.sent_at, None);
+    assert_eq!(gone.attempts, 1, "the refused attempt counts");
 }
 
 // Games, seats, phases, orders ---------------------------------------------
@@ -812,6 +1086,12 @@ fn write_everything(tx: &Connection, name: &str) {
     )
     .unwrap();
     append_archive(tx, game, None, ArchiveKind::Notice, "s", "b", T0).unwrap();
+    // Five failures lock a seat (and are cleared); one more is counted.
+    for _ in 0..5 {
+        record_sign_on_failure(tx, &format!("seat:{name}"), T0).unwrap();
+    }
+    record_sign_on_failure(tx, &format!("master:{name}"), T0).unwrap();
+    take_stranger_reply(tx, "stranger@example.org", T0).unwrap();
 }
 
 fn row_counts(conn: &Connection) -> Vec<(String, i64)> {

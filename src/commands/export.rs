@@ -8,7 +8,14 @@ use crate::game::power_of;
 use crate::store::{self, Store};
 
 pub fn run(config: &Config, name: &str) -> Result<Value, String> {
-    let store = Store::open(config.database_path()).map_err(|e| e.to_string())?;
+    // Read-only: an export needs no lock and works on a copy the judge may
+    // not write (a backup, a file owned by the judge's account).
+    let store = Store::open_read_only(config.database_path()).map_err(|e| {
+        format!(
+            "cannot open the database {}: {e}",
+            config.database_path().display()
+        )
+    })?;
     let conn = store.conn();
     let err = |e: store::StoreError| e.to_string();
     let game = store::game_by_name(conn, name)

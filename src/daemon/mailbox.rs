@@ -69,12 +69,10 @@ impl Inbox {
     pub fn open(config: &Config) -> Result<Inbox, String> {
         let table = config.inbox.as_ref();
         match kind(table, "inbox", "maildir")?.as_str() {
-            "maildir" => Ok(Inbox::Maildir(MaildirInbox::open(path(
-                config,
-                table,
-                "inbox",
-                "var/inbox",
-            )?)?)),
+            "maildir" => Ok(Inbox::Maildir(MaildirInbox::open(
+                path(config, table, "inbox", "var/inbox")?,
+                config.mail.max_bytes,
+            )?)),
             "imap" => Ok(Inbox::Imap(Box::new(ImapInbox::open(table)?))),
             "pipe" => Ok(Inbox::Pipe),
             other => Err(format!(
@@ -99,6 +97,12 @@ impl Inbox {
             Inbox::Imap(i) => i.ack(token).await,
             Inbox::Pipe => Ok(()),
         }
+    }
+
+    /// Whether [`Inbox::wait`] may be dropped half-way without harm (an
+    /// IMAP IDLE may not: the connection would be lost).
+    pub fn wait_is_cancel_safe(&self) -> bool {
+        !matches!(self, Inbox::Imap(_))
     }
 
     /// Waits until mail may have arrived, or `timeout` passes.
@@ -127,9 +131,21 @@ impl Outbox {
                 "outbox",
                 "var/outbox",
             )?)?)),
-            "sendmail" => Ok(Outbox::Sendmail(SendmailOutbox::new(
-                key(table, "outbox", "command")?.unwrap_or("/usr/sbin/sendmail"),
-            ))),
+            "sendmail" => {
+                let timeout = match table.and_then(|t| t.get("timeout_seconds")) {
+                    None => super::sendmail::DEFAULT_TIMEOUT,
+                    Some(toml::Value::Integer(s)) if *s > 0 => Duration::from_secs(*s as u64),
+                    Some(v) => {
+                        return Err(format!(
+                            "[outbox] timeout_seconds = {v:?}: write a whole number of seconds above 0"
+                        ))
+                    }
+                };
+                Ok(Outbox::Sendmail(SendmailOutbox::new(
+                    key(table, "outbox", "command")?.unwrap_or("/usr/sbin/sendmail"),
+                    timeout,
+                )))
+            }
             "smtp" => Ok(Outbox::Smtp(Box::new(SmtpOutbox::open(table)?))),
             other => Err(format!(
                 "[outbox] kind = \"{other}\": this judge sends by \"maildir\", \"smtp\" or \"sendmail\""
@@ -138,11 +154,40 @@ impl Outbox {
     }
 
     /// Hands one queued mail to the mail system.
-    pub async fn send(&mut self, mail: &Outbound, envelope_from: &str) -> Result<(), String> {
+    pub async fn send(&mut self, mail: &Outbound, envelope_from: &str) -> Result<(), SendError> {
         match self {
-            Outbox::Maildir(m) => m.send(mail),
-            Outbox::Sendmail(s) => s.send(mail, envelope_from).await,
+            Outbox::Maildir(m) => m.send(mail).map_err(SendError::passing),
+            Outbox::Sendmail(s) => s
+                .send(mail, envelope_from)
+                .await
+                .map_err(SendError::passing),
             Outbox::Smtp(s) => s.send(mail, envelope_from).await,
+        }
+    }
+}
+
+/// Why a mail could not be sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SendError {
+    pub text: String,
+    /// The server refused this mail for good (an SMTP 5xx about the mail
+    /// or its recipients): sending it again cannot help.
+    pub permanent: bool,
+}
+
+impl SendError {
+    /// A failure that may pass: the mail is tried again later.
+    pub fn passing(text: String) -> SendError {
+        SendError {
+            text,
+            permanent: false,
+        }
+    }
+
+    pub fn permanent(text: String) -> SendError {
+        SendError {
+            text,
+            permanent: true,
         }
     }
 }

@@ -2,54 +2,143 @@
 //!
 //! In: every file in `new/` is a mail; once the judge has stored it, it
 //! moves to `cur/` (flagged seen). A crash in between leaves it in `new/`;
-//! read again, its Message-ID is recognised and it is not handled twice.
+//! read again, it is recognised as the same mail and not handled twice.
+//! Anything else in `new/` — a directory, a FIFO (never opened: it would
+//! wait for a writer forever), a socket, a file that cannot be read —
+//! moves to `quarantine/` beside `new/`, with a log line, and the judge
+//! goes on.
 //! Out: every sent mail is one file delivered into the outbox's `new/`.
 
-use std::path::PathBuf;
+use std::collections::HashSet;
+use std::ffi::OsString;
+use std::fs;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use maildir::Maildir;
 
 use super::mailbox::InMail;
+use crate::mail::limit::read_bounded;
 use crate::store::Outbound;
 
 pub struct MaildirInbox {
-    dir: Maildir,
+    root: PathBuf,
+    /// Entries of `new/` that could not even be moved to quarantine:
+    /// skipped from now on, so that they are not tried again every pass.
+    stuck: HashSet<OsString>,
+    /// `[mail] max_bytes`: a bigger mail is read only up to it and a margin.
+    max_bytes: usize,
 }
 
 impl MaildirInbox {
-    pub fn open(path: PathBuf) -> Result<MaildirInbox, String> {
-        let dir = Maildir::from(path.clone());
-        dir.create_dirs()
+    pub fn open(path: PathBuf, max_bytes: usize) -> Result<MaildirInbox, String> {
+        Maildir::from(path.clone())
+            .create_dirs()
             .map_err(|e| format!("inbox Maildir {}: {e}", path.display()))?;
-        Ok(MaildirInbox { dir })
+        Ok(MaildirInbox {
+            root: path,
+            stuck: HashSet::new(),
+            max_bytes,
+        })
+    }
+
+    /// The folder bad entries of `new/` move to.
+    pub fn quarantine_dir(&self) -> PathBuf {
+        self.root.join("quarantine")
+    }
+
+    /// The names in `new/` to look at, oldest first (Maildir names begin
+    /// with the delivery time); dot files are not mail, by convention.
+    fn names(&self) -> Result<Vec<OsString>, String> {
+        let new = self.root.join("new");
+        let listing = fs::read_dir(&new).map_err(|e| format!("listing {}: {e}", new.display()))?;
+        let mut names: Vec<OsString> = listing
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name())
+            .filter(|n| !n.as_encoded_bytes().starts_with(b"."))
+            .filter(|n| !self.stuck.contains(n))
+            .collect();
+        names.sort();
+        Ok(names)
     }
 
     pub fn fetch(&mut self) -> Result<Vec<InMail>, String> {
-        let mut entries: Vec<(String, PathBuf)> = self
-            .dir
-            .list_new()
-            .filter_map(|e| e.ok())
-            .map(|e| (e.id().to_string(), e.path().clone()))
-            .collect();
-        // Maildir names begin with the delivery time: oldest first.
-        entries.sort();
-        let mut out = Vec::with_capacity(entries.len());
-        for (id, path) in entries {
-            match std::fs::read(&path) {
-                Ok(raw) => out.push(InMail { raw, token: id }),
+        let new = self.root.join("new");
+        let mut out = Vec::new();
+        for name in self.names()? {
+            let Some(token) = name.to_str().map(str::to_string) else {
+                self.quarantine(&name, "a name that is not UTF-8");
+                continue;
+            };
+            match read_entry(&new.join(&name), self.max_bytes) {
+                Ok(Some(raw)) => out.push(InMail { raw, token }),
                 // Moved away meanwhile (another reader): skip it.
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => return Err(format!("reading {}: {e}", path.display())),
+                Ok(None) => {}
+                Err(why) => self.quarantine(&name, &why),
             }
         }
         Ok(out)
     }
 
-    pub fn ack(&mut self, id: &str) -> Result<(), String> {
-        self.dir
-            .move_new_to_cur_with_flags(id, "S")
-            .map_err(|e| format!("moving {id} to cur/: {e}"))
+    /// Moves a bad entry of `new/` to `quarantine/` (under a name not yet
+    /// taken there), with a log line.
+    fn quarantine(&mut self, name: &OsString, why: &str) {
+        let from = self.root.join("new").join(name);
+        let dir = self.quarantine_dir();
+        let mut to = dir.join(name);
+        for n in 1.. {
+            if fs::symlink_metadata(&to).is_err() {
+                break;
+            }
+            let mut numbered = name.clone();
+            numbered.push(format!(".{n}"));
+            to = dir.join(numbered);
+        }
+        match fs::create_dir_all(&dir).and_then(|_| fs::rename(&from, &to)) {
+            Ok(()) => log::error!(
+                "inbox: {} is {why}, not a mail: moved to {}",
+                from.display(),
+                to.display()
+            ),
+            Err(e) => {
+                log::error!(
+                    "inbox: {} is {why}, not a mail, and cannot be moved to {} ({e}): \
+                     skipped until the judge restarts; remove it",
+                    from.display(),
+                    dir.display()
+                );
+                self.stuck.insert(name.clone());
+            }
+        }
+    }
+
+    pub fn ack(&mut self, token: &str) -> Result<(), String> {
+        // A name already carrying Maildir flags keeps its base.
+        let base = token.split(":2,").next().unwrap_or(token);
+        let kept = self.root.join("cur").join(format!("{base}:2,S"));
+        fs::rename(self.root.join("new").join(token), &kept)
+            .map_err(|e| format!("moving {token} to cur/: {e}"))?;
+        // The store is synced and the mail handled: the copy kept in cur/
+        // must not hold its passwords either.
+        if let Err(e) = self.redact_kept_copy(&kept, base) {
+            log::warn!("inbox: passwords left in {}: {e}", kept.display());
+        }
+        Ok(())
+    }
+
+    /// Overwrites the password words of the mail at `path` (in `cur/`),
+    /// through a new file in `tmp/` renamed over it.
+    fn redact_kept_copy(&self, path: &Path, base: &str) -> std::io::Result<()> {
+        let (raw, _size) = read_bounded(fs::File::open(path)?, self.max_bytes)?;
+        let Ok(mail) = crate::mail::read_mail(&raw, self.max_bytes) else {
+            return Ok(());
+        };
+        let Some(redacted) = crate::frontend::redact::redact_passwords(&raw, &mail.lines) else {
+            return Ok(());
+        };
+        let tmp = self.root.join("tmp").join(format!("{base}.redacted"));
+        fs::write(&tmp, redacted)?;
+        fs::rename(&tmp, path)
     }
 
     /// Polls `new/` every quarter second until something is there.
@@ -57,11 +146,54 @@ impl MaildirInbox {
         let step = Duration::from_millis(250);
         let deadline = tokio::time::Instant::now() + timeout;
         while tokio::time::Instant::now() < deadline {
-            if self.dir.count_new() > 0 {
+            if self.names().is_ok_and(|n| !n.is_empty()) {
                 return;
             }
             tokio::time::sleep(step.min(deadline - tokio::time::Instant::now())).await;
         }
+    }
+}
+
+/// The mail in the file at `path`; None when it is gone; why not, when it
+/// is not a regular file or cannot be read. The kind is looked at before
+/// anything is opened.
+/// A mail over `max_bytes` is read only up to it and a margin, cut short
+/// with a note.
+fn read_entry(path: &Path, max_bytes: usize) -> Result<Option<Vec<u8>>, String> {
+    let gone = |e: &std::io::Error| e.kind() == std::io::ErrorKind::NotFound;
+    let meta = match fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) if gone(&e) => return Ok(None),
+        Err(e) => return Err(format!("a file that cannot be looked at ({e})")),
+    };
+    let meta = if meta.file_type().is_symlink() {
+        fs::metadata(path).map_err(|e| format!("a link to nothing readable ({e})"))?
+    } else {
+        meta
+    };
+    if !meta.is_file() {
+        return Err(kind_of(&meta.file_type()).to_string());
+    }
+    match fs::File::open(path).and_then(|f| read_bounded(f, max_bytes)) {
+        Ok((raw, _size)) => Ok(Some(raw)),
+        Err(e) if gone(&e) => Ok(None),
+        Err(e) => Err(format!("a file that cannot be read ({e})")),
+    }
+}
+
+/// What a directory entry that is not a regular file is, in words.
+fn kind_of(kind: &fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_dir() {
+        "a directory"
+    } else if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_block_device() || kind.is_char_device() {
+        "a device"
+    } else {
+        "not a regular file"
     }
 }
 

@@ -20,9 +20,9 @@ use std::time::Duration;
 use tokio::sync::Notify;
 
 use crate::config::Config;
-use crate::frontend::Judge;
+use crate::frontend::{tell_keeper, Judge};
 use crate::game::tick::{tick_cached, TickCache};
-use crate::store::{self, StoreError};
+use crate::store::{self, Outbound, StoreError};
 use mailbox::{Inbox, Outbox};
 
 pub struct RunOptions {
@@ -47,38 +47,79 @@ pub async fn run(config: Config, options: RunOptions) -> Result<(), String> {
     let mut judge = Judge::open(config.clone())?;
     let mut inbox = Inbox::open(&config)?;
     let mut outbox = Outbox::open(&config)?;
-    // Mail a crash left stored but unhandled goes first.
-    let pending = judge.handle_pending(now(options.now)).map_err(err)?;
-    if !pending.is_empty() {
-        log::info!("handled {} mail(s) left over from before", pending.len());
-    }
     let tick_every = i64::from(config.clock.tick_seconds.max(1));
     let mut last_tick = i64::MIN / 2;
     // What the clock knows of the quiet games: an idle tick over many games
     // only reads their fingerprints.
     let mut clock_cache = TickCache::new();
+    // A pass goes on past an error (logged) so that one failing part does
+    // not stop the others; `--once` reports the first at the end.
+    let mut first_error: Option<String> = None;
+    let mut failed = |what: &str, e: String| {
+        log::error!("{what}: {e}");
+        first_error.get_or_insert(format!("{what}: {e}"));
+    };
     loop {
         let t = now(options.now);
-        let handled = take_in(&mut judge, &mut inbox, t, &stop).await?;
+        // Anything another process commits from here on wakes the wait
+        // below at once.
+        let seen = judge.store.data_version().unwrap_or(0);
+        let handled = match take_in(&mut judge, &mut inbox, t, &stop).await {
+            Ok(n) => n,
+            Err(e) => {
+                failed("taking in mail", e);
+                0
+            }
+        };
         if stop.load(Ordering::SeqCst) {
             // Asked to stop: the mail in hand is done; the clock and the
             // queue are safe in the database for the next start.
             break;
         }
+        // Mail stored but not handled: by `judge handle` processes that
+        // left it (another held the lock), or by a crash or passing error.
+        let mut handled_here = 0;
+        while !stop.load(Ordering::SeqCst) {
+            match judge.handle_one_pending(t) {
+                Ok(Some((id, outcome))) => {
+                    log::info!("stored mail #{id}: {outcome:?}");
+                    handled_here += 1;
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    failed("handling stored mail", e.to_string());
+                    break;
+                }
+            }
+        }
+        if stop.load(Ordering::SeqCst) {
+            break;
+        }
         // A clock set back ticks at once (the tick says so in the log)
         // instead of waiting for the time it had reached.
-        if handled > 0 || t < last_tick || t.saturating_sub(last_tick) >= tick_every {
-            run_clock(&mut judge, t, &mut clock_cache)?;
+        if handled + handled_here > 0 || t < last_tick || t.saturating_sub(last_tick) >= tick_every
+        {
+            if let Err(e) = run_clock(&mut judge, t, &mut clock_cache) {
+                failed("the clock", e);
+            }
             last_tick = t;
         }
-        send_out(&mut judge, &mut outbox, now(options.now), &stop).await?;
+        if let Err(e) = send_out(&mut judge, &mut outbox, now(options.now), &stop).await {
+            failed("sending mail", e);
+        }
         if options.once || stop.load(Ordering::SeqCst) {
             break;
         }
         let until_tick = (last_tick + tick_every - now(options.now)).clamp(1, tick_every);
         let wait = Duration::from_secs(until_tick as u64);
         tokio::select! {
-            r = inbox.wait(wait) => r?,
+            r = wait_for_work(&mut inbox, &judge.store, seen, wait) => {
+                if let Err(e) = r {
+                    failed("waiting for mail", e);
+                    // Whatever broke, do not spin on it.
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                }
+            }
             _ = wait_for(&stop, &stopping) => {}
         }
         if stop.load(Ordering::SeqCst) {
@@ -86,14 +127,55 @@ pub async fn run(config: Config, options: RunOptions) -> Result<(), String> {
         }
     }
     log::info!("stopped cleanly");
-    Ok(())
+    match first_error {
+        Some(e) if options.once => Err(e),
+        _ => Ok(()),
+    }
 }
 
 fn err(e: StoreError) -> String {
     e.to_string()
 }
 
-/// Stores and handles every waiting mail; how many.
+/// How often the store is looked at for work other processes committed
+/// (`judge handle` storing mail and queueing replies): replies go out
+/// within this of their mail's arrival.
+const STORE_POLL: Duration = Duration::from_millis(250);
+
+/// Waits until mail may have arrived in the inbox, another process
+/// committed to the store (`seen` is the store's data version before the
+/// pass), or `timeout` passes. The store is read once per [`STORE_POLL`]:
+/// one cheap pragma.
+async fn wait_for_work(
+    inbox: &mut Inbox,
+    store: &store::Store,
+    seen: i64,
+    timeout: Duration,
+) -> Result<(), String> {
+    if !inbox.wait_is_cancel_safe() {
+        return inbox.wait(timeout).await;
+    }
+    let store_changed = async {
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            if store.data_version().is_ok_and(|v| v != seen) {
+                return;
+            }
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            if left.is_zero() {
+                return;
+            }
+            tokio::time::sleep(STORE_POLL.min(left)).await;
+        }
+    };
+    tokio::select! {
+        r = inbox.wait(timeout) => r,
+        _ = store_changed => Ok(()),
+    }
+}
+
+/// Stores and handles every waiting mail; how many. A mail that cannot be
+/// stored stays in the inbox for the next pass.
 async fn take_in(
     judge: &mut Judge,
     inbox: &mut Inbox,
@@ -108,12 +190,14 @@ async fn take_in(
         if stop.load(Ordering::SeqCst) {
             break;
         }
-        match judge.handle(&mail.raw, now).map_err(err) {
+        match judge.handle(&mail.raw, now) {
             Ok(handled) => log::info!("mail {}: {handled:?}", mail.token),
             Err(e) => {
                 // Those before it are stored: let them go, then say why.
+                // The rest wait for the next pass (the same error, most
+                // likely, would meet them now).
                 acknowledge(judge, inbox, &mut pending).await?;
-                return Err(e);
+                return Err(format!("storing mail {}: {e}", mail.token));
             }
         }
         pending.push(mail.token);
@@ -147,7 +231,8 @@ async fn acknowledge(
 /// and the mailbox still sees steady progress.
 const ACK_BATCH: usize = 32;
 
-/// One clock tick in one transaction.
+/// One clock tick in one transaction. A game that fails is rolled back
+/// and marked failed inside the tick; the judgekeeper hears of it here.
 fn run_clock(judge: &mut Judge, now: i64, cache: &mut TickCache) -> Result<(), String> {
     let code = judge.config.judge.code.clone();
     let clock = judge.config.clock.clone();
@@ -157,6 +242,32 @@ fn run_clock(judge: &mut Judge, now: i64, cache: &mut TickCache) -> Result<(), S
     for m in &mails {
         m.queue(&tx, &judge.config, now).map_err(err)?;
     }
+    for game in &report.recovered {
+        log::info!("game '{game}', marked failed, was processed again: the mark is gone");
+    }
+    for (game, why, news) in &report.failed {
+        log::error!(
+            "the clock could not process game '{game}' ({why}): marked failed, \
+             tried again in an hour"
+        );
+        if !news {
+            continue;
+        }
+        tell_keeper(
+            &tx,
+            &judge.config,
+            &format!("game '{game}' could not be processed"),
+            format!(
+                "The clock could not process game '{game}':\n\n    {why}\n\n\
+                 What it did for the game was undone. The clock tries the game again\n\
+                 every hour (this note comes once, not at every try) and clears the mark\n\
+                 once that works; every other game goes on. The mark is in the games\n\
+                 table (failed_at, failure).\n"
+            ),
+            now,
+        )
+        .map_err(err)?;
+    }
     tx.commit().map_err(|e| e.to_string())?;
     if report != Default::default() {
         log::info!("clock: {report:?}");
@@ -164,7 +275,10 @@ fn run_clock(judge: &mut Judge, now: i64, cache: &mut TickCache) -> Result<(), S
     Ok(())
 }
 
-/// Sends every queued mail that is due; a failure is retried later.
+/// Sends every queued mail that is due. A passing failure is retried
+/// later (with the rest of the queue: the server is probably down); a
+/// permanent refusal of one mail is given up at once, logged, and the
+/// judgekeeper told.
 async fn send_out(
     judge: &mut Judge,
     outbox: &mut Outbox,
@@ -172,23 +286,30 @@ async fn send_out(
     stop: &AtomicBool,
 ) -> Result<(), String> {
     let from = judge.config.judge.address.clone();
+    let mut pictures = crate::game::maps::PictureMaker::default();
     loop {
         let due = store::due_mail(judge.store.conn(), now, 100).map_err(err)?;
         if due.is_empty() {
             return Ok(());
         }
-        for mail in due {
+        for mut mail in due {
             if stop.load(Ordering::SeqCst) {
                 return Ok(());
             }
+            // Maps are drawn now, outside any transaction.
+            if crate::mail::has_pictures(&mail.raw) {
+                mail.raw = pictures.fill(judge.store.conn(), &judge.config, &mail.raw);
+            }
             match outbox.send(&mail, &from).await {
                 Ok(()) => store::mark_sent(judge.store.conn(), mail.id, now).map_err(err)?,
+                Err(e) if e.permanent => give_up(judge, &mail, &e.text, now).map_err(err)?,
                 Err(e) => {
-                    let next =
-                        store::mark_failed(judge.store.conn(), mail.id, &e, now).map_err(err)?;
+                    let next = store::mark_failed(judge.store.conn(), mail.id, &e.text, now)
+                        .map_err(err)?;
                     log::warn!(
-                        "sending {} failed ({e}); next try at {next}",
-                        mail.message_id
+                        "sending {} failed ({}); next try at {next}",
+                        mail.message_id,
+                        e.text
                     );
                     // The server is probably down: try the rest later too.
                     return Ok(());
@@ -196,6 +317,39 @@ async fn send_out(
             }
         }
     }
+}
+
+/// The mail was refused for good: abandoned, and the judgekeeper told
+/// (unless the mail was to the judgekeeper: no note about a note).
+fn give_up(judge: &mut Judge, mail: &Outbound, why: &str, now: i64) -> Result<(), StoreError> {
+    log::error!(
+        "sending {} to {} refused for good ({why}): given up",
+        mail.message_id,
+        mail.recipients.join(", ")
+    );
+    let to_keeper = judge.config.judge.keeper.as_deref().is_some_and(|k| {
+        let k = crate::mail::Address::parse(k).map_or(k.to_string(), |a| a.addr_spec());
+        mail.recipients.iter().any(|r| r.eq_ignore_ascii_case(&k))
+    });
+    let tx = judge.store.transaction()?;
+    store::abandon_mail(&tx, mail.id, why, now)?;
+    if !to_keeper {
+        tell_keeper(
+            &tx,
+            &judge.config,
+            "a mail was refused",
+            format!(
+                "The mail server refused a mail for good, so it was given up after one try:\n\n\
+                 To: {}\nSubject: {}\nMessage-ID: {}\n\n    {why}\n",
+                mail.recipients.join(", "),
+                mail.subject,
+                mail.message_id
+            ),
+            now,
+        )?;
+    }
+    tx.commit()?;
+    Ok(())
 }
 
 /// Sets `stop` on SIGTERM or SIGINT. The signals are watched on a thread

@@ -1,18 +1,28 @@
-//! Sending through the local mail system's `sendmail` program.
+//! Sending through the local mail system's `sendmail` program, which must
+//! take the mail within a time limit: a `sendmail` that hangs is killed
+//! and the mail tried again later, so the loop never stops on it.
+
+use std::time::Duration;
 
 use tokio::io::AsyncWriteExt;
 use tokio::process::Command;
 
 use crate::store::Outbound;
 
+/// How long `sendmail` may take over one mail, unless `[outbox]
+/// timeout_seconds` says otherwise.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
 pub struct SendmailOutbox {
     command: String,
+    timeout: Duration,
 }
 
 impl SendmailOutbox {
-    pub fn new(command: &str) -> SendmailOutbox {
+    pub fn new(command: &str, timeout: Duration) -> SendmailOutbox {
         SendmailOutbox {
             command: command.to_string(),
+            timeout,
         }
     }
 
@@ -24,22 +34,37 @@ impl SendmailOutbox {
             .arg("--")
             .args(&mail.recipients)
             .stdin(std::process::Stdio::piped())
+            // Never left running behind the judge, whatever happens here.
+            .kill_on_drop(true)
             .spawn()
             .map_err(|e| format!("starting {}: {e}", self.command))?;
         let mut stdin = child.stdin.take().expect("piped stdin");
-        stdin
-            .write_all(&mail.raw)
-            .await
-            .map_err(|e| format!("writing to {}: {e}", self.command))?;
-        drop(stdin);
-        let status = child
-            .wait()
-            .await
-            .map_err(|e| format!("waiting for {}: {e}", self.command))?;
+        let command = &self.command;
+        let delivery = async {
+            stdin
+                .write_all(&mail.raw)
+                .await
+                .map_err(|e| format!("writing to {command}: {e}"))?;
+            drop(stdin);
+            child
+                .wait()
+                .await
+                .map_err(|e| format!("waiting for {command}: {e}"))
+        };
+        let status = match tokio::time::timeout(self.timeout, delivery).await {
+            Ok(status) => status?,
+            Err(_) => {
+                let _ = child.kill().await;
+                return Err(format!(
+                    "{command} did not finish within {} s: killed",
+                    self.timeout.as_secs()
+                ));
+            }
+        };
         if status.success() {
             Ok(())
         } else {
-            Err(format!("{} exited with {status}", self.command))
+            Err(format!("{command} exited with {status}"))
         }
     }
 }

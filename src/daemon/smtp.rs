@@ -9,6 +9,7 @@ use lettre::address::Envelope;
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::{Address, AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 
+use super::mailbox::SendError;
 use super::net::{self, ServerSettings, Tls};
 use crate::store::Outbound;
 
@@ -77,21 +78,54 @@ impl SmtpOutbox {
         })
     }
 
-    pub async fn send(&mut self, mail: &Outbound, envelope_from: &str) -> Result<(), String> {
-        let from = envelope_address(envelope_from)
-            .map_err(|e| format!("the judge's address {envelope_from:?}: {e}"))?;
+    /// Sends one mail: within [`SEND_TIMEOUT`] in all (lettre also gives
+    /// each command 60 s). A refusal of this mail for good (see
+    /// [`refuses_the_mail`]) is a permanent error.
+    pub async fn send(&mut self, mail: &Outbound, envelope_from: &str) -> Result<(), SendError> {
+        let from = envelope_address(envelope_from).map_err(|e| {
+            SendError::passing(format!("the judge's address {envelope_from:?}: {e}"))
+        })?;
         let to = mail
             .recipients
             .iter()
-            .map(|r| envelope_address(r).map_err(|e| format!("recipient {r:?}: {e}")))
+            .map(|r| {
+                // An address no server could take: nothing to retry.
+                envelope_address(r)
+                    .map_err(|e| SendError::permanent(format!("recipient {r:?}: {e}")))
+            })
             .collect::<Result<Vec<_>, _>>()?;
-        let envelope = Envelope::new(Some(from), to).map_err(|e| format!("envelope: {e}"))?;
-        self.transport
-            .send_raw(&envelope, &mail.raw)
+        let envelope = Envelope::new(Some(from), to)
+            .map_err(|e| SendError::permanent(format!("envelope: {e}")))?;
+        let what = self.settings.describe();
+        match tokio::time::timeout(SEND_TIMEOUT, self.transport.send_raw(&envelope, &mail.raw))
             .await
-            .map(|_| ())
-            .map_err(|e| format!("{}: {e}", self.settings.describe()))
+        {
+            Ok(Ok(_)) => Ok(()),
+            Ok(Err(e)) if refuses_the_mail(&e) => Err(SendError::permanent(format!("{what}: {e}"))),
+            Ok(Err(e)) => Err(SendError::passing(format!("{what}: {e}"))),
+            Err(_) => Err(SendError::passing(format!(
+                "{what}: no answer within {} s",
+                SEND_TIMEOUT.as_secs()
+            ))),
+        }
     }
+}
+
+/// The most one mail may take to send, connection included.
+pub const SEND_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// Whether the server refused this mail for good: a 5xx reply about the
+/// mail or its recipients (550 no such user, 553 bad address, 554
+/// rejected ...). Not the 5xx that say the judge's own set-up is wrong —
+/// authentication (530-539) or commands the server does not take
+/// (500-504) — which would refuse every mail alike: those are retried
+/// while the judgekeeper mends `[outbox]`.
+pub fn refuses_the_mail(e: &lettre::transport::smtp::Error) -> bool {
+    let Some(code) = e.status().filter(|_| e.is_permanent()) else {
+        return false;
+    };
+    let code: u16 = code.to_string().parse().unwrap_or(0);
+    !(500..=504).contains(&code) && !(530..=539).contains(&code)
 }
 
 /// The bare address of `text` (which may carry a display name).

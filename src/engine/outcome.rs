@@ -63,6 +63,20 @@ impl Outcome {
             .map(|(_, n)| n)
     }
 
+    /// The tags of a [`summary`](Outcome::summary) read back; `None` for an
+    /// unknown tag.
+    pub fn from_summary(text: &str) -> Option<Outcome> {
+        let mut outcome = Outcome::NONE;
+        if text == "ok" {
+            return Some(outcome);
+        }
+        for tag in text.split(", ") {
+            let (o, _) = Outcome::NAMES.into_iter().find(|&(_, n)| n == tag)?;
+            outcome.insert(o);
+        }
+        Some(outcome)
+    }
+
     /// "bounce, dislodged"; "ok" when nothing went wrong.
     pub fn summary(self) -> String {
         if self.is_empty() {
@@ -87,5 +101,23 @@ impl fmt::Display for Outcome {
             return Ok(());
         }
         write!(f, "(*{}*)", self.tags().collect::<Vec<_>>().join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_summary_reads_back() {
+        for o in [
+            Outcome::NONE,
+            Outcome::BOUNCE,
+            Outcome::BOUNCE | Outcome::DISLODGED,
+            Outcome::CUT | Outcome::PARADOX | Outcome::DEFAULTED,
+        ] {
+            assert_eq!(Outcome::from_summary(&o.summary()), Some(o));
+        }
+        assert_eq!(Outcome::from_summary("bounced"), None);
     }
 }

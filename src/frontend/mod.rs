@@ -1,18 +1,32 @@
 //! The mail front end: one inbound mail in, stored state and queued
 //! replies out.
 //!
-//! The order of work keeps the promise "nothing lost, nothing twice":
-//! the raw mail is stored first, in its own transaction, under its
-//! Message-ID (a second copy is recognised and dropped); then one
-//! transaction runs its commands, queues every mail they produce and
-//! marks the inbound mail handled. A crash between the two leaves the
-//! mail stored and unhandled, to be handled on the next start.
+//! The order of work keeps the promise "nothing lost, nothing twice", with
+//! many processes at once (a mail system may run a `judge handle` per mail
+//! beside `judge run`):
+//! - the raw mail is stored first, in its own write transaction (a second
+//!   delivery of the same mail is recognised there and dropped);
+//! - then each stored mail is handled in a write transaction of its own
+//!   that first claims it (`new` → taken, or nothing to do if another
+//!   process has), runs its commands, queues every mail they produce and
+//!   records what became of it. Mail is handled strictly in the order it
+//!   was stored, by whichever process gets the write lock first.
+//! - A crash between the two leaves the mail stored and unhandled, for the
+//!   next process or pass. A panic or a lasting error while handling one
+//!   mail is rolled back and the mail marked failed (never retried by
+//!   itself); its sender and the judgekeeper are told. A passing error (a
+//!   busy or full disk) leaves it `new`, to be tried again.
 
 mod cmd;
 pub mod credentials;
+pub mod redact;
 mod reply;
 pub mod script;
 mod session;
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use rusqlite::Transaction;
 
 use crate::config::Config;
 use crate::mail::{read_mail, Incoming};
@@ -25,12 +39,33 @@ pub use session::Outgoing;
 /// What became of one mail.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Handled {
-    /// Its Message-ID was already stored: handled before.
+    /// The same mail was already stored: handled before, or about to be.
     Duplicate,
     /// Stored, never answered (a robot's mail, a loop, unreadable); why.
     Dropped(String),
     /// Answered: how many mails were queued.
     Answered(usize),
+    /// Stored, and handled by another process meanwhile.
+    HandledElsewhere,
+    /// Stored; handling it failed and was rolled back (why): marked
+    /// failed, its sender and the judgekeeper told.
+    Failed(String),
+    /// Stored; not handled for now because of a passing error (why): the
+    /// next `judge run` pass or `judge handle` does it.
+    Deferred(String),
+}
+
+/// A mail just stored, not yet handled.
+// One per mail: the variants' sizes do not matter.
+#[allow(clippy::large_enum_variant)]
+pub enum Stored {
+    /// The same mail was stored before.
+    Duplicate,
+    New {
+        id: i64,
+        /// The mail as read (None: unreadable), so that it is not read twice.
+        mail: Option<Incoming>,
+    },
 }
 
 /// The judge: configuration, store, and what it remembers between mails.
@@ -59,87 +94,345 @@ impl Judge {
         })
     }
 
-    /// Stores one raw mail and handles it.
+    /// Stores one raw mail and handles it (after any older stored mail).
+    /// An error means the mail was not stored; once stored, what went
+    /// wrong is in the [`Handled`].
     pub fn handle(&mut self, raw: &[u8], now: i64) -> Result<Handled, StoreError> {
-        let incoming = read_mail(raw, self.config.mail.max_bytes).ok();
-        let message_id = match &incoming {
+        let stored = self.store_mail(raw, now)?;
+        Ok(self.handle_stored(stored, now))
+    }
+
+    /// Stores one raw mail (one write transaction), unless the same mail
+    /// is stored already.
+    pub fn store_mail(&mut self, raw: &[u8], now: i64) -> Result<Stored, StoreError> {
+        let max_bytes = self.config.mail.max_bytes;
+        // Over the limit and its margin (a mailbox that gave it whole): cut
+        // short with a note, so that the database does not grow by it.
+        let raw = &*crate::mail::limit::bounded(raw, max_bytes);
+        // A mail that makes the reader panic is stored as unreadable, never
+        // refused: refused, the mail system would offer it again forever.
+        let mail = catch_unwind(|| read_mail(raw, max_bytes).ok()).unwrap_or_else(|_| {
+            log::error!(
+                "reading a mail of {} bytes panicked: kept as unreadable",
+                raw.len()
+            );
+            None
+        });
+        let message_id = match &mail {
             Some(m) => m.message_id.clone(),
             None => format!("<unreadable-{:016x}@judge.invalid>", fnv1a(raw)),
         };
-        let sender = incoming
+        let sender = mail
             .as_ref()
             .and_then(|m| m.from.as_ref())
             .map(|a| a.addr_spec());
-        let Some(id) =
-            store::insert_inbound(self.store.conn(), &message_id, raw, sender.as_deref(), now)?
-        else {
-            return Ok(Handled::Duplicate);
-        };
-        self.process(id, incoming, now)
-    }
-
-    /// Handles every stored mail not yet handled (after a crash).
-    pub fn handle_pending(&mut self, now: i64) -> Result<Vec<Handled>, StoreError> {
-        let pending = store::unhandled_inbound(self.store.conn())?;
-        let mut out = Vec::new();
-        for inbound in pending {
-            let incoming = read_mail(&inbound.raw, self.config.mail.max_bytes).ok();
-            out.push(self.process(inbound.id, incoming, now)?);
-        }
-        Ok(out)
-    }
-
-    fn process(
-        &mut self,
-        id: i64,
-        incoming: Option<Incoming>,
-        now: i64,
-    ) -> Result<Handled, StoreError> {
         let tx = self.store.transaction()?;
-        let handled = match incoming {
-            None => Handled::Dropped("not a readable mail".to_string()),
-            Some(mail) => {
-                let why_drop = if let Some(reason) = &mail.auto {
-                    Some(format!("machine-generated: {reason}"))
-                } else if mail.reply_address().is_none() {
-                    Some("no address to answer".to_string())
-                } else if mail.reply_address().is_some_and(|a| {
-                    a.addr_spec()
-                        .eq_ignore_ascii_case(&self.config.judge.address)
-                }) {
-                    Some("from the judge itself".to_string())
-                } else {
-                    None
-                };
-                match why_drop {
-                    Some(why) => Handled::Dropped(why),
-                    None => {
-                        let mails = session::run(
-                            &tx,
-                            &self.config,
-                            &self.templates,
-                            &mut self.credentials,
-                            id,
-                            &mail,
-                            now,
-                        )?;
-                        let count = mails.len();
-                        for m in &mails {
-                            m.queue(&tx, &self.config, now)?;
-                        }
-                        Handled::Answered(count)
-                    }
+        let id = store::insert_inbound(&tx, &message_id, raw, sender.as_deref(), now)?;
+        tx.commit()?;
+        Ok(match id {
+            Some(id) => Stored::New { id, mail },
+            None => Stored::Duplicate,
+        })
+    }
+
+    /// Handles a mail just stored, after every older one still waiting
+    /// (each claimed first, so none is handled twice): what became of it.
+    pub fn handle_stored(&mut self, stored: Stored, now: i64) -> Handled {
+        let Stored::New { id, mail } = stored else {
+            return Handled::Duplicate;
+        };
+        let mut own = Some((id, mail));
+        loop {
+            match self.handle_next(id, &mut own, now) {
+                // Nothing left up to it: another process handled it.
+                Ok(None) => return Handled::HandledElsewhere,
+                Ok(Some((handled, outcome))) if handled == id => return outcome,
+                Ok(Some((older, outcome))) => {
+                    log::info!("mail #{older}, stored earlier: {outcome:?}");
+                }
+                Err(e) => {
+                    log::warn!("mail #{id} left for later: {e}");
+                    return Handled::Deferred(e.to_string());
                 }
             }
-        };
-        let (status, note) = match &handled {
-            Handled::Dropped(why) => (InboundStatus::Dropped, Some(why.as_str())),
-            _ => (InboundStatus::Handled, None),
-        };
-        store::mark_inbound(&tx, id, status, note, now)?;
-        tx.commit()?;
-        Ok(handled)
+        }
     }
+
+    /// Handles the oldest stored mail not yet handled, if there is one
+    /// (mail that another process stored, or that a crash or a passing
+    /// error left): its id and what became of it. An error is a passing
+    /// one.
+    pub fn handle_one_pending(&mut self, now: i64) -> Result<Option<(i64, Handled)>, StoreError> {
+        // A read first: no write lock taken (and none waited for) when
+        // there is nothing to do, as on most passes of `judge run`.
+        if store::oldest_unhandled(self.store.conn(), i64::MAX)?.is_none() {
+            return Ok(None);
+        }
+        self.handle_next(i64::MAX, &mut None, now)
+    }
+
+    /// Claims and handles the oldest stored mail not yet handled with an id
+    /// of at most `up_to`, in one write transaction: its id and what became
+    /// of it, or None when there is none. `own` is a mail already read (its
+    /// id and reading), used instead of reading the stored copy again. An
+    /// error is a passing one: the mail stays `new`.
+    fn handle_next(
+        &mut self,
+        up_to: i64,
+        own: &mut Option<(i64, Option<Incoming>)>,
+        now: i64,
+    ) -> Result<Option<(i64, Handled)>, StoreError> {
+        let tx = self.store.transaction()?;
+        let Some(id) = store::oldest_unhandled(&tx, up_to)? else {
+            return Ok(None);
+        };
+        // Under the write lock nobody else can have it; the claim says so
+        // in the one statement that would notice otherwise.
+        if !store::claim_inbound(&tx, id, now)? {
+            return Ok(Some((id, Handled::HandledElsewhere)));
+        }
+        let mail = match own.take_if(|(own_id, _)| *own_id == id) {
+            Some((_, mail)) => mail,
+            None => {
+                let raw = store::inbound_by_id(&tx, id)?
+                    .ok_or_else(|| StoreError::NotFound(format!("inbound mail #{id}")))?
+                    .raw;
+                let max_bytes = self.config.mail.max_bytes;
+                catch_unwind(|| read_mail(&raw, max_bytes).ok()).unwrap_or(None)
+            }
+        };
+        let acted = catch_unwind(AssertUnwindSafe(|| {
+            act_on(
+                &tx,
+                &self.config,
+                &self.templates,
+                &mut self.credentials,
+                id,
+                mail.as_ref(),
+                now,
+            )
+        }));
+        let why = match acted {
+            Ok(Ok(handled)) => {
+                tx.commit()?;
+                return Ok(Some((id, handled)));
+            }
+            Ok(Err(e)) if is_passing(&e) => return Err(e),
+            Ok(Err(e)) => format!("error: {e}"),
+            Err(panic) => format!("panic: {}", panic_message(panic.as_ref())),
+        };
+        // Everything the mail did is undone.
+        drop(tx);
+        log::error!("mail #{id} could not be handled ({why}): marked failed");
+        self.record_failure(id, mail.as_ref(), &why, now)?;
+        Ok(Some((id, Handled::Failed(why))))
+    }
+
+    /// Marks a mail failed, and tells its sender and the judgekeeper, in
+    /// one transaction.
+    fn record_failure(
+        &mut self,
+        id: i64,
+        mail: Option<&Incoming>,
+        why: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        let tx = self.store.transaction()?;
+        if !store::fail_inbound(&tx, id, why, now)? {
+            return Ok(());
+        }
+        let code = &self.config.judge.code;
+        if let Some(mail) = mail.filter(|m| why_drop(m, &self.config).is_none()) {
+            let to = mail.reply_address().map(|a| a.addr_spec());
+            let subject = match mail.subject.trim() {
+                "" => format!("{code}: Reply"),
+                s => format!("{code}: {s}"),
+            };
+            let body = "Your mail could not be handled: the judge met an error, and \
+                        nothing in the mail was done. The judgekeeper has been told. \
+                        You may send it again later.\n";
+            let reply = Outgoing {
+                to: to.into_iter().collect(),
+                subject,
+                body: body.to_string(),
+                game_id: None,
+                answers: Some((
+                    if mail.synthetic_id {
+                        String::new()
+                    } else {
+                        mail.message_id.clone()
+                    },
+                    mail.references.clone(),
+                )),
+                results_of: None,
+                pictures: Vec::new(),
+            };
+            reply.queue(&tx, &self.config, now)?;
+        }
+        let (message_id, from) = match mail {
+            Some(m) => (
+                m.message_id.clone(),
+                m.from.as_ref().map(|a| a.addr_spec()).unwrap_or_default(),
+            ),
+            None => (String::new(), String::new()),
+        };
+        tell_keeper(
+            &tx,
+            &self.config,
+            "a mail could not be handled",
+            format!(
+                "Stored mail #{id} {message_id} from {from} could not be handled:\n\n    {why}\n\n\
+                 Everything it did was undone and it is marked failed (status 'failed' in\n\
+                 the inbound table); the judge goes on with the rest. Its sender was told.\n"
+            ),
+            now,
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+}
+
+/// Runs one claimed mail's commands inside `tx`, queues what they produce
+/// and records what became of the mail.
+fn act_on(
+    tx: &Transaction<'_>,
+    config: &Config,
+    templates: &Templates,
+    credentials: &mut CredentialCache,
+    id: i64,
+    mail: Option<&Incoming>,
+    now: i64,
+) -> Result<Handled, StoreError> {
+    let handled = match mail {
+        None => Handled::Dropped("not a readable mail".to_string()),
+        Some(mail) => match why_drop(mail, config) {
+            Some(why) => Handled::Dropped(why),
+            None => {
+                let mails = session::run(tx, config, templates, credentials, id, mail, now)?;
+                let mut count = 0;
+                for m in &mails {
+                    if m.answers.is_some() && !may_answer(tx, mail, id, now)? {
+                        continue;
+                    }
+                    m.queue(tx, config, now)?;
+                    count += 1;
+                }
+                crate::fault::maybe_panic("mail", &mail.subject);
+                Handled::Answered(count)
+            }
+        },
+    };
+    // What GET info promises: no password kept as typed, here either (a
+    // second write of the row, only for a mail that held one).
+    if let Some(mail) = mail {
+        let raw = store::inbound_by_id(tx, id)?
+            .ok_or_else(|| StoreError::NotFound(format!("inbound mail #{id}")))?
+            .raw;
+        if let Some(redacted) = redact::redact_passwords(&raw, &mail.lines) {
+            store::set_inbound_raw(tx, id, &redacted)?;
+        }
+    }
+    // The claim recorded `handled` already; only a dropped mail changes it
+    // (one write of the row, with its raw mail, per mail).
+    if let Handled::Dropped(why) = &handled {
+        store::mark_inbound(tx, id, InboundStatus::Dropped, Some(why), now)?;
+    }
+    Ok(handled)
+}
+
+/// Whether a reply to this (handled) mail may be sent: always to an
+/// address that has signed on with a password; to any other, a few an
+/// hour at most, since its From may be forged to mail-bomb a third party
+/// (the mail is handled all the same).
+fn may_answer(
+    tx: &Transaction<'_>,
+    mail: &Incoming,
+    id: i64,
+    now: i64,
+) -> Result<bool, StoreError> {
+    let Some(address) = mail.reply_address().map(|a| a.addr_spec()) else {
+        return Ok(true);
+    };
+    if store::is_known_address(tx, &address)? || store::take_stranger_reply(tx, &address, now)? {
+        return Ok(true);
+    }
+    log::warn!(
+        "mail #{id}: not answered: {address} has had {} replies this hour and never signed on",
+        store::STRANGER_REPLIES_PER_HOUR
+    );
+    Ok(false)
+}
+
+/// Why a mail must not be answered, if it must not.
+fn why_drop(mail: &Incoming, config: &Config) -> Option<String> {
+    if let Some(reason) = &mail.auto {
+        Some(format!("machine-generated: {reason}"))
+    } else if mail.reply_address().is_none() {
+        Some("no address to answer".to_string())
+    } else if mail
+        .reply_address()
+        .is_some_and(|a| a.addr_spec().eq_ignore_ascii_case(&config.judge.address))
+    {
+        Some("from the judge itself".to_string())
+    } else {
+        None
+    }
+}
+
+/// Whether an error may pass by itself (the database busy, the disk full
+/// or failing, memory short): the work is left to be tried again, not
+/// marked failed.
+pub fn is_passing(e: &StoreError) -> bool {
+    use rusqlite::ErrorCode::*;
+    match e {
+        StoreError::Io(_) => true,
+        StoreError::Sqlite(e) => matches!(
+            e.sqlite_error_code(),
+            Some(
+                DatabaseBusy
+                    | DatabaseLocked
+                    | SystemIoFailure
+                    | DiskFull
+                    | CannotOpen
+                    | ReadOnly
+                    | OutOfMemory
+                    | FileLockingProtocolFailed
+            )
+        ),
+        _ => false,
+    }
+}
+
+/// The text of a caught panic.
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "(no message)".to_string())
+}
+
+/// Queues a note to the judgekeeper (`[judge] keeper`), if one is set.
+pub fn tell_keeper(
+    tx: &Transaction<'_>,
+    config: &Config,
+    what: &str,
+    body: String,
+    now: i64,
+) -> Result<(), StoreError> {
+    let Some(keeper) = &config.judge.keeper else {
+        return Ok(());
+    };
+    let note = Outgoing {
+        to: vec![keeper.clone()],
+        subject: format!("{}: judgekeeper: {what}", config.judge.code),
+        body,
+        game_id: None,
+        answers: None,
+        results_of: None,
+        pictures: Vec::new(),
+    };
+    note.queue(tx, config, now)
 }
 
 /// A stable 64-bit hash, for naming unreadable mails.

@@ -19,6 +19,12 @@ pub enum SignOnAs {
 pub enum Command {
     Help,
     Get(String),
+    /// GET MAP [game] [phase]: the picture of a phase (or the current
+    /// position) of the signed-on game, or of the game named.
+    GetMap {
+        game: Option<String>,
+        phase: Option<String>,
+    },
     List(Option<String>),
     History {
         game: String,
@@ -40,6 +46,11 @@ pub enum Command {
     Observe {
         game: String,
         password: String,
+    },
+    /// `UNOBSERVE <game>`: stop observing; no password (a forged OBSERVE
+    /// may have set one the address's owner does not know).
+    Unobserve {
+        game: String,
     },
     /// `SET <what> <rest>`: the words after SET, upper-cased keyword first.
     Set {
@@ -87,24 +98,48 @@ pub struct Line {
 }
 
 impl Line {
-    /// The line as it may be echoed back: a sign-on's password masked.
+    /// The line as it may be echoed back: every word that may be a
+    /// password masked, whether the command was understood or not
+    /// (`SIGNON Fg1 my secret phrase` is malformed, and still masked).
     pub fn echo(&self) -> String {
-        match &self.command {
-            Command::SignOn { .. } | Command::Create { .. } | Command::Observe { .. } => {
-                mask_password(&self.text)
-            }
-            Command::Set { what, .. } if what == "PASSWORD" => mask_password(&self.text),
-            _ => self.text.clone(),
-        }
+        mask_passwords(&self.text)
     }
 }
 
-/// Replaces the last word of a line (a password) with asterisks.
-fn mask_password(text: &str) -> String {
+/// Masks what follows the words that name a password's place: anything
+/// after `SIGNON <id>`, `CREATE ?<game>`, `OBSERVE <game>`, `REGISTER`
+/// and `SET PASSWORD`.
+pub fn mask_passwords(text: &str) -> String {
     let words: Vec<&str> = text.split_whitespace().collect();
-    match words.len() {
-        0..=2 => words.join(" "),
-        n => format!("{} ****", words[..n - 1].join(" ")),
+    let Some(kept) = password_place(&words) else {
+        return text.to_string();
+    };
+    if words.len() <= kept {
+        return words.join(" ");
+    }
+    format!("{} ****", words[..kept].join(" "))
+}
+
+/// The words of `text` where a password may stand: those
+/// [`mask_passwords`] masks.
+pub fn password_words(text: &str) -> Vec<&str> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    match password_place(&words) {
+        Some(kept) if kept < words.len() => words[kept..].to_vec(),
+        _ => Vec::new(),
+    }
+}
+
+/// How many words of a line come before where a password may stand; None
+/// when no password stands in it.
+fn password_place(words: &[&str]) -> Option<usize> {
+    let first = |n: usize| words.get(n).map(|w| w.to_ascii_uppercase());
+    match first(0).as_deref() {
+        Some("SIGNON" | "CREATE" | "OBSERVE" | "UNOBSERVE") => Some(2),
+        Some("SIGN") if first(1).as_deref() == Some("ON") => Some(3),
+        Some("SET") if first(1).as_deref() == Some("PASSWORD") => Some(2),
+        Some("REGISTER") => Some(1),
+        _ => None,
     }
 }
 
@@ -200,6 +235,14 @@ fn read_command(keyword: &str, args: &[&str], text: &str) -> Command {
     let arg = |k: usize| args.get(k).map(|s| s.to_string());
     match (keyword, args.len()) {
         ("HELP", _) => Command::Help,
+        ("GET", 1) if args[0].eq_ignore_ascii_case("map") => Command::GetMap {
+            game: None,
+            phase: None,
+        },
+        ("GET", 2 | 3) if args[0].eq_ignore_ascii_case("map") => Command::GetMap {
+            game: arg(1),
+            phase: arg(2),
+        },
         ("GET", 1) => Command::Get(args[0].to_ascii_lowercase()),
         ("GET", _) => Command::Malformed {
             usage: "GET <file>: info, syntax, deadlines, press, master, rules or map",
@@ -236,6 +279,12 @@ fn read_command(keyword: &str, args: &[&str], text: &str) -> Command {
         },
         ("OBSERVE", _) => Command::Malformed {
             usage: "OBSERVE <game> <password>",
+        },
+        ("UNOBSERVE", 1) => Command::Unobserve {
+            game: args[0].to_string(),
+        },
+        ("UNOBSERVE", _) => Command::Malformed {
+            usage: "UNOBSERVE <game>",
         },
         ("SET", n) if n >= 1 => set(args),
         ("SET", _) => Command::Malformed {

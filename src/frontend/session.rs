@@ -54,6 +54,12 @@ pub struct Outgoing {
     pub game_id: Option<i64>,
     /// The Message-ID this answers (for In-Reply-To/References).
     pub answers: Option<(String, Vec<String>)>,
+    /// The results of this phase of `game_id`: the map of it is attached
+    /// (as `[maps]` says, unless the recipient SET MAPS OFF), drawn when
+    /// the mail is sent.
+    pub results_of: Option<String>,
+    /// Pictures asked for (GET MAP), attached to every copy.
+    pub pictures: Vec<crate::mail::PicturePart>,
 }
 
 impl Outgoing {
@@ -69,7 +75,20 @@ impl Outgoing {
             .single()
             .map(|d| d.to_rfc2822())
             .unwrap_or_default();
+        let (pictures, maps_off) = match (self.game_id, &self.results_of) {
+            (Some(game_id), Some(phase)) => (
+                crate::game::maps::results_parts(tx, game_id, phase, &config.maps)?,
+                store::maps_off(tx, game_id)?,
+            ),
+            _ => (self.pictures.clone(), Vec::new()),
+        };
         let mut seen = Vec::new();
+        // Observers are told in every mail of the game how to stop: anyone
+        // can make an address an observer.
+        let game = match self.game_id {
+            Some(id) => store::game_by_id(tx, id)?,
+            None => None,
+        };
         for to in &self.to {
             let Ok(addr) = Address::parse(to) else {
                 continue;
@@ -82,25 +101,38 @@ impl Outgoing {
             let message_id = new_message_id(&random_token(), &domain);
             let (in_reply_to, references) = match &self.answers {
                 // A mail without a Message-ID: nothing to refer to.
-                Some((id, refs)) if id.is_empty() => (None, refs.clone()),
+                Some((id, refs)) if id.is_empty() => (None, last_references(refs.clone())),
                 Some((id, refs)) => {
                     let mut r = refs.clone();
                     r.push(id.clone());
-                    (Some(id.clone()), r)
+                    (Some(id.clone()), last_references(r))
                 }
                 None => (None, Vec::new()),
+            };
+            let body = match &game {
+                Some(game)
+                    if store::observer_by_address(tx, game.id, &addr.addr_spec())?.is_some() =>
+                {
+                    with_unobserve_line(&self.body, &game.name)
+                }
+                _ => self.body.clone(),
             };
             let raw = render(&crate::mail::Outgoing {
                 from: from.clone(),
                 to: vec![addr.clone()],
                 subject: self.subject.clone(),
-                body: self.body.clone(),
+                body,
                 in_reply_to,
                 references,
                 auto_replied: self.answers.is_some(),
                 message_id: message_id.clone(),
                 date: date.clone(),
             });
+            let raw = if maps_off.contains(seen.last().expect("just pushed")) {
+                raw
+            } else {
+                crate::mail::with_pictures(&raw, &pictures)
+            };
             let recipient = addr.addr_spec();
             store::queue_mail(
                 tx,
@@ -137,6 +169,8 @@ pub struct Session<'a> {
     pub signed: Option<Signed>,
     /// Mails other than the reply (press, notices, results).
     pub outgoing: Vec<Outgoing>,
+    /// Pictures for the reply (GET MAP).
+    pub reply_pictures: Vec<crate::mail::PicturePart>,
     /// Whether orders were given, so the reply ends with the order set.
     pub orders_touched: bool,
     /// The signed-on power's game and phase while order lines follow one
@@ -146,6 +180,9 @@ pub struct Session<'a> {
     pub order_lines: usize,
     pub order_errors: usize,
     pub skipped_order_lines: usize,
+    /// The forming games a player joined in this mail: each is started at
+    /// the end of the mail if it is full.
+    pub joined: Vec<i64>,
 }
 
 impl Session<'_> {
@@ -169,7 +206,25 @@ impl Session<'_> {
             body,
             game_id,
             answers: None,
+            results_of: None,
+            pictures: Vec::new(),
         });
+    }
+
+    /// Queues the results of `phase` to be sent with this mail's: with
+    /// the map of the phase attached.
+    pub fn send_results(
+        &mut self,
+        to: Vec<String>,
+        subject: String,
+        body: String,
+        game_id: i64,
+        phase: &str,
+    ) {
+        self.send(to, subject, body, Some(game_id));
+        if let Some(last) = self.outgoing.last_mut() {
+            last.results_of = Some(phase.to_string());
+        }
     }
 
     /// `JDG:game - S1901M <what>`.
@@ -209,11 +264,13 @@ pub fn run(
         reply: Reply::default(),
         signed: None,
         outgoing: Vec::new(),
+        reply_pictures: Vec::new(),
         orders_touched: false,
         ordering: None,
         order_lines: 0,
         order_errors: 0,
         skipped_order_lines: 0,
+        joined: Vec::new(),
     };
     if mail.oversized {
         s.reply.refuse_text(format!(
@@ -249,9 +306,33 @@ pub fn run(
             },
             mail.references.clone(),
         )),
+        results_of: None,
+        pictures: std::mem::take(&mut s.reply_pictures),
     }];
     out.append(&mut s.outgoing);
     Ok(out)
+}
+
+/// `body` with the line that tells an observer of `game` how to stop,
+/// before the signature when there is one.
+fn with_unobserve_line(body: &str, game: &str) -> String {
+    let line = format!("You observe '{game}': mail UNOBSERVE {game} to stop.\n");
+    match body.rfind("\n-- \n") {
+        Some(at) => format!("{}\n{line}{}", &body[..at], &body[at..]),
+        None => format!("{body}\n{line}"),
+    }
+}
+
+/// At most this many ids in a reply's References: the nearest ones are
+/// what threads a conversation, and a mail with thousands must not make
+/// every answer to it huge.
+pub const MAX_REFERENCES: usize = 10;
+
+/// The last [`MAX_REFERENCES`] of `references`.
+fn last_references(mut references: Vec<String>) -> Vec<String> {
+    let extra = references.len().saturating_sub(MAX_REFERENCES);
+    references.drain(..extra);
+    references
 }
 
 /// At most this many commands other than orders are read from one mail
@@ -304,6 +385,7 @@ fn run_lines(s: &mut Session<'_>, lines: &[Line]) -> Result<(), StoreError> {
             c,
             Command::Help
                 | Command::Get(_)
+                | Command::GetMap { .. }
                 | Command::List(_)
                 | Command::History { .. }
                 | Command::Summary(_)
@@ -396,6 +478,9 @@ fn dispatch(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
     match &line.command {
         Command::Help => cmd::info::help(s, line),
         Command::Get(file) => cmd::info::get(s, line, file),
+        Command::GetMap { game, phase } => {
+            cmd::info::get_map(s, line, game.as_deref(), phase.as_deref())?
+        }
         Command::Version => cmd::info::version(s, line),
         Command::List(game) => cmd::info::list(s, line, game.as_deref())?,
         Command::History { game, from, to } => {
@@ -413,6 +498,7 @@ fn dispatch(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
             password,
         } => cmd::signon::sign_on(s, line, who, game, password)?,
         Command::Observe { game, password } => cmd::signon::observe(s, line, game, password)?,
+        Command::Unobserve { game } => cmd::signon::unobserve(s, line, game)?,
         Command::Set { what, rest } => cmd::set::set(s, line, what, rest)?,
         Command::Press {
             to,

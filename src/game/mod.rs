@@ -3,6 +3,7 @@
 
 pub mod clock;
 pub mod deadline;
+pub mod maps;
 pub mod orders;
 pub mod process;
 pub mod settings;

@@ -40,6 +40,11 @@ pub struct TickReport {
     pub late_notices: usize,
     pub abandoned: Vec<String>,
     pub pushed_after_outage: Vec<String>,
+    /// Games whose work failed (an error or a panic), rolled back and
+    /// marked failed: name, why, and whether it is news (not failed before).
+    pub failed: Vec<(String, String, bool)>,
+    /// Games marked failed that the clock processed again without fault.
+    pub recovered: Vec<String>,
 }
 
 /// What earlier ticks concluded, per game: (fingerprint, quiet until).
@@ -130,7 +135,14 @@ fn tick_with(
     };
     let mut quiet = HashMap::new();
     let mut skipped = 0;
-    let games = store::games_in_state(conn, GameState::Active)?;
+    // A game marked failed is left alone for a while, then tried again.
+    let failed = store::failed_games(conn)?;
+    let mut games = store::games_in_state(conn, GameState::Active)?;
+    games.retain(|g| {
+        failed
+            .get(&g.id)
+            .is_none_or(|&at| now >= at + store::GAME_RETRY)
+    });
     let looked_at = games.len();
     for game in games {
         let fingerprint = fingerprints.get(&game.id).copied();
@@ -145,17 +157,25 @@ fn tick_with(
         }
         // Some(t): nothing was due, and with the game as it is nothing
         // will be before t; nothing was written.
-        let until = tick_game(
+        let Some(until) = tick_contained(
             conn,
-            clock,
-            templates,
-            code,
-            &game,
             now,
-            outage,
+            &game,
             &mut report,
             &mut mails,
-        )?;
+            |report, mails| {
+                tick_game(
+                    conn, clock, templates, code, &game, now, outage, report, mails,
+                )
+            },
+        )?
+        else {
+            continue;
+        };
+        if failed.contains_key(&game.id) {
+            store::clear_game_failure(conn, game.id)?;
+            report.recovered.push(game.name.clone());
+        }
         if let (Some(until), Some(fp)) = (until, fingerprint) {
             quiet.insert(game.id, (fp, until));
         }
@@ -172,6 +192,49 @@ fn tick_with(
         cache.quiet = quiet;
     }
     Ok((report, mails))
+}
+
+/// Runs one game's work for the tick as a unit: in a savepoint, with a
+/// panic caught. If it fails (an error or a panic), everything it wrote,
+/// reported and queued is undone, the game is marked failed (the reason
+/// goes into `report.failed`), and None is returned; the tick goes on
+/// with the other games. A passing error (see
+/// [`crate::frontend::is_passing`]), or one the rollback itself meets,
+/// ends the tick: the caller's transaction is rolled back whole.
+fn tick_contained<T>(
+    conn: &Connection,
+    now: i64,
+    game: &Game,
+    report: &mut TickReport,
+    mails: &mut Vec<Outgoing>,
+    work: impl FnOnce(&mut TickReport, &mut Vec<Outgoing>) -> Result<T, StoreError>,
+) -> Result<Option<T>, StoreError> {
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+    let report_before = report.clone();
+    let mails_before = mails.len();
+    conn.execute_batch("SAVEPOINT tick_game")?;
+    let done = catch_unwind(AssertUnwindSafe(|| {
+        let value = work(report, mails)?;
+        crate::fault::maybe_panic("game", &game.name);
+        Ok::<T, StoreError>(value)
+    }));
+    let why = match done {
+        Ok(Ok(value)) => {
+            conn.execute_batch("RELEASE tick_game")?;
+            return Ok(Some(value));
+        }
+        // A busy or failing disk is no fault of the game: the tick ends,
+        // to be tried again.
+        Ok(Err(e)) if crate::frontend::is_passing(&e) => return Err(e),
+        Ok(Err(e)) => format!("error: {e}"),
+        Err(panic) => format!("panic: {}", crate::frontend::panic_message(panic.as_ref())),
+    };
+    conn.execute_batch("ROLLBACK TO tick_game; RELEASE tick_game")?;
+    *report = report_before;
+    mails.truncate(mails_before);
+    let news = store::mark_game_failed(conn, game.id, &why, now)?;
+    report.failed.push((game.name.clone(), why, news));
+    Ok(None)
 }
 
 /// Stores `now` as the last tick, even when it is before the stored one.
@@ -451,7 +514,9 @@ fn run_processing(
     report
         .processed
         .push(format!("{}:{}", game.name, done.phase));
-    mails.push(notice(done.recipients, done.subject, done.body, game.id));
+    let mut results = notice(done.recipients, done.subject, done.body, game.id);
+    results.results_of = Some(done.phase);
+    mails.push(results);
     Ok(())
 }
 
@@ -462,5 +527,7 @@ fn notice(to: Vec<String>, subject: String, body: String, game_id: i64) -> Outgo
         body,
         game_id: Some(game_id),
         answers: None,
+        results_of: None,
+        pictures: Vec::new(),
     }
 }

@@ -15,11 +15,14 @@
 mod address;
 mod body;
 mod html;
+pub mod limit;
+mod pictures;
 mod read;
 mod render;
 
 pub use address::{Address, AddressError};
 pub use body::command_lines;
 pub use html::html_to_text;
+pub use pictures::{fill_pictures, has_pictures, with_pictures, PicturePart};
 pub use read::{read_mail, AutoReason, Incoming, MailError};
 pub use render::{new_message_id, render, Outgoing};

@@ -174,7 +174,13 @@ pub fn read_mail(raw: &[u8], size_cap: usize) -> Result<Incoming, MailError> {
         },
         auto,
         oversized,
-        size: raw.len(),
+        // A mail read cut short says how big it was in a note at its end.
+        size: match oversized {
+            true => super::limit::noted_size(raw)
+                .and_then(|n| usize::try_from(n).ok())
+                .unwrap_or(raw.len()),
+            false => raw.len(),
+        },
     })
 }
 

@@ -187,3 +187,44 @@ pub fn set_game_master(
     )?;
     expect_one(n, || format!("game #{game_id}"))
 }
+
+/// Marks the game failed at `now`: the clock could not process it (why).
+/// The clock leaves it alone for [`GAME_RETRY`] seconds, then tries again.
+/// True when it was not marked before (the judgekeeper is told only then).
+pub fn mark_game_failed(conn: &Connection, game_id: i64, why: &str, now: i64) -> Result<bool> {
+    let before: Option<Option<i64>> = conn
+        .query_row(
+            "SELECT failed_at FROM games WHERE id = ?1",
+            [game_id],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let Some(before) = before else {
+        return Err(super::StoreError::NotFound(format!("game #{game_id}")));
+    };
+    conn.execute(
+        "UPDATE games SET failed_at = ?3, failure = ?2 WHERE id = ?1",
+        params![game_id, why, now],
+    )?;
+    Ok(before.is_none())
+}
+
+/// Seconds the clock leaves a failed game alone before trying it again.
+pub const GAME_RETRY: i64 = 3600;
+
+/// The games marked failed: id to when they last failed.
+pub fn failed_games(conn: &Connection) -> Result<std::collections::HashMap<i64, i64>> {
+    let mut stmt =
+        conn.prepare_cached("SELECT id, failed_at FROM games WHERE failed_at IS NOT NULL")?;
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The game was processed again after failing: the mark goes.
+pub fn clear_game_failure(conn: &Connection, game_id: i64) -> Result<()> {
+    conn.execute(
+        "UPDATE games SET failed_at = NULL, failure = NULL WHERE id = ?1",
+        [game_id],
+    )?;
+    Ok(())
+}

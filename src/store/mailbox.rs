@@ -1,7 +1,9 @@
-//! Mail: every inbound mail stored raw under its Message-ID before anything
-//! is done with it (the same mail twice is handled once), and the outbound
-//! queue of rendered mails with their attempts, last error and backoff.
+//! Mail: every inbound mail stored raw before anything is done with it (the
+//! same mail twice is stored, and handled, once), claimed by the
+//! transaction that handles it, and the outbound queue of rendered mails
+//! with their attempts, last error and backoff.
 
+use blake2::{Blake2s256, Digest};
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use super::{expect_one, text_enum, unique_as_duplicate, Result};
@@ -15,6 +17,9 @@ text_enum! {
         Handled = "handled",
         /// Deliberately ignored: a bounce, a vacation reply, a loop.
         Dropped = "dropped",
+        /// Handling it went wrong (a panic, a lasting error) and was rolled
+        /// back; the note says why. Never retried by itself.
+        Failed = "failed",
     }
 }
 
@@ -28,10 +33,33 @@ pub fn normalize_message_id(message_id: &str) -> &str {
         .unwrap_or(t)
 }
 
+/// The digest that tells two mails with the same Message-ID and sender
+/// apart: BLAKE2s of the body (everything after the first empty line),
+/// hex. Headers are left out because a mail system adds its own
+/// (`Received:`, `Delivered-To:`) to each delivery of the same mail.
+pub fn body_digest(raw: &[u8]) -> String {
+    let body = [&b"\r\n\r\n"[..], b"\n\n"]
+        .iter()
+        .filter_map(|sep| {
+            raw.windows(sep.len())
+                .position(|w| w == *sep)
+                .map(|at| at + sep.len())
+        })
+        .min()
+        .map_or(raw, |start| &raw[start..]);
+    Blake2s256::digest(body)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Inbound {
+    /// The internal key: two mails with one Message-ID are two rows.
     pub id: i64,
     pub message_id: String,
+    /// See [`body_digest`]; None for mail stored before schema version 4.
+    pub body_digest: Option<String>,
     pub received_at: i64,
     /// The mail exactly as received.
     pub raw: Vec<u8>,
@@ -41,25 +69,36 @@ pub struct Inbound {
     pub handled_at: Option<i64>,
 }
 
-const INBOUND_COLUMNS: &str = "id, message_id, received_at, raw, sender, status, note, handled_at";
+const INBOUND_COLUMNS: &str =
+    "id, message_id, body_digest, received_at, raw, sender, status, note, handled_at";
 
 fn inbound_from_row(r: &Row<'_>) -> rusqlite::Result<Inbound> {
     Ok(Inbound {
         id: r.get(0)?,
         message_id: r.get(1)?,
-        received_at: r.get(2)?,
-        raw: r.get(3)?,
-        sender: r.get(4)?,
-        status: r.get(5)?,
-        note: r.get(6)?,
-        handled_at: r.get(7)?,
+        body_digest: r.get(2)?,
+        received_at: r.get(3)?,
+        raw: r.get(4)?,
+        sender: r.get(5)?,
+        status: r.get(6)?,
+        note: r.get(7)?,
+        handled_at: r.get(8)?,
     })
 }
 
-/// Stores a received mail as `new`; its id, or None when a mail with that
-/// Message-ID (see [`normalize_message_id`]) is already stored: a
-/// duplicate, to be ignored. A mail without a Message-ID needs one made up
-/// by the caller (from a digest of `raw`, so a re-delivery still matches).
+/// Stores a received mail as `new`; its id, or None when the same mail is
+/// already stored: the same Message-ID (see [`normalize_message_id`]) from
+/// the same sender with the same body ([`body_digest`]) — a second
+/// delivery, to be ignored. The same Message-ID with another sender or
+/// body is a mail of its own. A mail without a Message-ID needs one made
+/// up by the caller (from a digest of `raw`, so a re-delivery still
+/// matches).
+///
+/// The check and the insert are two statements: run them in one write
+/// transaction ([`Store::transaction`]) so that two processes storing the
+/// same mail at once cannot both store it.
+///
+/// [`Store::transaction`]: super::Store::transaction
 pub fn insert_inbound(
     conn: &Connection,
     message_id: &str,
@@ -67,13 +106,83 @@ pub fn insert_inbound(
     sender: Option<&str>,
     now: i64,
 ) -> Result<Option<i64>> {
+    let message_id = normalize_message_id(message_id);
+    let digest = body_digest(raw);
+    {
+        let mut stmt = conn.prepare_cached(
+            "SELECT sender, body_digest, CASE WHEN body_digest IS NULL THEN raw END \
+             FROM inbound WHERE message_id = ?1",
+        )?;
+        let mut rows = stmt.query([message_id])?;
+        while let Some(row) = rows.next()? {
+            let stored_sender: Option<String> = row.get(0)?;
+            if stored_sender.as_deref() != sender {
+                continue;
+            }
+            let stored_digest = match row.get::<_, Option<String>>(1)? {
+                Some(d) => d,
+                None => body_digest(&row.get::<_, Vec<u8>>(2)?),
+            };
+            if stored_digest == digest {
+                return Ok(None);
+            }
+        }
+    }
+    conn.prepare_cached(
+        "INSERT INTO inbound (message_id, body_digest, received_at, raw, sender, status) \
+         VALUES (?1, ?2, ?3, ?4, ?5, 'new')",
+    )?
+    .execute(params![message_id, digest, now, raw, sender])?;
+    Ok(Some(conn.last_insert_rowid()))
+}
+
+/// The oldest mail not yet acted on with an id of at most `up_to`: the
+/// next to handle. Mail is handled strictly in the order it was stored,
+/// whichever process handles it, so a player's later mail never acts
+/// before an earlier one.
+pub fn oldest_unhandled(conn: &Connection, up_to: i64) -> Result<Option<i64>> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT id FROM inbound WHERE status = 'new' AND id <= ?1 ORDER BY id LIMIT 1",
+        )?
+        .query_row([up_to], |r| r.get(0))
+        .optional()?)
+}
+
+/// Claims a stored mail for the transaction that handles it: true when it
+/// was still `new` (and is now `handled`, to be corrected by
+/// [`mark_inbound`] before the commit if it was dropped), false when
+/// another process has handled it meanwhile. Only meaningful inside a
+/// write transaction, which holds the claim until its commit or rollback.
+pub fn claim_inbound(conn: &Connection, id: i64, now: i64) -> Result<bool> {
     let n = conn
         .prepare_cached(
-            "INSERT INTO inbound (message_id, received_at, raw, sender, status) \
-             VALUES (?1, ?2, ?3, ?4, 'new') ON CONFLICT (message_id) DO NOTHING",
+            "UPDATE inbound SET status = 'handled', handled_at = ?2 \
+             WHERE id = ?1 AND status = 'new'",
         )?
-        .execute(params![normalize_message_id(message_id), now, raw, sender])?;
-    Ok((n == 1).then(|| conn.last_insert_rowid()))
+        .execute(params![id, now])?;
+    Ok(n == 1)
+}
+
+/// Replaces a stored mail's raw bytes (its passwords redacted once it is
+/// handled).
+pub fn set_inbound_raw(conn: &Connection, id: i64, raw: &[u8]) -> Result<()> {
+    let n = conn.execute(
+        "UPDATE inbound SET raw = ?2 WHERE id = ?1",
+        params![id, raw],
+    )?;
+    expect_one(n, || format!("inbound mail #{id}"))
+}
+
+/// Marks a mail that is still `new` as failed, with why; false when it is
+/// not `new` any more (another process finished it).
+pub fn fail_inbound(conn: &Connection, id: i64, why: &str, now: i64) -> Result<bool> {
+    let n = conn.execute(
+        "UPDATE inbound SET status = 'failed', note = ?2, handled_at = ?3 \
+         WHERE id = ?1 AND status = 'new'",
+        params![id, why, now],
+    )?;
+    Ok(n == 1)
 }
 
 /// Records what became of the mail, with an optional note (why dropped).
@@ -98,7 +207,7 @@ pub fn mark_inbound(
 /// redo).
 pub fn unhandled_inbound(conn: &Connection) -> Result<Vec<Inbound>> {
     let mut stmt = conn.prepare(&format!(
-        "SELECT {INBOUND_COLUMNS} FROM inbound WHERE status = 'new' ORDER BY received_at, id"
+        "SELECT {INBOUND_COLUMNS} FROM inbound WHERE status = 'new' ORDER BY id"
     ))?;
     let rows = stmt.query_map([], inbound_from_row)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -114,14 +223,13 @@ pub fn inbound_by_id(conn: &Connection, id: i64) -> Result<Option<Inbound>> {
         .optional()?)
 }
 
-pub fn inbound_by_message_id(conn: &Connection, message_id: &str) -> Result<Option<Inbound>> {
-    Ok(conn
-        .query_row(
-            &format!("SELECT {INBOUND_COLUMNS} FROM inbound WHERE message_id = ?1"),
-            [normalize_message_id(message_id)],
-            inbound_from_row,
-        )
-        .optional()?)
+/// The mails stored under this Message-ID (usually one), oldest first.
+pub fn inbound_by_message_id(conn: &Connection, message_id: &str) -> Result<Vec<Inbound>> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {INBOUND_COLUMNS} FROM inbound WHERE message_id = ?1 ORDER BY id"
+    ))?;
+    let rows = stmt.query_map([normalize_message_id(message_id)], inbound_from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 // The outbound queue ----------------------------------------------------
@@ -284,10 +392,11 @@ pub fn mark_failed(conn: &Connection, id: i64, error: &str, now: i64) -> Result<
     Ok(next)
 }
 
-/// Gives up on the mail (a permanent failure, or too many attempts).
+/// An attempt at `now` was refused for good with `error`: counts the
+/// attempt and gives the mail up (it is never tried again).
 pub fn abandon_mail(conn: &Connection, id: i64, error: &str, now: i64) -> Result<()> {
     let n = conn.execute(
-        "UPDATE outbound SET abandoned_at = ?3, last_error = ?2 \
+        "UPDATE outbound SET abandoned_at = ?3, last_error = ?2, attempts = attempts + 1 \
          WHERE id = ?1 AND sent_at IS NULL",
         params![id, error, now],
     )?;

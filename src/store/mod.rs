@@ -38,6 +38,7 @@
 //! - `mailbox`: inbound mail (deduplicated by Message-ID) and the outbound
 //!   queue with retry backoff.
 //! - `archive`: what was sent to the whole game.
+//! - `throttle`: failed sign-ons and locks, replies to strangers.
 //! - `password`: argon2id hashing of passwords.
 
 use std::fmt;
@@ -45,25 +46,29 @@ use std::path::{Path, PathBuf};
 
 pub use rusqlite;
 use rusqlite::config::DbConfig;
-use rusqlite::{Connection, Transaction, TransactionBehavior};
+use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
 
 mod archive;
 mod games;
 mod mailbox;
+mod maps;
 mod orders;
 mod password;
 mod phases;
 mod press;
 mod seats;
+mod throttle;
 
 pub use archive::*;
 pub use games::*;
 pub use mailbox::*;
+pub use maps::*;
 pub use orders::*;
 pub use password::*;
 pub use phases::*;
 pub use press::*;
 pub use seats::*;
+pub use throttle::*;
 
 /// The schema, applied (idempotently) at every open.
 pub const SCHEMA: &str = include_str!("../../schema.sql");
@@ -72,8 +77,11 @@ pub const SCHEMA: &str = include_str!("../../schema.sql");
 /// to version `i + 2`. Version 1 is the initial `schema.sql`. To change the
 /// schema: edit `schema.sql` (what a new database gets) and append the SQL
 /// that brings an existing database to the same shape here. They run in the
-/// same transaction as the schema, foreign keys on; a table rebuild should
-/// follow SQLite's "12 steps" (`PRAGMA defer_foreign_keys = ON` first).
+/// same transaction as the schema with foreign keys off, as SQLite's "12
+/// steps" for a table rebuild ask (dropping the old table would otherwise
+/// fire the ON DELETE actions of the tables that refer to it); every
+/// foreign key is checked before the commit. Indexes of a rebuilt table
+/// are dropped with it and made again by `schema.sql`.
 pub const MIGRATIONS: &[&str] = &[
     // 1 -> 2: the clock's once-per-phase notices.
     "ALTER TABLE phases ADD COLUMN reminded_at INTEGER; \
@@ -82,6 +90,37 @@ pub const MIGRATIONS: &[&str] = &[
     // concessions.
     "ALTER TABLE seats ADD COLUMN bloc INTEGER REFERENCES seats (id) ON DELETE SET NULL; \
      ALTER TABLE seats ADD COLUMN concede_to TEXT;",
+    // 3 -> 4: a Message-ID is no longer unique by itself (a duplicate is the
+    // same Message-ID, sender and body); the body's digest; mail and games
+    // whose handling failed.
+    "CREATE TABLE inbound_v4 ( \
+         id          INTEGER PRIMARY KEY, \
+         message_id  TEXT    NOT NULL CHECK (message_id <> ''), \
+         body_digest TEXT, \
+         received_at INTEGER NOT NULL, \
+         raw         BLOB    NOT NULL, \
+         sender      TEXT, \
+         status      TEXT    NOT NULL DEFAULT 'new' \
+                     CHECK (status IN ('new', 'handled', 'dropped', 'failed')), \
+         note        TEXT, \
+         handled_at  INTEGER); \
+     INSERT INTO inbound_v4 (id, message_id, received_at, raw, sender, status, note, handled_at) \
+         SELECT id, message_id, received_at, raw, sender, status, note, handled_at FROM inbound; \
+     DROP TABLE inbound; \
+     ALTER TABLE inbound_v4 RENAME TO inbound; \
+     ALTER TABLE games ADD COLUMN failed_at INTEGER; \
+     ALTER TABLE games ADD COLUMN failure TEXT;",
+    // 4 -> 5: sign-on failures and locks, replies to strangers (new tables
+    // only: `schema.sql` makes them; listed here so the version moves).
+    "CREATE TABLE IF NOT EXISTS sign_on_failures ( \
+         target    TEXT    NOT NULL, \
+         failed_at INTEGER NOT NULL); \
+     CREATE TABLE IF NOT EXISTS sign_on_locks ( \
+         target       TEXT    PRIMARY KEY, \
+         locked_until INTEGER NOT NULL); \
+     CREATE TABLE IF NOT EXISTS stranger_replies ( \
+         address TEXT    NOT NULL COLLATE NOCASE, \
+         sent_at INTEGER NOT NULL);",
 ];
 
 /// The version this build writes and understands.
@@ -92,7 +131,10 @@ pub const SCHEMA_VERSION: i64 = 1 + MIGRATIONS.len() as i64;
 pub const APPLICATION_ID: i64 = 0x4450_4A47;
 
 /// How long a connection waits for another process's lock before giving up.
-pub const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+/// Generous: a mail system may run dozens of `judge handle` at once, each
+/// holding the write lock for one mail (tens of milliseconds, a password
+/// check included); they must queue up, not fail.
+pub const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
 
 pub type Result<T, E = StoreError> = std::result::Result<T, E>;
 
@@ -264,9 +306,11 @@ impl fmt::Debug for Store {
 
 impl Store {
     /// Opens (creating if need be) the database at `path` and its parent
-    /// directory; sets WAL mode, foreign keys, a 5 s busy timeout and
+    /// directory; sets WAL mode, foreign keys, the busy timeout and
     /// `synchronous=NORMAL` (see `configure`); applies the schema and any
-    /// migrations in one transaction.
+    /// migrations in one transaction. A file already at this version is
+    /// only read: opening takes no write lock then, so it never waits for
+    /// (or holds up) another process's work.
     /// Refuses a file written by a newer judge, or a foreign SQLite file.
     pub fn open(path: impl AsRef<Path>) -> Result<Store> {
         let path = path.as_ref();
@@ -291,6 +335,43 @@ impl Store {
         };
         store.configure()?;
         Ok(store)
+    }
+
+    /// Opens an existing database for reading only (`judge export`): it
+    /// creates nothing, writes nothing, and works on a file the judge may
+    /// not write. The file must be at this judge's schema version.
+    pub fn open_read_only(path: impl AsRef<Path>) -> Result<Store> {
+        let path = path.as_ref();
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        let found = schema_version(&conn)?;
+        let app_id: i64 = conn.pragma_query_value(None, "application_id", |r| r.get(0))?;
+        if found == 0 || app_id != APPLICATION_ID {
+            return Err(StoreError::NotAJudgeDatabase(format!(
+                "{} has schema version {found} and application id {app_id:#x}",
+                path.display()
+            )));
+        }
+        if found > SCHEMA_VERSION {
+            return Err(StoreError::NewerSchema {
+                found,
+                supported: SCHEMA_VERSION,
+            });
+        }
+        if found < SCHEMA_VERSION {
+            return Err(StoreError::Setup(format!(
+                "{} has schema version {found}, older than this judge's {SCHEMA_VERSION}: \
+                 it is brought forward by the first `judge run` or `judge handle`",
+                path.display()
+            )));
+        }
+        Ok(Store {
+            conn,
+            path: Some(path.to_path_buf()),
+        })
     }
 
     /// A private database in memory: for unit tests only (no WAL, gone on drop).
@@ -358,6 +439,16 @@ impl Store {
         }
     }
 
+    /// SQLite's `data_version`: it changes whenever another connection
+    /// (another process) commits to the file, and not for this one's own
+    /// commits. One cheap pragma: `judge run` polls it to notice mail that
+    /// `judge handle` stored and the replies it queued.
+    pub fn data_version(&self) -> Result<i64> {
+        Ok(self
+            .conn
+            .pragma_query_value(None, "data_version", |r| r.get(0))?)
+    }
+
     /// The connection, for reads and single statements.
     pub fn conn(&self) -> &Connection {
         &self.conn
@@ -403,9 +494,37 @@ pub fn schema_version(conn: &Connection) -> Result<i64> {
 
 /// Brings the database to version `1 + migrations.len()`: a fresh file gets
 /// `schema`; an older one runs the migrations it lacks, then `schema`
-/// (idempotent, so it only adds what is missing); all in one transaction.
+/// (idempotent, so it only adds what is missing); all in one transaction,
+/// foreign keys off meanwhile (see [`MIGRATIONS`]). A file already at that
+/// version is only read: no transaction, no lock.
 pub(crate) fn apply_schema(conn: &mut Connection, schema: &str, migrations: &[&str]) -> Result<()> {
     let supported = 1 + migrations.len() as i64;
+    let found = schema_version(conn)?;
+    if found > supported {
+        return Err(StoreError::NewerSchema { found, supported });
+    }
+    if found == supported {
+        let app_id: i64 = conn.pragma_query_value(None, "application_id", |r| r.get(0))?;
+        if app_id != APPLICATION_ID {
+            return Err(StoreError::NotAJudgeDatabase(format!(
+                "its application id is {app_id:#x}, not {APPLICATION_ID:#x}"
+            )));
+        }
+        return Ok(());
+    }
+    // Foreign keys can only be switched outside a transaction.
+    let enforced: bool = conn.pragma_query_value(None, "foreign_keys", |r| r.get(0))?;
+    conn.pragma_update(None, "foreign_keys", false)?;
+    let applied = migrate(conn, schema, migrations);
+    conn.pragma_update(None, "foreign_keys", enforced)?;
+    applied
+}
+
+/// The write half of [`apply_schema`], in one transaction.
+fn migrate(conn: &mut Connection, schema: &str, migrations: &[&str]) -> Result<()> {
+    let supported = 1 + migrations.len() as i64;
+    // Another process may have got here first: read the version again
+    // under the write lock.
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     let found = schema_version(&tx)?;
     if found > supported {
@@ -434,18 +553,17 @@ pub(crate) fn apply_schema(conn: &mut Connection, schema: &str, migrations: &[&s
             for migration in &migrations[from..] {
                 tx.execute_batch(migration)?;
             }
-            let broken: i64 =
-                tx.query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| {
-                    r.get(0)
-                })?;
-            if broken > 0 {
-                return Err(StoreError::Setup(format!(
-                    "migration from version {found} left {broken} broken foreign keys"
-                )));
-            }
         }
     }
     tx.execute_batch(schema)?;
+    let broken: i64 = tx.query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| {
+        r.get(0)
+    })?;
+    if broken > 0 {
+        return Err(StoreError::Setup(format!(
+            "migration from version {found} left {broken} broken foreign keys"
+        )));
+    }
     tx.pragma_update(None, "application_id", APPLICATION_ID)?;
     tx.pragma_update(None, "user_version", supported)?;
     tx.commit()?;

@@ -43,6 +43,8 @@ pub struct TestJudge {
 #[derive(Debug)]
 pub struct Run {
     pub ok: bool,
+    /// The exit status (None: killed by a signal).
+    pub code: Option<i32>,
     pub stdout: String,
     pub stderr: String,
     pub elapsed: std::time::Duration,
@@ -67,6 +69,64 @@ impl TestJudge {
         }
     }
 
+    /// Sets `key = value` (TOML) in `[section]` of this judge's
+    /// `judge.toml`, replacing the key if it is there.
+    pub fn set_config(&self, section: &str, key: &str, value: &str) {
+        let text = std::fs::read_to_string(self.config()).unwrap();
+        let mut out = Vec::new();
+        let mut in_section = false;
+        let mut done = false;
+        for line in text.lines() {
+            let trimmed = line.trim();
+            if trimmed.starts_with('[') {
+                if in_section && !done {
+                    out.push(format!("{key} = {value}"));
+                    done = true;
+                }
+                in_section = trimmed == format!("[{section}]");
+            } else if in_section
+                && trimmed
+                    .split_once('=')
+                    .is_some_and(|(k, _)| k.trim() == key)
+            {
+                out.push(format!("{key} = {value}"));
+                done = true;
+                continue;
+            }
+            out.push(line.to_string());
+        }
+        if !done {
+            if !in_section {
+                out.push(format!("[{section}]"));
+            }
+            out.push(format!("{key} = {value}"));
+        }
+        std::fs::write(self.config(), out.join("\n") + "\n").unwrap();
+    }
+
+    /// Replaces the whole `[section]` of this judge's `judge.toml` with
+    /// `body` (TOML lines).
+    pub fn set_section(&self, section: &str, body: &str) {
+        let text = std::fs::read_to_string(self.config()).unwrap();
+        let mut out = Vec::new();
+        let mut skipping = false;
+        for line in text.lines() {
+            let trimmed = line.trim();
+            if trimmed.starts_with('[') {
+                skipping = trimmed == format!("[{section}]");
+                if skipping {
+                    continue;
+                }
+            }
+            if !skipping {
+                out.push(line.to_string());
+            }
+        }
+        out.push(format!("[{section}]"));
+        out.push(body.trim().to_string());
+        std::fs::write(self.config(), out.join("\n") + "\n").unwrap();
+    }
+
     pub fn config(&self) -> PathBuf {
         self.dir.join("judge.toml")
     }
@@ -77,8 +137,14 @@ impl TestJudge {
 
     /// Runs `judge --config <dir>/judge.toml <args>` with `stdin`.
     pub fn run(&self, args: &[&str], stdin: &[u8]) -> Run {
+        self.run_env(args, stdin, &[])
+    }
+
+    /// [`TestJudge::run`] with variables added to the environment.
+    pub fn run_env(&self, args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Run {
         let start = std::time::Instant::now();
         let mut child = Command::new(env!("CARGO_BIN_EXE_judge"))
+            .envs(env.iter().copied())
             .arg("--config")
             .arg(self.config())
             .args(args)
@@ -97,6 +163,7 @@ impl TestJudge {
         writer.join().unwrap();
         Run {
             ok: out.status.success(),
+            code: out.status.code(),
             stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
             stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
             elapsed: start.elapsed(),

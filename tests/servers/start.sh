@@ -1,8 +1,10 @@
 # tests/servers/start.sh — real mail servers on 127.0.0.1 for the tests.
 #
 # Source it (bash):   source tests/servers/start.sh
-# It installs Dovecot and Debian's python3-aiosmtpd if they are missing
-# (apt-get, as root), starts, in a fresh temporary folder $JUDGE_TEST_MAIL_DIR:
+# It installs Dovecot, Debian's python3-aiosmtpd and Postfix if they are
+# missing (apt-get, as root; Postfix is not started here: tests/parallel.rs
+# starts a private instance), starts, in a fresh temporary folder
+# $JUDGE_TEST_MAIL_DIR:
 #   - Dovecot: IMAP on $JUDGE_TEST_IMAP_PORT (default 10143), POP3 on 10110,
 #     any user name with password "secret", one Maildir per user under
 #     $JUDGE_TEST_MAIL_DIR/mail/<user>/Maildir; on 127.0.0.2
@@ -23,16 +25,21 @@
 JUDGE_SERVERS_HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 judge_servers_install() {
-    if dpkg-query -W -f='${Status}\n' dovecot-imapd dovecot-pop3d python3-aiosmtpd 2>/dev/null |
-        grep -c "install ok installed" | grep -qx 3; then
+    if dpkg-query -W -f='${Status}\n' dovecot-imapd dovecot-pop3d python3-aiosmtpd postfix 2>/dev/null |
+        grep -c "install ok installed" | grep -qx 4; then
         return 0
     fi
-    echo "mail servers: installing dovecot-imapd dovecot-pop3d python3-aiosmtpd" >&2
+    echo "mail servers: installing dovecot-imapd dovecot-pop3d python3-aiosmtpd postfix" >&2
     local sudo=""
     if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
-    $sudo apt-get update -qq >&2 &&
+    # Postfix only for tests/parallel.rs, which starts a private instance of
+    # its own: the system's own stays unconfigured (and, on these machines,
+    # is not started by the package).
+    echo "postfix postfix/main_mailer_type select No configuration" |
+        $sudo debconf-set-selections &&
+        $sudo apt-get update -qq >&2 &&
         DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
-            dovecot-imapd dovecot-pop3d python3-aiosmtpd >&2
+            dovecot-imapd dovecot-pop3d python3-aiosmtpd postfix >&2
 }
 
 # Is something listening on 127.0.0.1:$1?

@@ -45,6 +45,12 @@ fn problem(stage: u8, text: impl Into<String>) -> Problem {
     }
 }
 
+/// "an Austrian", "a French".
+fn with_article(adjective: &str) -> String {
+    let an = adjective.starts_with(['A', 'E', 'I', 'O', 'U']);
+    format!("{} {adjective}", if an { "an" } else { "a" })
+}
+
 fn valid(order: Order) -> Checked {
     Ok(Valid { order, weak: false })
 }
@@ -435,11 +441,11 @@ impl<'a> Checker<'a> {
                 return Err(problem(
                     4,
                     format!(
-                        "The {} in {} is {}, not {}.",
+                        "There is {} {} in {}, not {} one.",
+                        with_article(t.power.adjective()),
                         noun(t.kind),
                         self.name(p),
-                        t.power.adjective(),
-                        n.adjective()
+                        with_article(n.adjective())
                     ),
                 ));
             }

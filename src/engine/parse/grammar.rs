@@ -23,6 +23,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use super::lexer::{Kind, Tok};
 use super::names::{How, NameIndex};
@@ -46,7 +47,8 @@ pub(super) struct Place {
     /// The byte range of the name in the order's text (without the coast).
     pub start: usize,
     pub end: usize,
-    pub cands: Vec<Province>,
+    /// Shared: a slot's places are cloned into every reading of its order.
+    pub cands: Rc<[Province]>,
     /// How many of `cands`, from the first, are literal readings.
     pub literal: usize,
     /// How the others matched.
@@ -221,8 +223,9 @@ pub(super) fn parse(toks: &[Tok], names: &NameIndex, map: &Map) -> Syntax {
 }
 
 /// A name starting at some token: the token after it, the byte where it
-/// ends, its literal and other readings, and how the other ones matched.
-type NameMatch = (usize, usize, Vec<Province>, Vec<Province>, How);
+/// ends, its readings (the literal ones first), how many are literal, and
+/// how the other ones matched.
+type NameMatch = (usize, usize, Rc<[Province]>, usize, How);
 type Alts<T> = Vec<(usize, T)>;
 type Supported = (Option<Power>, Option<UnitType>, Place);
 
@@ -534,17 +537,15 @@ impl Parser<'_> {
     /// The unit type written at `i`, if any. A unit word followed by
     /// another word may also begin a name (`A. Sea`: Adriatic or Aegean;
     /// `Arm`: Armenia).
-    fn unit_opt(&self, i: usize) -> Vec<(usize, Option<UnitType>)> {
-        match self.word(i).and_then(vocab::unit) {
-            Some(u) if !self.is(i + 1, Kind::Colon) => {
-                let mut v = vec![(i + 1, Some(u))];
-                if self.word(i + 1).is_some() {
-                    v.push((i, None));
-                }
-                v
-            }
-            _ => vec![(i, None)],
-        }
+    fn unit_opt(&self, i: usize) -> impl Iterator<Item = (usize, Option<UnitType>)> {
+        let (first, also) = match self.word(i).and_then(vocab::unit) {
+            Some(u) if !self.is(i + 1, Kind::Colon) => (
+                (i + 1, Some(u)),
+                self.word(i + 1).is_some().then_some((i, None)),
+            ),
+            _ => ((i, None), None),
+        };
+        std::iter::once(first).chain(also)
     }
 
     fn place(&self, i: usize) -> Alts<Place> {
@@ -557,12 +558,12 @@ impl Parser<'_> {
             starts.push(i + 1);
         }
         for s in starts {
-            for (j, end, literal, other, how) in self.names_at(s) {
+            for (j, end, cands, literal, how) in self.names_at(s) {
                 let base = Place {
                     start: self.t[s].start,
                     end,
-                    literal: literal.len(),
-                    cands: [literal, other].concat(),
+                    literal,
+                    cands,
                     how,
                     coast: None,
                 };
@@ -594,8 +595,9 @@ impl Parser<'_> {
         if let Some(v) = self.cache.borrow().get(&i) {
             return v.clone();
         }
-        // (next token, end byte, words, crosses a hyphen, holds an order word)
-        let mut phrases: Vec<(usize, usize, Vec<&str>, bool, bool)> = Vec::new();
+        // (next token, end byte, crosses a hyphen, holds an order word);
+        // the phrase's words are the first as many of `words`.
+        let mut phrases: Vec<(usize, usize, bool, bool)> = Vec::new();
         let mut words: Vec<&str> = Vec::new();
         let (mut k, mut dash, mut kw) = (i, false, false);
         while let Some(w) = self.word(k) {
@@ -604,7 +606,7 @@ impl Parser<'_> {
             // no name alone (`S Russian A ...` is not Prussia).
             kw |= vocab::is_keyword(w) && vocab::nationality(w).is_none();
             let lone_nation = phrases.is_empty() && vocab::nationality(w).is_some();
-            phrases.push((k + 1, self.t[k].end, words.clone(), dash, kw || lone_nation));
+            phrases.push((k + 1, self.t[k].end, dash, kw || lone_nation));
             k += 1;
             if phrases.len() == MAX_NAME_WORDS {
                 break;
@@ -615,16 +617,12 @@ impl Parser<'_> {
             }
         }
         let mut out: Vec<NameMatch> = Vec::new();
-        for (next, end, words, dash, kw) in phrases.iter().rev() {
+        for (n, (next, end, dash, kw)) in phrases.iter().enumerate().rev() {
             let fuzzy = !dash && !kw && out.is_empty();
-            if let Some(named) = self.names.named(words, fuzzy) {
-                out.push((
-                    *next,
-                    *end,
-                    self.sorted(named.literal),
-                    self.sorted(named.other),
-                    named.how,
-                ));
+            if let Some(named) = self.names.named(&words[..=n], fuzzy) {
+                let literal = named.literal.len();
+                let cands = [self.sorted(named.literal), self.sorted(named.other)].concat();
+                out.push((*next, *end, cands.into(), literal, named.how));
             }
         }
         self.cache.borrow_mut().insert(i, out.clone());

@@ -41,7 +41,7 @@ const KIND_WORDS: [&str; 6] = ["sea", "ocean", "gulf", "of", "channel", "bight"]
 /// Whether `w` (normalised) is a kind word: `Sea`, `Ocean`, `Gulf`, `of`,
 /// `Channel`, `Bight`.
 pub(super) fn is_kind_word(w: &str) -> bool {
-    KIND_WORDS.contains(&w)
+    matches!(w, "sea" | "ocean" | "gulf" | "of" | "channel" | "bight")
 }
 
 /// A lone word must be this long to be read as the start of a name (`Ion`,
@@ -78,12 +78,20 @@ pub(super) struct NameIndex {
     /// of several words is a literal spelling only word for word (`Nor A`
     /// is not `nora`, North Africa, run together).
     exact_words: HashMap<String, Vec<Province>>,
-    /// Every spelling of more than two letters as its words (`["mid",
-    /// "atlantic", "ocean"]`), with its province, in the map's order.
-    worded: Vec<(Vec<String>, Province)>,
+    /// Per province: every spelling of more than two letters as its words
+    /// (`["mid", "atlantic", "ocean"]`).
+    worded: Vec<Vec<Vec<String>>>,
+    /// Every word of those spellings, sorted, with the provinces whose
+    /// spellings have it (bits by province id): which provinces a written
+    /// word may begin a word of, by binary search, before any spelling is
+    /// matched word by word.
+    word_provinces: Vec<(String, u128)>,
     /// Per province: a sea, and one whose full name has a kind word.
     sea: Vec<bool>,
     kind_named: Vec<bool>,
+    /// Per province: the kind words its spellings have (bits by the
+    /// place in `KIND_WORDS`).
+    kinds_had: Vec<u8>,
 }
 
 /// Whether `rest`, after a province's abbreviation, joins it to the words
@@ -168,13 +176,42 @@ impl NameIndex {
                 .iter()
                 .any(|v| k.starts_with(v))
         });
-        let mut worded: Vec<(Vec<String>, Province)> = map
-            .spellings()
-            .filter(|(s, _)| norm(s).len() > 2)
-            .map(|(s, p)| (words_of(s), p))
+        let mut worded: Vec<Vec<Vec<String>>> = vec![Vec::new(); map.province_count()];
+        for (s, p) in map.spellings() {
+            let ws = words_of(s);
+            if norm(s).len() > 2 && !worded[p.index()].contains(&ws) {
+                worded[p.index()].push(ws);
+            }
+        }
+        for spellings in &mut worded {
+            spellings.sort();
+        }
+        let mut word_provinces: Vec<(String, u128)> = Vec::new();
+        for (p, spellings) in worded.iter().enumerate() {
+            for w in spellings.iter().flatten() {
+                word_provinces.push((w.clone(), 1u128 << p));
+            }
+        }
+        word_provinces.sort();
+        word_provinces.dedup_by(|later, first| {
+            let same = later.0 == first.0;
+            if same {
+                first.1 |= later.1;
+            }
+            same
+        });
+        let kinds_had = map
+            .provinces()
+            .map(|p| {
+                let mut bits = 0u8;
+                for w in worded[p.index()].iter().flatten() {
+                    if let Some(i) = KIND_WORDS.iter().position(|k| k == w) {
+                        bits |= 1 << i;
+                    }
+                }
+                bits
+            })
             .collect();
-        worded.sort();
-        worded.dedup();
         let sea = map
             .provinces()
             .map(|p| map.terrain(p) == Terrain::Sea)
@@ -197,20 +234,53 @@ impl NameIndex {
             plain_verbs,
             exact_words,
             worded,
+            word_provinces,
             sea,
             kind_named,
+            kinds_had,
         }
+    }
+
+    /// The provinces some spelling of which has a word that `w` begins.
+    fn begun_by(&self, w: &str) -> u128 {
+        let from = self.word_provinces.partition_point(|(x, _)| x.as_str() < w);
+        self.word_provinces[from..]
+            .iter()
+            .take_while(|(x, _)| x.starts_with(w))
+            .fold(0, |bits, (_, b)| bits | b)
     }
 
     /// What the phrase `words` (normalised, as written) may name; `None`
     /// when nothing. Near misses are tried only when `fuzzy` allows and
     /// nothing else fits.
     pub(super) fn named(&self, words: &[&str], fuzzy: bool) -> Option<Named> {
+        let (kinds, content): (Vec<&str>, Vec<&str>) =
+            words.iter().copied().partition(|w| is_kind_word(w));
+        // Only provinces every written word (but a kind word standing
+        // apart) begins a word of can be named, literally or not: most
+        // phrases are ruled out here, by binary search.
+        let maybe = content
+            .iter()
+            .fold(u128::MAX, |bits, w| bits & self.begun_by(w));
+        if maybe == 0 || content.is_empty() {
+            // Kind words alone may still be an alias (`Channel`); other
+            // phrases ruled out spell nothing either.
+            let literal = match content.is_empty() {
+                true => self.literally(words).to_vec(),
+                false => Vec::new(),
+            };
+            return match (literal.is_empty(), fuzzy) {
+                (false, _) => Some(Named {
+                    literal,
+                    ..Named::default()
+                }),
+                (true, true) => self.near_miss(words, &kinds),
+                (true, false) => None,
+            };
+        }
         let joined = words.concat();
-        let kinds: Vec<&str> = words.iter().copied().filter(|w| is_kind_word(w)).collect();
-        let content: Vec<&str> = words.iter().copied().filter(|w| !is_kind_word(w)).collect();
         let mut literal: Vec<Province> = self.literally(words).to_vec();
-        if !kinds.is_empty() && !content.is_empty() {
+        if !kinds.is_empty() {
             for &p in self.literally(&content) {
                 if self.kind_fits(p, &kinds) && !literal.contains(&p) {
                     literal.push(p);
@@ -219,28 +289,49 @@ impl NameIndex {
         }
         let mut other: Vec<Province> = Vec::new();
         let lone_short = words.len() == 1 && joined.chars().count() < MIN_LONE_PREFIX;
-        if !content.is_empty() && !lone_short {
-            for (spelling, p) in &self.worded {
-                if !literal.contains(p) && !other.contains(p) && self.begins(words, spelling, *p) {
-                    other.push(*p);
+        if !lone_short {
+            let mut bits = maybe;
+            while bits != 0 {
+                let p = Province(bits.trailing_zeros() as u8);
+                bits &= bits - 1;
+                if !literal.contains(&p)
+                    && self.worded[p.index()]
+                        .iter()
+                        .any(|spelling| self.begins(words, spelling, p))
+                {
+                    other.push(p);
                 }
             }
         }
-        let mut how = if other.is_empty() {
+        if literal.is_empty() && other.is_empty() {
+            return if fuzzy {
+                self.near_miss(words, &kinds)
+            } else {
+                None
+            };
+        }
+        let how = if other.is_empty() {
             How::Exact
         } else {
             How::Prefix
         };
-        if literal.is_empty() && other.is_empty() && fuzzy {
-            let (h, mut c) = self.loose(&joined)?;
-            c.retain(|&p| kinds.is_empty() || self.kind_fits(p, &kinds));
-            how = h;
-            other = c;
-        }
         other.sort();
         literal.sort();
-        (!literal.is_empty() || !other.is_empty()).then_some(Named {
+        Some(Named {
             literal,
+            other,
+            how,
+        })
+    }
+
+    /// A phrase that names nothing read as a misspelling (`Marsailles`,
+    /// `Norweigan Sea`), within what its kind words allow.
+    fn near_miss(&self, words: &[&str], kinds: &[&str]) -> Option<Named> {
+        let (how, mut other) = self.loose(&words.concat())?;
+        other.retain(|&p| kinds.is_empty() || self.kind_fits(p, kinds));
+        other.sort();
+        (!other.is_empty()).then_some(Named {
+            literal: Vec::new(),
             other,
             how,
         })
@@ -259,12 +350,14 @@ impl NameIndex {
     /// Whether the kind words of a phrase fit province `p`: a sea whose
     /// name has each of them, or has none (`Skagerrak Sea`).
     fn kind_fits(&self, p: Province, kinds: &[&str]) -> bool {
+        let had = self.kinds_had[p.index()];
         self.sea[p.index()]
             && (!self.kind_named[p.index()]
                 || kinds.iter().all(|k| {
-                    self.worded
+                    KIND_WORDS
                         .iter()
-                        .any(|(ws, q)| *q == p && ws.iter().any(|w| w == k))
+                        .position(|x| x == k)
+                        .is_some_and(|i| had >> i & 1 == 1)
                 }))
     }
 
@@ -300,13 +393,6 @@ impl NameIndex {
     /// by the words of a short-form order, names `p` and only it, exactly.
     pub(super) fn plain_abbr(&self, p: Province) -> bool {
         self.plain.get(p.index()).copied().unwrap_or(false)
-    }
-
-    /// The provinces `key` (normalised) spells exactly. (The reader goes
-    /// through `loose` and the phrase table; only the tests ask this.)
-    #[cfg(test)]
-    pub(super) fn exact(&self, key: &str) -> Option<&[Province]> {
-        self.exact.get(key).map(Vec::as_slice)
     }
 
     /// The provinces `key` (normalised) may mean when it is no exact
@@ -409,8 +495,20 @@ mod tests {
         let map = Map::standard();
         let ix = NameIndex::new(map);
         let p = |a| map.province_by_abbr(a).unwrap();
-        assert_eq!(ix.exact("stp"), Some(&[p("STP")][..]));
-        assert_eq!(ix.exact("midatlantic"), Some(&[p("MAO")][..]));
+        let literal = |words: &[&str]| ix.named(words, false).map(|n| n.literal);
+        assert_eq!(literal(&["stp"]), Some(vec![p("STP")]));
+        assert_eq!(literal(&["midatlantic"]), Some(vec![p("MAO")]));
+        assert_eq!(literal(&["st", "p"]), Some(vec![p("STP")]));
+        assert_eq!(literal(&["nwg", "sea"]), Some(vec![p("NWG")]));
+        // Run together it would be an alias of North Africa; word for
+        // word it begins North Africa and North Atlantic Ocean.
+        let nor_a = ix.named(&["nor", "a"], false).unwrap();
+        assert!(nor_a.literal.is_empty());
+        assert_eq!(nor_a.other, vec![p("NAF"), p("NAO")]);
+        // A kind word narrows to seas, and to those that have it.
+        let tyr_sea = ix.named(&["tyr", "sea"], false).unwrap();
+        assert_eq!((tyr_sea.literal, tyr_sea.other), (vec![], vec![p("TYS")]));
+        assert_eq!(ix.named(&["north", "sea"], false).unwrap().other, vec![]);
         let (how, c) = ix.loose("nor").unwrap();
         assert_eq!(how, How::Prefix);
         assert_eq!(c.len(), 5);

@@ -97,7 +97,18 @@ pub(super) fn nationality(w: &str) -> Option<Power> {
         "turk" | "tur" => Some(Power::Turkey),
         _ => None,
     };
-    short.or_else(|| Power::parse(w))
+    short.or_else(|| match w {
+        "austria" | "austrian" => Some(Power::Austria),
+        "england" | "english" => Some(Power::England),
+        "france" | "french" => Some(Power::France),
+        "germany" | "german" => Some(Power::Germany),
+        "italy" | "italian" => Some(Power::Italy),
+        "russia" | "russian" => Some(Power::Russia),
+        "turkey" | "turkish" => Some(Power::Turkey),
+        // Words are lower-cased already; any other spelling of a power.
+        _ if w.bytes().any(|b| b.is_ascii_uppercase()) => Power::parse(w),
+        _ => None,
+    })
 }
 
 /// Words that never belong to a province name written loosely (a prefix or

@@ -222,3 +222,48 @@ pub fn summary(s: &mut Session<'_>, line: &Line, name: &str) -> Result<(), Store
     s.reply.ok(line, text);
     Ok(())
 }
+
+/// GET MAP [game] [phase]: the map of a phase of the game (with its orders
+/// and results once processed) or of its current position, attached to
+/// the reply. Without a game and without a sign-on: the map help page.
+pub fn get_map(
+    s: &mut Session<'_>,
+    line: &Line,
+    game: Option<&str>,
+    phase: Option<&str>,
+) -> Result<(), StoreError> {
+    let game = match (game, &s.signed) {
+        (Some(name), _) => store::game_by_name(s.tx, name)?,
+        (None, Some(signed)) => Some(signed.game().clone()),
+        (None, None) => {
+            get(s, line, "map");
+            return Ok(());
+        }
+    };
+    let Some(game) = game else {
+        s.reply
+            .refuse(line, "There is no such game. Write GET MAP <game> [phase].");
+        return Ok(());
+    };
+    let record = match phase {
+        Some(p) => store::phase_by_name(s.tx, game.id, &p.to_ascii_uppercase())?,
+        None => store::current_phase(s.tx, game.id)?,
+    };
+    let Some(record) = record else {
+        let what = match phase {
+            Some(p) => format!("'{}' has no phase {p}.", game.name),
+            None => format!("'{}' has not started.", game.name),
+        };
+        s.reply.refuse(line, what);
+        return Ok(());
+    };
+    let (id, name, phase) = (game.id, game.name, record.phase);
+    s.reply
+        .ok(line, format!("The map of {name}, {phase}, is attached."));
+    s.reply_pictures.push(crate::mail::PicturePart {
+        reference: format!("phase {id} {phase} png"),
+        content_type: "image/png",
+        filename: format!("{name}-{phase}.png"),
+    });
+    Ok(())
+}

@@ -50,6 +50,20 @@ pub fn join(
         }
         return Ok(());
     }
+    let needed = settings_of(&game)?.players;
+    if seats.len() >= needed {
+        s.reply.refuse(
+            line,
+            format!(
+                "Game '{}' already has its {needed} players: there is no seat left to join.",
+                game.name
+            ),
+        );
+        // Full but not started: its last player's mail went on to another
+        // sign-on (before such games were started at the end of the mail).
+        start_if_full(s, &game)?;
+        return Ok(());
+    }
     let hash = store::hash_password(password)?;
     let id = store::add_seat(
         s.tx,
@@ -65,7 +79,9 @@ pub fn join(
     )?;
     let seat = store::seat_by_id(s.tx, id)?.expect("just added");
     let count = seats.len() + 1;
-    let needed = variant_of(&game).players();
+    // Started at the end of the mail if this filled it, whoever the mail's
+    // later lines sign on as.
+    s.joined.push(game.id);
     s.reply.ok(
         line,
         format!(
@@ -194,7 +210,8 @@ pub fn start_if_full(s: &mut Session<'_>, game: &Game) -> Result<(), StoreError>
     let settings = settings_of(&game)?;
     let variant = variant_of(&game);
     let seats = store::seats_of_game(s.tx, game.id)?;
-    if seats.len() < settings.players {
+    // Exactly full: the lot gives each player one of the variant's blocs.
+    if seats.len() != settings.players {
         return Ok(());
     }
     let map = Map::standard();

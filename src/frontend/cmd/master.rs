@@ -56,7 +56,13 @@ pub fn process(s: &mut Session<'_>, line: &Line, phase: Option<&str>) -> Result<
             done.phase
         ),
     );
-    s.send(done.recipients, done.subject, done.body, Some(game.id));
+    s.send_results(
+        done.recipients,
+        done.subject,
+        done.body,
+        game.id,
+        &done.phase,
+    );
     Ok(())
 }
 
@@ -292,6 +298,16 @@ pub fn start(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
             line,
             format!(
                 "'{}' has {seats} of the {} players its variant needs; it starts when they have joined.",
+                game.name, settings.players
+            ),
+        );
+        return Ok(());
+    }
+    if seats > settings.players {
+        s.reply.refuse(
+            line,
+            format!(
+                "'{}' has {seats} players, more than the {} its variant takes: it cannot start.",
                 game.name, settings.players
             ),
         );

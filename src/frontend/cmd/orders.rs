@@ -4,7 +4,7 @@
 use super::join;
 use crate::engine::map::{Map, Power};
 use crate::engine::order::OrderKind;
-use crate::engine::parse::parse_orders;
+use crate::engine::parse::parse_orders_understood;
 use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
 use crate::game::clock::{format_span, format_time};
@@ -120,15 +120,16 @@ fn store_orders(
     };
     let readings: Vec<Vec<_>> = powers
         .iter()
-        .map(|&p| parse_orders(map, &cur.position, p, text))
+        .map(|&p| parse_orders_understood(map, &cur.position, p, text))
         .collect();
     let mut problems = Vec::new();
+    let mut read_as = Vec::new();
     for k in 0..readings[0].len() {
         let fits = powers
             .iter()
             .zip(&readings)
-            .find_map(|(&p, r)| r[k].as_ref().ok().map(|o| (p, *o)));
-        let Some((owner, order)) = fits else {
+            .find_map(|(&p, r)| r[k].as_ref().ok().map(|u| (p, *u)));
+        let Some((owner, understood)) = fits else {
             // The most telling complaint: not "that unit is someone else's"
             // when the player has several countries.
             let errors: Vec<String> = readings
@@ -142,6 +143,10 @@ fn store_orders(
             problems.push(best.clone());
             continue;
         };
+        let order = understood.order;
+        if understood.reinterpreted {
+            read_as.push(order.long(map));
+        }
         let waives = if order.kind == OrderKind::Waive {
             store::orders_of_power(s.tx, game.id, &cur.record.phase, owner.upper())?
                 .iter()
@@ -165,8 +170,19 @@ fn store_orders(
             s.now,
         )?;
     }
-    if !problems.is_empty() {
-        refuse_order(s, line, problems.join("\n*** "));
+    // Said once the order is stored: it will be carried out so.
+    let read_as = (!read_as.is_empty()).then(|| format!("Read as: {}", read_as.join(" ")));
+    match (problems.is_empty(), read_as) {
+        (false, read_as) => {
+            let mut why = problems.join("\n*** ");
+            if let Some(r) = read_as {
+                why.push('\n');
+                why.push_str(&r);
+            }
+            refuse_order(s, line, why);
+        }
+        (true, Some(r)) => s.reply.ok(line, r),
+        (true, None) => {}
     }
     Ok(())
 }
@@ -208,6 +224,11 @@ pub fn finish(s: &mut Session<'_>) -> Result<(), StoreError> {
              were not. Send one order per unit.",
             s.skipped_order_lines
         ));
+    }
+    for game_id in std::mem::take(&mut s.joined) {
+        if let Some(game) = store::game_by_id(s.tx, game_id)? {
+            join::start_if_full(s, &game)?;
+        }
     }
     let Some(signed) = s.signed.clone() else {
         return Ok(());

@@ -11,7 +11,7 @@ use crate::mail::Address;
 use crate::store::{self, StoreError};
 
 const PLAYER_SETTINGS: &str =
-    "WAIT, NOWAIT, PASSWORD, ADDRESS, ABSENCE, DRAW, NODRAW, CONCEDE, NOCONCEDE, PREFERENCE";
+    "WAIT, NOWAIT, PASSWORD, ADDRESS, ABSENCE, DRAW, NODRAW, CONCEDE, NOCONCEDE, PREFERENCE, MAPS";
 const MASTER_SETTINGS: &str = "DEADLINE, GRACE, START, MOVE, RETREAT, ADJUST, NMR, NONMR, \
                                WHITE, GREY, NO PRESS, PARTIAL, NO PARTIAL, OBSERVER, END";
 
@@ -24,6 +24,7 @@ pub fn set(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Result<(
         "ABSENCE" => player_absence(s, line, rest),
         "DRAW" | "NODRAW" => player_draw(s, line, what == "DRAW"),
         "CONCEDE" | "NOCONCEDE" => player_concede(s, line, what == "CONCEDE", rest),
+        "MAPS" | "MAP" => player_maps(s, line, rest),
         "DEADLINE" | "GRACE" | "START" => master_time(s, line, what, rest),
         "MOVE" | "MOVEMENT" | "RETREAT" | "RETREATS" | "ADJUST" | "ADJUSTMENT" | "BUILD" => {
             master_schedule(s, line, what, rest)
@@ -51,6 +52,35 @@ fn player(s: &mut Session<'_>, line: &Line) -> Option<(crate::store::Game, crate
             None
         }
     }
+}
+
+/// SET MAPS ON|OFF: the map of each phase in this player's results mails,
+/// or not.
+fn player_maps(s: &mut Session<'_>, line: &Line, rest: &str) -> Result<(), StoreError> {
+    let on = match rest.trim().to_ascii_uppercase().as_str() {
+        "ON" => true,
+        "OFF" => false,
+        _ => {
+            s.reply.refuse(
+                line,
+                "Write SET MAPS OFF (results without the map) or SET MAPS ON.",
+            );
+            return Ok(());
+        }
+    };
+    let Some((game, seat)) = player(s, line) else {
+        return Ok(());
+    };
+    store::set_maps(s.tx, game.id, &seat.address, on)?;
+    s.reply.ok(
+        line,
+        if on {
+            "Your results mails will carry the map of each phase."
+        } else {
+            "Your results mails will carry no map (GET MAP still sends one)."
+        },
+    );
+    Ok(())
 }
 
 fn player_wait(s: &mut Session<'_>, line: &Line, wait: bool) -> Result<(), StoreError> {

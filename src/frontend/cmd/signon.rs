@@ -5,10 +5,66 @@ use crate::engine::map::Power;
 use crate::frontend::script::{Line, SignOnAs};
 use crate::frontend::session::{Session, Signed};
 use crate::game::current;
-use crate::store::{self, GameState, SeatStatus, StoreError};
+use crate::store::{self, Game, GameState, SeatStatus, StoreError};
 
 /// What a failed sign-on says: never which part was wrong.
 const FAILED: &str = "Sign-on failed: no such power in that game, or a wrong password.";
+
+/// What a sign-on to a locked seat says: the password is not even checked.
+const LOCKED: &str = "Sign-on failed: after repeated failed sign-ons, this one is locked \
+                      for an hour.";
+
+/// A password to check, and whose it is.
+struct Guarded<'a> {
+    /// What failures are counted against (`seat:<id>`, ...).
+    target: String,
+    /// In words, for the owner's notice: "your seat in 'g1'".
+    what: String,
+    /// The address of record, told once when a lock begins.
+    owner: Option<&'a str>,
+    hash: &'a store::PasswordHash,
+}
+
+/// Checks a password, unless repeated failures have locked what it opens:
+/// whether it matched. On a refusal the reply says only that the sign-on
+/// failed (or is locked); the lock's start is told to the owner, once.
+fn check_guarded(
+    s: &mut Session<'_>,
+    line: &Line,
+    game: &Game,
+    guarded: Guarded<'_>,
+    password: &str,
+) -> Result<bool, StoreError> {
+    if store::sign_on_locked_until(s.tx, &guarded.target, s.now)?.is_some() {
+        s.reply.refuse(line, LOCKED);
+        return Ok(false);
+    }
+    if s.credentials.check(password, guarded.hash) {
+        return Ok(true);
+    }
+    s.reply.refuse(line, FAILED);
+    if store::record_sign_on_failure(s.tx, &guarded.target, s.now)? {
+        log::warn!(
+            "{} failed sign-ons to {}: locked for an hour",
+            store::SIGN_ON_FAILURES_TO_LOCK,
+            guarded.target
+        );
+        if let Some(owner) = guarded.owner {
+            let body = format!(
+                "There were {} failed sign-ons to {} within an hour, the last from {}. \
+                 Sign-ons to it are refused for the next hour, even with the right \
+                 password. If these were not yours, someone may be guessing your \
+                 password: choose a long one (SET PASSWORD).\n",
+                store::SIGN_ON_FAILURES_TO_LOCK,
+                guarded.what,
+                s.sender(),
+            );
+            let subject = s.subject(&game.name, None, "Sign-ons locked");
+            s.send(vec![owner.to_string()], subject, body, Some(game.id));
+        }
+    }
+    Ok(false)
+}
 
 pub fn sign_on(
     s: &mut Session<'_>,
@@ -27,8 +83,19 @@ pub fn sign_on(
         SignOnAs::Join => join::join(s, line, game, password),
         SignOnAs::Master => {
             let ok = match &game.master_password {
-                Some(hash) => s.credentials.check(password, hash),
-                None => false,
+                Some(hash) => {
+                    let guarded = Guarded {
+                        target: format!("master:{}", game.id),
+                        what: format!("the Master of '{}'", game.name),
+                        owner: game.master_address.as_deref(),
+                        hash,
+                    };
+                    check_guarded(s, line, &game, guarded, password)?
+                }
+                None => {
+                    s.reply.refuse(line, FAILED);
+                    false
+                }
             };
             if ok {
                 s.reply
@@ -39,8 +106,6 @@ pub fn sign_on(
                     }
                 }
                 s.signed = Some(Signed::Master { game });
-            } else {
-                s.reply.refuse(line, FAILED);
             }
             Ok(())
         }
@@ -56,12 +121,19 @@ pub fn sign_on(
                 );
                 return Ok(());
             };
-            let seat = store::seat_by_power(s.tx, game.id, power.upper())?;
-            let Some(seat) = seat.filter(|seat| s.credentials.check(password, &seat.password))
-            else {
+            let Some(seat) = store::seat_by_power(s.tx, game.id, power.upper())? else {
                 s.reply.refuse(line, FAILED);
                 return Ok(());
             };
+            let guarded = Guarded {
+                target: format!("seat:{}", seat.id),
+                what: format!("your seat ({}) in '{}'", power.name(), game.name),
+                owner: Some(&seat.address),
+                hash: &seat.password,
+            };
+            if !check_guarded(s, line, &game, guarded, password)? {
+                return Ok(());
+            }
             if game.state.is_over() {
                 s.reply.refuse(
                     line,
@@ -124,8 +196,13 @@ pub fn observe(
     let sender = s.sender();
     match store::observer_by_address(s.tx, game.id, &sender)? {
         Some(obs) => {
-            if !s.credentials.check(password, &obs.password) {
-                s.reply.refuse(line, FAILED);
+            let guarded = Guarded {
+                target: format!("observer:{}", obs.id),
+                what: format!("your place as an observer of '{}'", game.name),
+                owner: Some(&obs.address),
+                hash: &obs.password,
+            };
+            if !check_guarded(s, line, &game, guarded, password)? {
                 return Ok(());
             }
             s.reply.ok(
@@ -146,6 +223,31 @@ pub fn observe(
         }
     }
     s.signed = Some(Signed::Observer { game });
+    Ok(())
+}
+
+/// UNOBSERVE <game>: the sending address stops observing. No password: an
+/// address can be made an observer by anyone (OBSERVE with a forged From),
+/// so its owner must be able to leave without knowing one.
+pub fn unobserve(s: &mut Session<'_>, line: &Line, name: &str) -> Result<(), StoreError> {
+    let Some(game) = find_game(s, line, name)? else {
+        return Ok(());
+    };
+    s.reply.game = Some(game.name.clone());
+    if let Some(Signed::Observer { game: observed }) = &s.signed {
+        if observed.id == game.id {
+            s.signed = None;
+        }
+    }
+    if store::remove_observer(s.tx, game.id, &s.sender())? {
+        s.reply
+            .ok(line, format!("You no longer observe '{}'.", game.name));
+    } else {
+        s.reply.refuse(
+            line,
+            format!("You do not observe '{}' (from this address).", game.name),
+        );
+    }
     Ok(())
 }
 

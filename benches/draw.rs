@@ -1,0 +1,141 @@
+//! The map pictures' cost per phase: the SVG of a busy movement phase
+//! (34 units, every kind of order, three units dislodged), and the PNG of
+//! it at 1,200 pixels wide (parse, rasterise with the embedded fonts,
+//! encode). The scene is `tests/draw/movement.json`, the golden test's.
+//!
+//! `cargo bench --bench draw` (see `benches/README.md`).
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use criterion::Criterion;
+use judge::draw::{self, Scene};
+use judge::engine::adjudicate::adjudicate;
+use judge::engine::map::Map;
+use judge::interchange::{read_phase, PhaseInput};
+
+fn main() {
+    let map = Map::standard();
+    let json = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/draw/movement.json"),
+    )
+    .expect("the scene");
+    let input: PhaseInput = serde_json::from_str(&json).expect("JSON");
+    let (position, orders, errors) = read_phase(map, &input).expect("position");
+    assert!(errors.is_empty());
+    let adjudication = adjudicate(map, &position, &orders);
+    let scene = Scene {
+        position: &position,
+        orders: &adjudication.orders,
+        retreats: &adjudication.next.dislodged,
+        title: "Judge JDG, game demo: Fall 1905, movement results",
+    };
+    let svg = draw::svg(map, &scene);
+    let png = draw::png::render(&svg, 1200).expect("PNG");
+    println!(
+        "scene: {} orders; SVG {} bytes; PNG at 1200 px {} bytes",
+        adjudication.orders.len(),
+        svg.len(),
+        png.len()
+    );
+
+    let mut c = Criterion::default().configure_from_args();
+    c.bench_function("draw/svg", |b| {
+        b.iter(|| black_box(draw::svg(map, black_box(&scene))))
+    });
+    let mut group = c.benchmark_group("draw/png");
+    group.sample_size(20);
+    group.bench_function("1200px", |b| {
+        b.iter(|| black_box(draw::png::render(&draw::svg(map, &scene), 1200).unwrap()))
+    });
+    group.finish();
+    c.final_summary();
+
+    // Medians of plain timings too, split into the steps of a PNG.
+    let time = |f: &mut dyn FnMut()| {
+        let mut v: Vec<f64> = (0..31)
+            .map(|_| {
+                let t = Instant::now();
+                f();
+                t.elapsed().as_secs_f64() * 1e3
+            })
+            .collect();
+        v.sort_by(|a, b| a.total_cmp(b));
+        v[v.len() / 2]
+    };
+    let svg_ms = time(&mut || {
+        black_box(draw::svg(map, &scene));
+    });
+    let raster_ms = time(&mut || {
+        black_box(draw::png::rasterize(&svg, 1200).unwrap());
+    });
+    // Where rasterising goes: the same picture without its text, and
+    // the province fills alone.
+    let without_text = {
+        let mut out = String::with_capacity(svg.len());
+        let mut rest = svg.as_str();
+        while let Some(at) = rest.find("<text") {
+            out.push_str(&rest[..at]);
+            let end = rest[at..]
+                .find("</text>")
+                .map_or(rest.len(), |e| at + e + 7);
+            rest = &rest[end..];
+        }
+        out.push_str(rest);
+        out
+    };
+    let fills_only = {
+        let start = svg.find("<g stroke=\"none\"").unwrap();
+        let end = start + svg[start..].find("</g>").unwrap() + 4;
+        let head = &svg[..svg.find("<g transform").unwrap()];
+        format!(
+            "{head}<g transform=\"translate(0 22)\">{}</g></svg>",
+            &svg[start..end]
+        )
+    };
+    for (name, text) in [
+        ("without text", &without_text),
+        ("province fills only", &fills_only),
+    ] {
+        let ms = time(&mut || {
+            black_box(draw::png::rasterize(text, 1200).unwrap());
+        });
+        println!("  rasterise {name}: {ms:.1} ms");
+    }
+    let pixmap = draw::png::rasterize(&svg, 1200).unwrap();
+    println!("medians of 31: svg {svg_ms:.3} ms; png at 1200 px: rasterise {raster_ms:.1} ms");
+    use png::{Compression, Filter};
+    for (name, indexed, compression, filter) in [
+        ("indexed, fast, up", true, Compression::Fast, Filter::Up),
+        (
+            "indexed, fast, adaptive (the judge's)",
+            true,
+            Compression::Fast,
+            Filter::Adaptive,
+        ),
+        (
+            "indexed, balanced, up",
+            true,
+            Compression::Balanced,
+            Filter::Up,
+        ),
+        ("rgb, fast, up", false, Compression::Fast, Filter::Up),
+        (
+            "rgb, balanced, adaptive",
+            false,
+            Compression::Balanced,
+            Filter::Adaptive,
+        ),
+    ] {
+        let how = draw::png::Encoding {
+            indexed,
+            compression,
+            filter,
+        };
+        let size = draw::png::encode(&pixmap, how).unwrap().len();
+        let ms = time(&mut || {
+            black_box(draw::png::encode(&pixmap, how).unwrap());
+        });
+        println!("  encode {name}: {ms:.1} ms, {} KB", size / 1024);
+    }
+}

@@ -1,0 +1,56 @@
+//! `judge map <game> [phase]`: the map of a phase (with its orders and
+//! results) or of the current position, as PNG or SVG. Reads the store
+//! read-only: it can run beside `judge run`.
+
+use std::path::Path;
+
+use rusqlite::{Connection, OpenFlags};
+
+use crate::config::Config;
+use crate::game::maps::picture_of_phase;
+use crate::store;
+
+/// The picture's format.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Format {
+    Png,
+    Svg,
+}
+
+impl Format {
+    /// PNG unless asked for SVG, or the output file's name ends in `.svg`.
+    pub fn choose(svg: bool, png: bool, output: Option<&Path>) -> Format {
+        let named_svg = output
+            .and_then(Path::extension)
+            .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
+        if svg || (named_svg && !png) {
+            Format::Svg
+        } else {
+            Format::Png
+        }
+    }
+}
+
+/// The picture's bytes.
+pub fn run(
+    config: &Config,
+    game: &str,
+    phase: Option<&str>,
+    format: Format,
+) -> Result<Vec<u8>, String> {
+    let path = config.database_path();
+    let conn = Connection::open_with_flags(
+        &path,
+        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let err = |e: store::StoreError| e.to_string();
+    let record = store::game_by_name(&conn, game)
+        .map_err(err)?
+        .ok_or_else(|| format!("there is no game named '{game}'"))?;
+    let picture = picture_of_phase(&conn, &config.judge.code, &record, phase).map_err(err)?;
+    match format {
+        Format::Svg => Ok(picture.svg().into_bytes()),
+        Format::Png => picture.png(config.maps.width),
+    }
+}

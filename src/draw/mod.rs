@@ -1,0 +1,20 @@
+//! Pictures of the board: a phase drawn as SVG, and as PNG.
+//!
+//! Pure, like the engine it draws: positions, orders and results in, a
+//! picture out; no IO, no clock. It depends on `crate::engine` only.
+//!
+//! - `board` / `board_data`: the standard board as a drawing — every
+//!   province a closed shape, the points where units stand — generated
+//!   by `tools/map_convert.py` (see NOTICE for where the geometry comes
+//!   from).
+//! - `style`: the colours (Okabe-Ito, for colour-blind readers) and sizes.
+//! - `svg`: one phase drawn: tints, units, orders, legend, title.
+//! - `png`: the SVG rasterised by resvg with the embedded Go fonts.
+
+pub mod board;
+mod board_data;
+pub mod png;
+pub mod style;
+pub mod svg;
+
+pub use svg::{render as svg, Scene};

@@ -1,0 +1,126 @@
+//! Colours and sizes of the map pictures.
+//!
+//! The powers' colours are the Okabe-Ito palette (Okabe and Ito, "Color
+//! Universal Design", 2002), chosen to stay distinguishable for readers
+//! with every common kind of colour blindness; each power keeps the hue
+//! closest to its classic board colour (Austria red, England dark blue,
+//! France light blue, Germany brown-orange, Italy green, Russia purple,
+//! Turkey yellow). The palette's black is left for the orders. Units carry
+//! their kind as a shape (a ship or a cannon), never by colour alone, and
+//! failed orders are greyed *and* dashed *and* marked with a cross.
+
+use crate::engine::map::Power;
+
+/// The full colour of each power, by `Power::index`: units, centre markers.
+pub const POWER: [&str; 7] = [
+    "#D55E00", // Austria: vermillion
+    "#0072B2", // England: blue
+    "#56B4E9", // France: sky blue
+    "#E69F00", // Germany: orange
+    "#009E73", // Italy: bluish green
+    "#CC79A7", // Russia: reddish purple
+    "#F0E442", // Turkey: yellow
+];
+
+/// The tint of a province whose supply centre a power owns: the power's
+/// colour mixed half-and-half with white (halves rounded to even).
+pub const TINT: [&str; 7] = [
+    "#EAAE80", "#80B8D8", "#AADAF4", "#F2CF80", "#80CEB9", "#E6BCD3", "#F8F2A0",
+];
+
+/// The lighter tint of a province (not a centre) that a power's unit holds.
+pub const LIGHT_TINT: [&str; 7] = [
+    "#F3D2B8", "#B8D8E9", "#D0EAF9", "#F8E4B8", "#B8E4D8", "#F1D9E6", "#FBF7CA",
+];
+
+/// What an icon is drawn in on top of each power's colour: black on the
+/// light colours, white on the dark ones (contrast ratio above 4.5 each).
+pub const ON_POWER: [&str; 7] = [
+    "#000000", "#FFFFFF", "#000000", "#000000", "#000000", "#000000", "#000000",
+];
+
+pub const SEA: &str = "#D6E6EE";
+pub const LAND: &str = "#F1EADB";
+pub const IMPASSABLE: &str = "#A8A29A";
+pub const COASTLINE: &str = "#5A6A72";
+pub const LAND_BORDER: &str = "#7D776E";
+pub const SEA_BORDER: &str = "#A9C0CC";
+pub const LABEL: &str = "#2B2B2B";
+pub const SEA_LABEL: &str = "#4D6B7A";
+/// Orders that were carried out.
+pub const ORDER: &str = "#1A1A1A";
+/// Orders that failed (also dashed and marked with a cross).
+pub const FAILED: &str = "#8C8C8C";
+/// The cross on a failed order or a removed unit (its shape is what
+/// tells; the colour only makes it stand out).
+pub const MARK: &str = "#B0002A";
+pub const NEUTRAL_CENTRE: &str = "#FFFFFF";
+pub const PAPER: &str = "#FFFFFF";
+
+/// Heights of the title band above the board and the legend band below.
+pub const TITLE_BAND: f32 = 22.0;
+pub const LEGEND_BAND: f32 = 46.0;
+
+/// Half the width and height of a unit's badge.
+pub const UNIT_HALF_WIDTH: f32 = 7.0;
+pub const UNIT_HALF_HEIGHT: f32 = 5.0;
+
+pub fn power(p: Power) -> &'static str {
+    POWER[p.index()]
+}
+
+pub fn tint(p: Power) -> &'static str {
+    TINT[p.index()]
+}
+
+pub fn light_tint(p: Power) -> &'static str {
+    LIGHT_TINT[p.index()]
+}
+
+pub fn on_power(p: Power) -> &'static str {
+    ON_POWER[p.index()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rgb(hex: &str) -> [f32; 3] {
+        let v = u32::from_str_radix(&hex[1..], 16).unwrap();
+        [(v >> 16) as f32, (v >> 8 & 0xFF) as f32, (v & 0xFF) as f32]
+    }
+
+    fn luminance(hex: &str) -> f32 {
+        let c = rgb(hex).map(|v| {
+            let v = v / 255.0;
+            if v <= 0.039_28 {
+                v / 12.92
+            } else {
+                ((v + 0.055) / 1.055).powf(2.4)
+            }
+        });
+        0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+    }
+
+    fn mix(hex: &str, white: f32) -> String {
+        let c = rgb(hex).map(|v| (v + (255.0 - v) * white).round_ties_even() as u32);
+        format!("#{:02X}{:02X}{:02X}", c[0], c[1], c[2])
+    }
+
+    #[test]
+    fn tints_are_the_power_colours_mixed_with_white() {
+        for i in 0..7 {
+            assert_eq!(TINT[i], mix(POWER[i], 0.5), "tint {i}");
+            assert_eq!(LIGHT_TINT[i], mix(POWER[i], 0.72), "light tint {i}");
+        }
+    }
+
+    #[test]
+    fn icons_stand_out_from_their_badges() {
+        for i in 0..7 {
+            let (a, b) = (luminance(POWER[i]), luminance(ON_POWER[i]));
+            let ratio = (a.max(b) + 0.05) / (a.min(b) + 0.05);
+            assert!(ratio >= 4.5, "power {i}: contrast {ratio}");
+        }
+    }
+}

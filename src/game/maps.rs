@@ -1,0 +1,215 @@
+//! The map pictures of a game's phases, as stored: what `judge map`,
+//! `GET MAP` and the results mails draw. Reads only; the drawing itself is
+//! `crate::draw`, which does no IO, so a caller can read here inside a
+//! short transaction and draw after it.
+
+use std::collections::BTreeMap;
+
+use rusqlite::Connection;
+
+use super::{current, position_of, process::all_orders, variant_of};
+use crate::config::{Config, MapsSection};
+use crate::draw::{self, Scene};
+use crate::engine::adjudicate::adjudicate_with;
+use crate::engine::map::Map;
+use crate::engine::order::Order;
+use crate::engine::outcome::Outcome;
+use crate::engine::phase::Phase;
+use crate::engine::position::{Dislodged, Position};
+use crate::mail::{fill_pictures, PicturePart};
+use crate::store::{self, Game, StoreError};
+
+/// Everything one picture shows, owned: made from the store, drawn later.
+#[derive(Clone, Debug)]
+pub struct PhasePicture {
+    pub position: Position,
+    pub orders: Vec<(Order, Outcome)>,
+    pub retreats: Vec<Dislodged>,
+    pub title: String,
+}
+
+impl PhasePicture {
+    /// The picture of an adjudicated phase: its position, its orders with
+    /// their results, and (after a movement phase) the units dislodged.
+    pub fn results(
+        judge_code: &str,
+        game: &str,
+        position: Position,
+        orders: Vec<(Order, Outcome)>,
+        retreats: Vec<Dislodged>,
+    ) -> PhasePicture {
+        let title = title(judge_code, game, position.phase, true);
+        PhasePicture {
+            position,
+            orders,
+            retreats,
+            title,
+        }
+    }
+
+    /// The picture of a position waiting for orders.
+    pub fn position(judge_code: &str, game: &str, position: Position) -> PhasePicture {
+        let title = title(judge_code, game, position.phase, false);
+        PhasePicture {
+            position,
+            orders: Vec::new(),
+            retreats: Vec::new(),
+            title,
+        }
+    }
+
+    pub fn svg(&self) -> String {
+        draw::svg(
+            Map::standard(),
+            &Scene {
+                position: &self.position,
+                orders: &self.orders,
+                retreats: &self.retreats,
+                title: &self.title,
+            },
+        )
+    }
+
+    /// The PNG, `width` pixels wide.
+    pub fn png(&self, width: u32) -> Result<Vec<u8>, String> {
+        draw::png::render(&self.svg(), width)
+    }
+}
+
+/// "Judge JDG, game mygame: Spring 1901, movement results".
+pub fn title(judge_code: &str, game: &str, phase: Phase, results: bool) -> String {
+    let what = if results { "results" } else { "orders due" };
+    format!(
+        "Judge {judge_code}, game {game}: {} {}, {} {what}",
+        phase.season_name(),
+        phase.year,
+        phase.kind_name().to_lowercase()
+    )
+}
+
+/// The picture of `phase` of `game` (absent: the current position). A
+/// processed phase is drawn with its orders and the results stored for
+/// them; the orders are adjudicated again only to know what each did
+/// where the stored results do not say.
+pub fn picture_of_phase(
+    conn: &Connection,
+    judge_code: &str,
+    game: &Game,
+    phase: Option<&str>,
+) -> Result<PhasePicture, StoreError> {
+    let map = Map::standard();
+    let record = match phase {
+        None => {
+            let cur = current(conn, game.id)?
+                .ok_or_else(|| StoreError::NotFound(format!("a phase of {}", game.name)))?;
+            cur.record
+        }
+        Some(name) => store::phase_by_name(conn, game.id, &name.to_ascii_uppercase())?
+            .ok_or_else(|| StoreError::NotFound(format!("phase {name} of {}", game.name)))?,
+    };
+    let position = position_of(&record)?;
+    if !record.is_processed() {
+        return Ok(PhasePicture::position(judge_code, &game.name, position));
+    }
+    let orders = all_orders(conn, game, &record.phase, &position)?;
+    let rules = variant_of(game).rules_at(map, position.phase, &[]);
+    let adjudication = adjudicate_with(map, &position, &orders, &rules);
+    let stored: BTreeMap<String, String> = record.results_as()?.unwrap_or_default();
+    let orders = adjudication
+        .orders
+        .into_iter()
+        .map(|(order, outcome)| {
+            let outcome = stored
+                .get(&order.short(map))
+                .and_then(|s| Outcome::from_summary(s))
+                .unwrap_or(outcome);
+            (order, outcome)
+        })
+        .collect();
+    Ok(PhasePicture::results(
+        judge_code,
+        &game.name,
+        position,
+        orders,
+        adjudication.next.dislodged,
+    ))
+}
+
+/// The picture parts of a results mail, as `[maps]` says: the map of
+/// `phase` of the game as PNG (and SVG), drawn when the mail is sent.
+pub fn results_parts(
+    conn: &Connection,
+    game_id: i64,
+    phase: &str,
+    maps: &MapsSection,
+) -> Result<Vec<PicturePart>, StoreError> {
+    if !maps.enabled {
+        return Ok(Vec::new());
+    }
+    let name = store::game_by_id(conn, game_id)?.map_or_else(|| game_id.to_string(), |g| g.name);
+    let mut parts = vec![PicturePart {
+        reference: format!("results {game_id} {phase} png"),
+        content_type: "image/png",
+        filename: format!("{name}-{phase}.png"),
+    }];
+    if maps.svg {
+        parts.push(PicturePart {
+            reference: format!("results {game_id} {phase} svg"),
+            content_type: "image/svg+xml",
+            filename: format!("{name}-{phase}.svg"),
+        });
+    }
+    Ok(parts)
+}
+
+/// Draws the pictures queued mails ask for, just before they are sent
+/// (outside any transaction: reading only). The mails of one processing
+/// follow each other in the queue, so the last few pictures are kept.
+#[derive(Default)]
+pub struct PictureMaker {
+    recent: Vec<(String, Option<Vec<u8>>)>,
+}
+
+impl PictureMaker {
+    const KEEP: usize = 4;
+
+    /// `raw` with its pictures drawn in (unchanged if it asks for none).
+    pub fn fill(&mut self, conn: &Connection, config: &Config, raw: &[u8]) -> Vec<u8> {
+        fill_pictures(raw, |reference| self.picture(conn, config, reference))
+    }
+
+    fn picture(&mut self, conn: &Connection, config: &Config, reference: &str) -> Option<Vec<u8>> {
+        if let Some((_, bytes)) = self.recent.iter().find(|(r, _)| r == reference) {
+            return bytes.clone();
+        }
+        let bytes = draw_reference(conn, config, reference);
+        if let Err(e) = &bytes {
+            log::warn!("the map {reference:?} could not be drawn: {e}");
+        }
+        let bytes = bytes.ok();
+        if self.recent.len() == Self::KEEP {
+            self.recent.remove(0);
+        }
+        self.recent.push((reference.to_string(), bytes.clone()));
+        bytes
+    }
+}
+
+/// Draws `results|phase <game id> <phase> png|svg` (the same picture: a
+/// processed phase with its results, else the position).
+fn draw_reference(conn: &Connection, config: &Config, reference: &str) -> Result<Vec<u8>, String> {
+    let words: Vec<&str> = reference.split(' ').collect();
+    let ["results" | "phase", id, phase, format] = words[..] else {
+        return Err("not a picture reference".to_string());
+    };
+    let id: i64 = id.parse().map_err(|_| "not a game id".to_string())?;
+    let game = store::game_by_id(conn, id)
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("no game {id}"))?;
+    let picture = picture_of_phase(conn, &config.judge.code, &game, Some(phase))
+        .map_err(|e| e.to_string())?;
+    match format {
+        "svg" => Ok(picture.svg().into_bytes()),
+        _ => picture.png(config.maps.width),
+    }
+}

@@ -1,0 +1,263 @@
+//! `judge map` on a game played by mail, and `judge adjudicate` asked for
+//! the SVG of its result: the real binary, a real store.
+
+mod common;
+use common::*;
+use resvg::tiny_skia::Pixmap;
+
+const MASTER: &str = "master@example.org";
+const PLAYERS: [&str; 7] = [
+    "al@example.net",
+    "bo@example.net",
+    "cy@example.net",
+    "di@example.net",
+    "ed@example.net",
+    "fa@example.net",
+    "gu@example.net",
+];
+
+/// A game `name` whose Spring 1901 was processed with France's opening
+/// orders: (the judge, France's address).
+fn played_game(name: &str) -> (TestJudge, &'static str) {
+    played_game_with(name, "")
+}
+
+/// [`played_game`], France sending `extra` lines with its orders.
+fn played_game_with(name: &str, extra: &str) -> (TestJudge, &'static str) {
+    let mut j = TestJudge::new(name);
+    j.mail(MASTER, &format!("CREATE ?{name} mpass"));
+    for addr in PLAYERS {
+        j.mail(addr, &format!("SIGNON ?{name} pw-{}", &addr[..2]));
+    }
+    // Who is France: the lot decided; find the seat.
+    let france: String = j
+        .db()
+        .query_row(
+            "SELECT address FROM seats WHERE power = 'FRANCE'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let france = PLAYERS.into_iter().find(|a| *a == france).unwrap();
+    let r = j.mail(
+        france,
+        &format!(
+            "SIGNON F{name} pw-{}\nA Par - Bur\nA Mar S A Par - Bur\nF Bre - Mao\n{extra}",
+            &france[..2]
+        ),
+    );
+    assert!(!r.is_empty());
+    let r = j.mail(MASTER, &format!("SIGNON M{name} mpass\nPROCESS S1901M"));
+    assert!(r.iter().any(|m| m.subject.contains("S1901M")), "processed");
+    (j, france)
+}
+
+#[test]
+fn judge_map_draws_a_processed_phase_and_the_current_position() {
+    let (j, _) = played_game("pic");
+    // The processed phase, as SVG: its orders drawn, its title.
+    let run = j.run(&["map", "pic", "S1901M", "--svg"], b"");
+    assert!(run.ok, "{}", run.stderr);
+    assert!(run.stdout.starts_with("<svg"), "{:.200}", run.stdout);
+    assert!(run
+        .stdout
+        .contains("game pic: Spring 1901, movement results"));
+    // Three French orders drawn: two arrows' heads and a support's dot
+    // (the holds of the other units are not drawn).
+    assert!(run.stdout.matches("stroke-dasharray=\"3 1.6\"").count() >= 2);
+    // The current position, as PNG into a file, [maps] width wide.
+    let out = j.dir.join("now.png");
+    let run = j.run(&["map", "pic", "-o", out.to_str().unwrap()], b"");
+    assert!(run.ok, "{}", run.stderr);
+    let pixmap = Pixmap::decode_png(&std::fs::read(&out).unwrap()).expect("a PNG");
+    assert_eq!(pixmap.width(), 1200);
+    // An .svg name gives SVG.
+    let out = j.dir.join("now.svg");
+    let run = j.run(&["map", "pic", "F1901M", "-o", out.to_str().unwrap()], b"");
+    assert!(run.ok, "{}", run.stderr);
+    let svg = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        svg.contains("Fall 1901, movement orders due"),
+        "{:.300}",
+        svg
+    );
+    // Errors say what is wrong.
+    let run = j.run(&["map", "nosuch"], b"");
+    assert!(!run.ok);
+    assert!(
+        run.stderr.contains("no game named 'nosuch'"),
+        "{}",
+        run.stderr
+    );
+    let run = j.run(&["map", "pic", "S1950M"], b"");
+    assert!(!run.ok);
+}
+
+#[test]
+fn adjudicate_answers_with_the_svg_when_asked() {
+    let j = TestJudge::new("adjsvg");
+    let line = r#"{"phase": "S1901M", "units": {"FRANCE": ["A PAR", "A MAR"], "GERMANY": ["A MUN"]}, "orders": {"FRANCE": ["A Par - Bur", "A Mar S A Par - Bur"], "GERMANY": ["A Mun - Bur"]}, "svg": true}
+{"phase": "S1901M", "units": {"FRANCE": ["A PAR"]}, "orders": {"FRANCE": ["A Par - Bur"]}}
+"#;
+    let run = j.run(&["adjudicate", "--threads", "1"], line.as_bytes());
+    assert!(run.ok, "{}", run.stderr);
+    let lines: Vec<serde_json::Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let svg = lines[0]["svg"].as_str().expect("an svg");
+    assert!(svg.starts_with("<svg") && svg.contains("Spring 1901, movement results"));
+    assert_eq!(lines[0]["results"]["A MUN - BUR"], "bounce");
+    // Without the key, no picture (and the answer as before).
+    assert!(lines[1].get("svg").is_none());
+}
+
+/// A results mail as sent: its text first and whole, then the map as a
+/// PNG that decodes, 1,200 pixels wide, with the units where the position
+/// says (the French army that moved to Burgundy, in France's colour).
+#[test]
+fn the_results_mail_carries_the_map() {
+    let (mut j, france) = played_game("mailmap");
+    let queued = j.take();
+    let _ = queued;
+    // The queued mail names its picture; `judge run --once` sends it drawn.
+    let results_queued: i64 = j.query_i64(
+        "SELECT count(*) FROM outbound WHERE subject LIKE '%S1901M Results%' \
+         AND instr(CAST(raw AS TEXT), 'X-Judge-Picture: results') > 0",
+    );
+    assert_eq!(results_queued, 8, "seven players and the Master");
+    let run = j.run(&["run", "--once", "--now", &at(1)], b"");
+    assert!(run.ok, "{}", run.stderr);
+    let outbox = j.dir.join("var/outbox/new");
+    let mut found = 0;
+    for entry in std::fs::read_dir(&outbox).unwrap() {
+        let raw = std::fs::read(entry.unwrap().path()).unwrap();
+        let message = mail_parser::MessageParser::default().parse(&raw).unwrap();
+        if !message.subject().unwrap_or("").contains("S1901M Results") {
+            continue;
+        }
+        found += 1;
+        let to = message
+            .to()
+            .unwrap()
+            .first()
+            .unwrap()
+            .address()
+            .unwrap()
+            .to_string();
+        let text = message.body_text(0).expect("the text first");
+        assert!(
+            text.contains("Movement results for Spring of 1901"),
+            "{text}"
+        );
+        let attachment = message.attachment(0).expect("the map");
+        use mail_parser::MimeHeaders;
+        assert_eq!(attachment.content_type().unwrap().ctype(), "image");
+        assert_eq!(attachment.attachment_name(), Some("mailmap-S1901M.png"));
+        if to == france || found == 1 {
+            let pixmap = Pixmap::decode_png(attachment.contents()).expect("a PNG");
+            assert_eq!(pixmap.width(), 1200);
+            let board = judge::draw::board::Board::standard();
+            let map = judge::engine::map::Map::standard();
+            // A PAR - BUR succeeded: the drawing shows the army in Paris
+            // (where it stood when ordered), France's colour on its badge.
+            let (x, y) = board.unit_point(map.location_by_abbr("PAR").unwrap());
+            let zoom = 1200.0 / board.width();
+            let c = pixmap
+                .pixel(
+                    ((x + 5.7) * zoom) as u32,
+                    ((y - 2.2 + judge::draw::style::TITLE_BAND) * zoom) as u32,
+                )
+                .unwrap();
+            assert_eq!([c.red(), c.green(), c.blue()], [0x56, 0xB4, 0xE9]);
+        }
+    }
+    assert_eq!(found, 8);
+}
+
+/// The queued mails' raw text to `to` whose subject has `what`.
+fn queued_to(j: &TestJudge, to: &str, what: &str) -> Vec<String> {
+    let conn = j.db();
+    let mut stmt = conn
+        .prepare("SELECT recipients, subject, raw FROM outbound ORDER BY id")
+        .unwrap();
+    let rows: Vec<(String, String, Vec<u8>)> = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    rows.into_iter()
+        .filter(|(r, s, _)| r.contains(to) && s.contains(what))
+        .map(|(_, _, raw)| String::from_utf8_lossy(&raw).into_owned())
+        .collect()
+}
+
+#[test]
+fn set_maps_off_leaves_the_map_out_of_that_players_results() {
+    let (mut j, france) = played_game_with("nomap", "SET MAPS OFF");
+    let mine = queued_to(&j, france, "S1901M Results");
+    assert_eq!(mine.len(), 1);
+    assert!(!mine[0].contains("X-Judge-Picture"), "{}", mine[0]);
+    assert!(mine[0].contains("Movement results for Spring of 1901"));
+    let other = PLAYERS.into_iter().find(|a| *a != france).unwrap();
+    let theirs = queued_to(&j, other, "S1901M Results");
+    assert!(theirs[0].contains("X-Judge-Picture: results"));
+    // A word other than ON or OFF is refused with the usage.
+    let r = j.mail(
+        france,
+        &format!("SIGNON Fnomap pw-{}\nSET MAPS SOMETIMES", &france[..2]),
+    );
+    assert!(r[0].body.contains("Write SET MAPS OFF"), "{}", r[0].body);
+}
+
+#[test]
+fn get_map_answers_with_a_picture() {
+    let (mut j, france) = played_game("getmap");
+    // Signed on: the current position.
+    let r = j.mail(
+        france,
+        &format!("SIGNON Fgetmap pw-{}\nGET MAP", &france[..2]),
+    );
+    assert!(
+        r[0].body
+            .contains("The map of getmap, F1901M, is attached."),
+        "{}",
+        r[0].body
+    );
+    let replies = queued_to(&j, france, "");
+    assert!(replies.last().unwrap().contains("X-Judge-Picture: phase"));
+    // By anyone, a past phase of a game named.
+    let r = j.mail("someone@example.com", "GET MAP getmap S1901M");
+    assert!(
+        r[0].body
+            .contains("The map of getmap, S1901M, is attached."),
+        "{}",
+        r[0].body
+    );
+    let r = j.mail("someone@example.com", "GET MAP getmap S1950M");
+    assert!(
+        r[0].body.contains("'getmap' has no phase S1950M."),
+        "{}",
+        r[0].body
+    );
+    // Not signed on, no game named: the map help page, as before.
+    let r = j.mail("someone@example.com", "GET map");
+    assert!(!r[0].body.contains("is attached"), "{}", r[0].body);
+    // Sent, the picture is there and decodes.
+    let run = j.run(&["run", "--once", "--now", &at(1)], b"");
+    assert!(run.ok, "{}", run.stderr);
+    let mut pictures = 0;
+    for entry in std::fs::read_dir(j.dir.join("var/outbox/new")).unwrap() {
+        let raw = std::fs::read(entry.unwrap().path()).unwrap();
+        let message = mail_parser::MessageParser::default().parse(&raw).unwrap();
+        if message.to().unwrap().first().unwrap().address() != Some("someone@example.com") {
+            continue;
+        }
+        if let Some(a) = message.attachment(0) {
+            Pixmap::decode_png(a.contents()).expect("a PNG");
+            pictures += 1;
+        }
+    }
+    assert_eq!(pictures, 1, "one GET MAP of a phase that exists");
+}
