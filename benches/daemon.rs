@@ -1,9 +1,14 @@
 //! The daemon's three figures (issue 4): a deadline storm, `judge run`
 //! idling, and the IMAP round trip.
 //!
-//! 1. **Storm**: 1,000 active games (S1901M, seven seats each holding the
-//!    same argon2id PHC string, a Master each, legal opening orders chosen
-//!    by a seeded generator) all share one deadline. One clock tick at the
+//! 1. **Storm**: 1,000 active games (seven seats each holding the same
+//!    argon2id PHC string, a Master each) all share one deadline. Each game
+//!    stands at its own position: played on at random from the standard
+//!    start for zero to four movement phases (S1901M to S1903M; see
+//!    `common::played_position`), so no two games in a row share a
+//!    position and the tick reads and adjudicates each afresh, as on a
+//!    real judge. Every unit has a legal order drawn by a seeded generator
+//!    (hold, move, support). One clock tick at the
 //!    moment it matters is timed the way `daemon::run_clock` does it:
 //!    `BEGIN IMMEDIATE`, `game::tick::tick`, every mail it returns queued
 //!    (rendered, one row per recipient), `COMMIT`. Two cases:
@@ -18,7 +23,7 @@
 //!    judge was running: no outage; the reminders or late notices of that
 //!    moment are already out). Each run starts from a fresh copy of the
 //!    template database. Checked after each run: 1,000 games processed, each
-//!    now in F1901M, one results mail queued per recipient.
+//!    now in its next phase, one results mail queued per recipient.
 //!
 //!    Also timed, in process: one tick over the same 1,000 games when
 //!    nothing is due (deadlines days away): what `judge run` pays every
@@ -48,8 +53,6 @@ use std::time::{Duration, Instant};
 
 use judge::config::Config;
 use judge::engine::map::{Map, Power};
-use judge::engine::parse::parse_order;
-use judge::engine::position::Position;
 use judge::frontend::Judge;
 use judge::game::orders::order_key;
 use judge::game::settings::GameSettings;
@@ -58,7 +61,7 @@ use judge::interchange::PositionJson;
 use judge::store::{self, GameState, NewGame, NewOrder, NewSeat, PasswordHash, SeatStatus, Store};
 
 mod common;
-use common::{Rng, OPENINGS};
+use common::{movement_orders, played_position, Rng, OPENINGS};
 
 const GAMES: usize = 1000;
 /// Unix time at which the storm's games start.
@@ -66,7 +69,6 @@ const T0: i64 = 1_800_000_000;
 /// The defaults of `judge.toml`: 72 h to a movement deadline, 24 h grace.
 const MOVE_HOURS: i64 = 72;
 const GRACE_HOURS: i64 = 24;
-const PHASE: &str = "S1901M";
 const STORM_TARGET_S: f64 = 5.0;
 /// How many games' maps the storm draws afterwards, as the sender would.
 const MAP_GAMES: usize = 50;
@@ -242,11 +244,14 @@ fn storm(root: &Path, hash: &PasswordHash, runs: usize) -> Vec<Figure> {
             assert_eq!(report.processed.len(), GAMES, "games processed by the tick");
             let processed = count(
                 &judge,
-                &format!("SELECT count(*) FROM phases WHERE phase = '{PHASE}' AND processed_at = {moment}"),
+                &format!("SELECT count(*) FROM phases WHERE processed_at = {moment}"),
             );
             assert_eq!(processed, GAMES as i64, "phases marked processed");
-            let next = count(&judge, "SELECT count(*) FROM phases WHERE phase = 'F1901M'");
-            assert_eq!(next, GAMES as i64, "games now in F1901M");
+            let next = count(
+                &judge,
+                &format!("SELECT count(*) FROM phases WHERE started_at = {moment}"),
+            );
+            assert_eq!(next, GAMES as i64, "games now in their next phase");
             let results = count(
                 &judge,
                 &format!("SELECT count(*) FROM outbound WHERE created_at = {moment}"),
@@ -416,11 +421,10 @@ fn make_judge(dir: &Path, hash: &PasswordHash, plan: &Plan) {
     let mut db = Store::open(config.database_path()).expect("open the store");
     let settings = serde_json::to_string(&GameSettings::new(&config.games)).expect("settings");
     let map = Map::standard();
-    let position = Position::standard_start(map);
-    let position_json = PositionJson::from_position(map, &position);
     let deadline = plan.start + MOVE_HOURS * 3600;
     let grace = deadline + GRACE_HOURS * 3600;
     let mut rng = Rng(0x5EED_0FD1_9A01_u64);
+    let mut phases = std::collections::BTreeMap::new();
 
     let tx = db.transaction().expect("begin");
     for g in 0..GAMES {
@@ -440,6 +444,10 @@ fn make_judge(dir: &Path, hash: &PasswordHash, plan: &Plan) {
         )
         .expect("create game");
         let missing = (plan.missing)(g);
+        // Zero to four movement phases played: S1901M to S1903M.
+        let position = played_position(map, g % 5, &mut rng);
+        let phase = position.phase.to_string();
+        *phases.entry(phase.clone()).or_insert(0) += 1;
         for (i, power) in Power::ALL.into_iter().enumerate() {
             let address = format!("{}.{name}@players.example", power.name().to_lowercase());
             let seat = store::add_seat(
@@ -455,7 +463,7 @@ fn make_judge(dir: &Path, hash: &PasswordHash, plan: &Plan) {
                 plan.start - 3600,
             )
             .expect("add seat");
-            store::assign_power(&tx, seat, power.upper(), PHASE).expect("assign power");
+            store::assign_power(&tx, seat, power.upper(), &phase).expect("assign power");
             if i == g % 7 && (plan.wait)(g) {
                 store::set_seat_wait(&tx, seat, true).expect("wait");
             }
@@ -463,39 +471,44 @@ fn make_judge(dir: &Path, hash: &PasswordHash, plan: &Plan) {
         store::insert_phase(
             &tx,
             game_id,
-            PHASE,
-            &position_json,
+            &phase,
+            &PositionJson::from_position(map, &position),
             Some(deadline),
             Some(grace),
             plan.start,
         )
         .expect("insert phase");
         store::set_game_state(&tx, game_id, GameState::Active, plan.start).expect("activate");
-        for (unit, (power, options)) in OPENINGS.iter().enumerate() {
-            if missing.contains(power) {
+        for power in Power::ALL {
+            if missing.contains(&power) {
                 continue;
             }
-            let text = options[rng.below(options.len())];
-            let order = parse_order(map, &position, *power, text).expect("opening order");
-            let key = order_key(map, &order, 0);
-            store::set_order(
-                &tx,
-                &NewOrder {
-                    game_id,
-                    phase: PHASE,
-                    power: power.upper(),
-                    unit: &key,
-                    written: text,
-                    understood: &order.short(map),
-                    inbound_id: None,
-                },
-                plan.start + 3600 + (g * 22 + unit) as i64,
-            )
-            .expect("set order");
+            for (unit, order) in movement_orders(map, &position, power, &mut rng)
+                .into_iter()
+                .enumerate()
+            {
+                let short = order.short(map);
+                store::set_order(
+                    &tx,
+                    &NewOrder {
+                        game_id,
+                        phase: &phase,
+                        power: power.upper(),
+                        unit: &order_key(map, &order, 0),
+                        written: &short,
+                        understood: &short,
+                        inbound_id: None,
+                    },
+                    plan.start + 3600 + (g * 34 + power.index() * 5 + unit) as i64,
+                )
+                .expect("set order");
+            }
         }
     }
     tx.commit().expect("commit");
     drop(db);
+    let spread: Vec<String> = phases.iter().map(|(p, n)| format!("{n} in {p}")).collect();
+    println!("games: {}", spread.join(", "));
 
     if let Some(at) = plan.previous_tick {
         let mut judge = Judge::open(config).expect("open the judge");
@@ -840,6 +853,7 @@ mod imap {
             let player = format!("{local}@players.example");
             let maildir = maildir_of(&local);
             let mut body = format!("SIGNON {}storm0000 storm-password\n", power.initial());
+            // storm0000 is at the standard start (no phase played on).
             for (p, options) in OPENINGS {
                 if *p == power {
                     body.push_str(options[rng.below(options.len())]);

@@ -1,8 +1,15 @@
-//! What the mail and daemon benchmarks share: legal opening orders and a
-//! seeded random number generator. (Each bench uses part of it.)
+//! What the mail and daemon benchmarks share: legal opening orders, a
+//! seeded random number generator, and games played on at random so that
+//! the benches meet varied positions, as a judge does, not one position a
+//! thousand times (which the position cache would read once). (Each bench
+//! uses part of it.)
 #![allow(dead_code)]
 
-use judge::engine::map::Power;
+use judge::engine::adjudicate::adjudicate;
+use judge::engine::map::{Location, Map, Power, UnitType};
+use judge::engine::order::{Order, OrderKind};
+use judge::engine::phase::PhaseKind;
+use judge::engine::position::{Position, Unit};
 
 /// Legal opening orders per unit, as the engine's short form.
 pub const OPENINGS: &[(Power, &[&str])] = &[
@@ -85,6 +92,90 @@ impl Rng {
         for i in (1..items.len()).rev() {
             let j = self.below(i + 1);
             items.swap(i, j);
+        }
+    }
+}
+
+/// Where a unit can be ordered to in one step.
+pub fn neighbours(map: &Map, unit: &Unit) -> Vec<Location> {
+    let set = match unit.kind {
+        UnitType::Army => map.army_neighbours(map.province_of(unit.location)),
+        UnitType::Fleet => map.fleet_neighbours(unit.location),
+    };
+    set.iter().map(|i| Location(i as u8)).collect()
+}
+
+/// `unit` supporting `other` to hold, if it can reach `other`'s province.
+pub fn support_hold(map: &Map, unit: &Unit, other: &Unit) -> Option<Order> {
+    let p = map.province_of(other.location);
+    (p != map.province_of(unit.location) && map.reaches(unit.kind, unit.location, p)).then(|| {
+        Order::new(
+            unit.power,
+            unit.kind,
+            unit.location,
+            OrderKind::Support {
+                unit: other.kind,
+                from: p,
+                to: None,
+            },
+        )
+    })
+}
+
+/// One legal order for each of `power`'s units in a movement phase: a
+/// hold (one in five), a move to a neighbour (about half), or a support of
+/// a neighbouring unit's hold (where there is one; else a move).
+pub fn movement_orders(map: &Map, pos: &Position, power: Power, rng: &mut Rng) -> Vec<Order> {
+    let mut orders = Vec::new();
+    for unit in pos.units.iter().filter(|u| u.power == power) {
+        let roll = rng.below(10);
+        let supports: Vec<Order> = pos
+            .units
+            .iter()
+            .filter_map(|other| support_hold(map, unit, other))
+            .collect();
+        let order = if roll < 2 {
+            Order::new(power, unit.kind, unit.location, OrderKind::Hold)
+        } else if roll < 7 || supports.is_empty() {
+            let to = neighbours(map, unit);
+            Order::new(
+                power,
+                unit.kind,
+                unit.location,
+                OrderKind::Move {
+                    to: to[rng.below(to.len())],
+                    via_convoy: false,
+                },
+            )
+        } else {
+            supports[rng.below(supports.len())]
+        };
+        orders.push(order);
+    }
+    orders
+}
+
+/// The position after `movement_phases` movement phases of random play
+/// from the standard start (every power ordering each unit as
+/// [`movement_orders`] does; dislodged units disbanded, no builds, removals
+/// as in civil disorder, as when nobody orders a retreat or adjustment):
+/// again the position of a movement phase.
+pub fn played_position(map: &Map, movement_phases: usize, rng: &mut Rng) -> Position {
+    let mut pos = Position::standard_start(map);
+    let mut played = 0;
+    loop {
+        if pos.phase.kind == PhaseKind::Movement {
+            if played == movement_phases {
+                return pos;
+            }
+            played += 1;
+            let orders: Vec<Order> = Power::ALL
+                .into_iter()
+                .flat_map(|p| movement_orders(map, &pos, p, rng))
+                .collect();
+            pos = adjudicate(map, &pos, &orders).next;
+        } else {
+            pos = adjudicate(map, &pos, &[]).next;
         }
     }
 }
