@@ -76,7 +76,9 @@ fn main() {
         let mut rest = svg.as_str();
         while let Some(at) = rest.find("<text") {
             out.push_str(&rest[..at]);
-            let end = rest[at..].find("</text>").map_or(rest.len(), |e| at + e + 7);
+            let end = rest[at..]
+                .find("</text>")
+                .map_or(rest.len(), |e| at + e + 7);
             rest = &rest[end..];
         }
         out.push_str(rest);
@@ -86,9 +88,15 @@ fn main() {
         let start = svg.find("<g stroke=\"none\"").unwrap();
         let end = start + svg[start..].find("</g>").unwrap() + 4;
         let head = &svg[..svg.find("<g transform").unwrap()];
-        format!("{head}<g transform=\"translate(0 22)\">{}</g></svg>", &svg[start..end])
+        format!(
+            "{head}<g transform=\"translate(0 22)\">{}</g></svg>",
+            &svg[start..end]
+        )
     };
-    for (name, text) in [("without text", &without_text), ("province fills only", &fills_only)] {
+    for (name, text) in [
+        ("without text", &without_text),
+        ("province fills only", &fills_only),
+    ] {
         let ms = time(&mut || {
             black_box(draw::png::rasterize(text, 1200).unwrap());
         });

@@ -23,7 +23,7 @@ pub const POWER: [&str; 7] = [
 ];
 
 /// The tint of a province whose supply centre a power owns: the power's
-/// colour mixed half-and-half with white.
+/// colour mixed half-and-half with white (halves rounded to even).
 pub const TINT: [&str; 7] = [
     "#EAAE80", "#80B8D8", "#AADAF4", "#F2CF80", "#80CEB9", "#E6BCD3", "#F8F2A0",
 ];
@@ -103,7 +103,7 @@ mod tests {
     }
 
     fn mix(hex: &str, white: f32) -> String {
-        let c = rgb(hex).map(|v| (v + (255.0 - v) * white).round() as u32);
+        let c = rgb(hex).map(|v| (v + (255.0 - v) * white).round_ties_even() as u32);
         format!("#{:02X}{:02X}{:02X}", c[0], c[1], c[2])
     }
 
