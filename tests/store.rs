@@ -808,6 +808,7 @@ fn write_everything(tx: &Connection, name: &str) {
     )
     .unwrap();
     append_archive(tx, game, None, ArchiveKind::Notice, "s", "b", T0).unwrap();
+    store::set_maps(tx, game, "a@example.org", false).unwrap();
 }
 
 fn row_counts(conn: &Connection) -> Vec<(String, i64)> {
