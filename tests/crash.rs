@@ -1240,7 +1240,8 @@ fn check(d: &TestDir, r: &TestDir, s: &Scenario, kills: usize) -> Findings {
         };
         for copy in &c {
             assert_eq!(
-                copy, &m.raw,
+                without_pictures(copy),
+                without_pictures(&m.raw),
                 "{}: the copy differs from the queued mail",
                 m.message_id
             );
@@ -2131,8 +2132,8 @@ fn server_down_for_an_hour(d: &TestDir, server: &mut dyn FakeServer, s: &Scenari
         assert!(m.sent, "{what}: {} unsent", m.message_id);
         let (raw, rcpts) = by_id.get(&m.message_id).expect("sent");
         assert_eq!(
-            trim(raw),
-            trim(&m.raw),
+            trim(&without_pictures(raw)),
+            trim(&without_pictures(&m.raw)),
             "{what}: {} sent as queued",
             m.message_id
         );
@@ -2178,4 +2179,37 @@ fn sendmail_failing_for_an_hour() {
         ),
     );
     server_down_for_an_hour(&d, &mut server, &s, "sendmail");
+}
+
+/// A mail as queued or as sent, its pictures left out: a queued mail names
+/// its map in an empty part (`X-Judge-Picture`), which the sender fills;
+/// everything else must go out byte for byte as queued.
+fn without_pictures(raw: &[u8]) -> Vec<u8> {
+    let text = String::from_utf8_lossy(raw);
+    let mut out = String::with_capacity(text.len());
+    let mut in_picture = false;
+    let mut body = false;
+    for line in text.split_inclusive("\r\n") {
+        if line.starts_with("--=_judge_map_") {
+            in_picture = false;
+            body = false;
+        }
+        if in_picture {
+            if body {
+                continue; // the picture's base64, or nothing yet
+            }
+            if line == "\r\n" {
+                body = true;
+            }
+        }
+        if line.starts_with("X-Judge-Picture: ") {
+            in_picture = true;
+            continue;
+        }
+        if line.starts_with("Content-Type: image/") {
+            in_picture = true;
+        }
+        out.push_str(line);
+    }
+    out.into_bytes()
 }

@@ -1092,6 +1092,7 @@ fn write_everything(tx: &Connection, name: &str) {
     }
     record_sign_on_failure(tx, &format!("master:{name}"), T0).unwrap();
     take_stranger_reply(tx, "stranger@example.org", T0).unwrap();
+    store::set_maps(tx, game, "a@example.org", false).unwrap();
 }
 
 fn row_counts(conn: &Connection) -> Vec<(String, i64)> {
