@@ -256,14 +256,7 @@ impl Judge {
                 subject,
                 body: body.to_string(),
                 game_id: None,
-                answers: Some((
-                    if mail.synthetic_id {
-                        String::new()
-                    } else {
-                        mail.message_id.clone()
-                    },
-                    mail.references.clone(),
-                )),
+                answers: Some(session::answers(mail)),
                 results_of: None,
                 pictures: Vec::new(),
             };

@@ -243,6 +243,17 @@ impl Session<'_> {
     }
 }
 
+/// What a reply to `mail` answers: its Message-ID (none for a made-up id,
+/// which is ours alone) and its References.
+pub fn answers(mail: &Incoming) -> (String, Vec<String>) {
+    let id = if mail.synthetic_id {
+        String::new()
+    } else {
+        mail.message_id.clone()
+    };
+    (id, mail.references.clone())
+}
+
 /// Runs a mail's commands; returns every mail to queue, the reply first.
 pub fn run(
     tx: &Transaction<'_>,
@@ -297,15 +308,7 @@ pub fn run(
         subject,
         body,
         game_id,
-        answers: Some((
-            // A made-up id (the mail had none) is ours alone: not referred to.
-            if mail.synthetic_id {
-                String::new()
-            } else {
-                mail.message_id.clone()
-            },
-            mail.references.clone(),
-        )),
+        answers: Some(answers(mail)),
         results_of: None,
         pictures: std::mem::take(&mut s.reply_pictures),
     }];
