@@ -1,7 +1,7 @@
 """Rewrites `judge adjudicate` input lines with the orders in mail form:
 `A PAR - BUR` becomes `Army Paris -> Burgundy.`, so that every order goes
 through the full order grammar (benches/versions.sh). Names come from the
-map table in src/engine/map_data.rs. stdin to stdout."""
+map table in crates/engine/src/map_data.rs. stdin to stdout."""
 import json, os, re, sys
 names = dict(re.findall(r'abbr: "(\w+)", name: "([^"]+)"', open(os.path.join(os.path.dirname(__file__), '..', 'src', 'engine', 'map_data.rs')).read()))
 coast = {'NC': 'north coast', 'SC': 'south coast', 'EC': 'east coast'}

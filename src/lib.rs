@@ -2,8 +2,11 @@
 //!
 //! The map of the modules:
 //! - [`engine`]: the rules of the 1982 rulebook — the map, orders as text,
-//!   movement/retreat/adjustment adjudication. Pure: no IO, no clock, no
-//!   database.
+//!   movement/retreat/adjustment adjudication. Its own crate
+//!   (`crates/engine`, `judge-engine`), depending on nothing: no IO, no
+//!   clock, no database.
+//! - [`draw`]: the board drawn, SVG and PNG (`crates/draw`, `judge-draw`):
+//!   pure, depending on the engine only.
 //! - [`interchange`]: the JSON form of positions, orders and results.
 //! - [`commands`]: the `judge` subcommands, one file each.
 //! - [`config`]: reads `judge.toml`.
@@ -21,8 +24,6 @@
 pub mod commands;
 pub mod config;
 pub mod daemon;
-pub mod draw;
-pub mod engine;
 pub mod fault;
 pub mod frontend;
 pub mod game;
@@ -30,3 +31,9 @@ pub mod interchange;
 pub mod mail;
 pub mod report;
 pub mod store;
+
+/// The board drawn (`crates/draw`), pure like the engine.
+pub use judge_draw as draw;
+/// The rules engine, its own crate (`crates/engine`): the app reaches it
+/// as `crate::engine`.
+pub use judge_engine as engine;

@@ -8,7 +8,7 @@ use judge::engine::map::*;
 // would silently merge). `map_data.rs` refers to `super::map`, which the
 // `use` below provides; its `pub(super)` consts are visible in this file.
 use judge::engine::map;
-#[path = "../src/engine/map_data.rs"]
+#[path = "../crates/engine/src/map_data.rs"]
 mod map_data;
 
 mod tables {

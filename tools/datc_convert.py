@@ -28,7 +28,7 @@ v2.4 lines: `name, phase, units, [centers], [retreats], orders, expect
   - retreat cases: `retreats` {POWER: {UNIT: [LOCATION]}} (the key of the
     `judge adjudicate` input), where each unit of PRESTATE_DISLODGED may go,
     worked out here from the map's borders (read from
-    `src/engine/map_data.rs`) and PRESTATE_RESULTS by the DATC's retreat
+    `crates/engine/src/map_data.rs`) and PRESTATE_RESULTS by the DATC's retreat
     rule (`v24_retreats`); `expect.orders` {POWER: {ORDER:
     "succeeds"|"fails"}} and `expect.disbanded` {POWER: [UNIT]}, read off
     the POSTSTATE (`v24_retreat_results`).
@@ -67,7 +67,7 @@ DEN EAS EDI ENG FIN GAL GAS GRE HEL HOL ION IRI KIE LON LVN LVP LYO MAO MAR
 MOS MUN NAF NAO NAP NTH NWG NWY PAR PIC PIE POR PRU ROM RUH RUM SER SEV SIL
 SKA SMY SPA STP SWE SWI SYR TRI TUN TUS TYR TYS UKR VEN VIE WAL WAR WES YOR
 """.split())
-# The board's borders, read from the map tables (`src/engine/map_data.rs`,
+# The board's borders, read from the map tables (`crates/engine/src/map_data.rs`,
 # facts checked against the rulebook map by `tests/map.rs`): only to list
 # where a dislodged unit of a v2.4 retreat case may go. The retreat rule
 # itself is written out here, apart from the engine.

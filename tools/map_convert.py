@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Builds the judge's own drawing of the standard board,
-`src/draw/board_data.rs`, from DPjudge's PostScript map
+`crates/draw/src/board_data.rs`, from DPjudge's PostScript map
 (`dpjudge-standard.ps`, MIT licence; see NOTICE).
 
 Usage: python3 tools/map_convert.py [PS_FILE] [OUT_FILE]
 (defaults: ../shared/maps/dpjudge-standard.ps relative to the repository,
-and src/draw/board_data.rs).
+and crates/draw/src/board_data.rs).
 
 What is taken from the source, as facts: the outline polylines (coasts,
 borders, Switzerland, lakes), the unit point of every location and the
@@ -589,7 +589,7 @@ def main():
     ps_path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
         root, "..", "shared", "maps", "dpjudge-standard.ps")
     out_path = sys.argv[2] if len(sys.argv) > 2 else os.path.join(
-        root, "src", "draw", "board_data.rs")
+        root, "crates", "draw", "src", "board_data.rs")
     board = build(ps_path)
     write_rust(board, out_path)
     print("%s: %d provinces, %d islands, %d waters" % (

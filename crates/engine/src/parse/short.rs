@@ -23,8 +23,8 @@ use std::cell::Cell;
 use super::check::{Checker, Pick};
 use super::grammar::{Skel, Verb};
 use super::names::NameIndex;
-use crate::engine::map::{Coast, Map, UnitType};
-use crate::engine::order::Order;
+use crate::map::{Coast, Map, UnitType};
+use crate::order::Order;
 
 /// The longest text tried here; canonical orders are shorter.
 const MAX_BYTES: usize = 64;
@@ -341,9 +341,9 @@ fn place(map: &Map, names: &NameIndex, word: &[u8]) -> Option<Pick> {
 mod tests {
     use super::super::{parse_order, OrderReader, Understood};
     use super::*;
-    use crate::engine::map::Power;
-    use crate::engine::phase::{Phase, PhaseKind, Season};
-    use crate::engine::position::{Dislodged, Position, Unit};
+    use crate::map::Power;
+    use crate::phase::{Phase, PhaseKind, Season};
+    use crate::position::{Dislodged, Position, Unit};
 
     /// Every province's abbreviation is plain on the standard map, and so
     /// are the words that start adjustment orders.

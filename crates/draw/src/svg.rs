@@ -5,11 +5,11 @@ use std::fmt::Write;
 
 use super::board::{Board, Point};
 use super::style;
-use crate::engine::map::{Location, Map, Power, Province, Terrain, UnitType};
-use crate::engine::order::{Order, OrderKind};
-use crate::engine::outcome::Outcome;
-use crate::engine::phase::PhaseKind;
-use crate::engine::position::{Dislodged, Position, Unit};
+use judge_engine::map::{Location, Map, Power, Province, Terrain, UnitType};
+use judge_engine::order::{Order, OrderKind};
+use judge_engine::outcome::Outcome;
+use judge_engine::phase::PhaseKind;
+use judge_engine::position::{Dislodged, Position, Unit};
 
 /// What one picture shows.
 pub struct Scene<'a> {

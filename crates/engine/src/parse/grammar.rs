@@ -28,7 +28,7 @@ use std::rc::Rc;
 use super::lexer::{Kind, Tok};
 use super::names::{How, NameIndex};
 use super::vocab;
-use crate::engine::map::{Coast, Map, Power, Province, UnitType};
+use crate::map::{Coast, Map, Power, Province, UnitType};
 
 /// What the parser wanted where it failed (bits).
 pub(super) const PROVINCE: u8 = 1;

@@ -9,7 +9,7 @@
 //! their kind as a shape (a ship or a cannon), never by colour alone, and
 //! failed orders are greyed *and* dashed *and* marked with a cross.
 
-use crate::engine::map::Power;
+use judge_engine::map::Power;
 
 /// The full colour of each power, by `Power::index`: units, centre markers.
 pub const POWER: [&str; 7] = [

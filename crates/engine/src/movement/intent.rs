@@ -5,10 +5,10 @@
 //! filled in.
 
 use super::{Board, State, MAX_PROVINCES, MAX_UNITS, NOBODY};
-use crate::engine::map::{Location, Map, Province, Terrain, UnitType};
-use crate::engine::order::{Order, OrderKind};
-use crate::engine::position::Unit;
-use crate::engine::rules::Rules;
+use crate::map::{Location, Map, Province, Terrain, UnitType};
+use crate::order::{Order, OrderKind};
+use crate::position::Unit;
+use crate::rules::Rules;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Intent {

@@ -1,6 +1,6 @@
 //! The words of orders, other than province names.
 
-use crate::engine::map::{Coast, Power, UnitType};
+use crate::map::{Coast, Power, UnitType};
 
 pub(super) fn unit(w: &str) -> Option<UnitType> {
     match w {

@@ -2,7 +2,7 @@
 //! checked), and whether a route survives (while resolving).
 
 use super::{bits, Board, Intent};
-use crate::engine::map::{LocSet, Province};
+use crate::map::{LocSet, Province};
 
 impl Board<'_> {
     /// The fleets among `fleets` that lie on some chain of fleets leading

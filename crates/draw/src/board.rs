@@ -4,7 +4,7 @@
 use std::sync::OnceLock;
 
 use super::board_data;
-use crate::engine::map::{Location, Map, Province};
+use judge_engine::map::{Location, Map, Province};
 
 /// A point in the board's SVG user units (y down).
 pub type Point = (f32, f32);

@@ -9,10 +9,10 @@
 
 use super::grammar::{Skel, Verb};
 use super::message::{a_unit, noun, or_list};
-use crate::engine::map::{Coast, Location, Map, Power, Province, Terrain, UnitType};
-use crate::engine::order::{Order, OrderKind};
-use crate::engine::phase::PhaseKind;
-use crate::engine::position::{Dislodged, Occupancy, Position, Unit};
+use crate::map::{Coast, Location, Map, Power, Province, Terrain, UnitType};
+use crate::order::{Order, OrderKind};
+use crate::phase::PhaseKind;
+use crate::position::{Dislodged, Occupancy, Position, Unit};
 
 /// One province chosen for a slot, with the coast written after it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -2,8 +2,8 @@
 
 use std::fmt;
 
-use crate::engine::map::{Location, Map, Province, UnitType};
-use crate::engine::order::{Order, OrderKind};
+use crate::map::{Location, Map, Province, UnitType};
+use crate::order::{Order, OrderKind};
 
 /// An order that cannot be followed: what was written, what was wrong with
 /// it, and the nearest valid order, when there is exactly one.

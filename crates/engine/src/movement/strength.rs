@@ -2,7 +2,7 @@
 //! decision built from them.
 
 use super::{bits, Board, Intent};
-use crate::engine::map::{Power, Province};
+use crate::map::{Power, Province};
 
 impl Board<'_> {
     /// Whether `i` and `j` move into each other's provinces over land: a

@@ -21,7 +21,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use crate::engine::map::{Map, Province, Terrain};
+use crate::map::{Map, Province, Terrain};
 
 /// How a written name matched.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]

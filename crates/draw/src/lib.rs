@@ -1,7 +1,7 @@
 //! Pictures of the board: a phase drawn as SVG, and as PNG.
 //!
 //! Pure, like the engine it draws: positions, orders and results in, a
-//! picture out; no IO, no clock. It depends on `crate::engine` only.
+//! picture out; no IO, no clock. It depends on `judge_engine` only.
 //!
 //! - `board` / `board_data`: the standard board as a drawing — every
 //!   province a closed shape, the points where units stand — generated

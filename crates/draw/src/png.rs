@@ -5,8 +5,8 @@ use std::sync::{Arc, OnceLock};
 
 use resvg::{tiny_skia, usvg};
 
-static GO_REGULAR: &[u8] = include_bytes!("../../assets/fonts/Go-Regular.ttf");
-static GO_BOLD: &[u8] = include_bytes!("../../assets/fonts/Go-Bold.ttf");
+static GO_REGULAR: &[u8] = include_bytes!("../assets/fonts/Go-Regular.ttf");
+static GO_BOLD: &[u8] = include_bytes!("../assets/fonts/Go-Bold.ttf");
 
 /// The parser's options with the embedded fonts, made once.
 fn options() -> &'static usvg::Options<'static> {
