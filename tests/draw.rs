@@ -75,21 +75,22 @@ fn winter() -> Played {
     play(position, &orders)
 }
 
-fn picture(played: &Played, title: &str) -> String {
+fn scene<'a>(played: &'a Played, title: &'a str) -> Scene<'a> {
     let retreats: &[Dislodged] = if played.position.phase.kind == PhaseKind::Movement {
         &played.next.dislodged
     } else {
         &[]
     };
-    draw::svg(
-        Map::standard(),
-        &Scene {
-            position: &played.position,
-            orders: &played.orders,
-            retreats,
-            title,
-        },
-    )
+    Scene {
+        position: &played.position,
+        orders: &played.orders,
+        retreats,
+        title,
+    }
+}
+
+fn picture(played: &Played, title: &str) -> String {
+    draw::svg(Map::standard(), &scene(played, title))
 }
 
 /// Compares with the golden file, or writes it under `JUDGE_BLESS=1`.
@@ -227,11 +228,64 @@ fn commonest_colour(pixmap: &Pixmap, abbr: &str) -> [u8; 3] {
 /// The PNG decoded and looked at where the position says what is there.
 #[test]
 fn the_png_shows_owners_seas_and_units() {
-    let map = Map::standard();
     let played = movement();
     let svg = picture(&played, "Game demo, Fall 1905 movement results");
     let png = draw::png::render(&svg, WIDTH).expect("rendered");
-    let pixmap = Pixmap::decode_png(&png).expect("a PNG");
+    shows_owners_seas_and_units(&png, &played);
+}
+
+/// The same, drawn as the judge draws its mails: over the board's lines
+/// rasterised once (`png::render_scene`), twice to use the cache.
+#[test]
+fn the_png_from_the_cached_board_shows_owners_seas_and_units() {
+    let played = movement();
+    for _ in 0..2 {
+        let png = draw::png::render_scene(Map::standard(), &scene(&played, "Fall 1905"), WIDTH)
+            .expect("rendered");
+        shows_owners_seas_and_units(&png, &played);
+    }
+}
+
+/// The picture drawn over the cached board is the picture of the whole
+/// SVG but for the edges of the province fills (not anti-aliased; the
+/// borders drawn over them) and the centre rings drawn over the labels.
+#[test]
+fn the_cached_board_gives_the_same_picture() {
+    let played = movement();
+    let title = "Game demo, Fall 1905 movement results";
+    let whole = draw::png::rasterize(&picture(&played, title), WIDTH).unwrap();
+    let layered =
+        draw::png::rasterize_scene(Map::standard(), &scene(&played, title), WIDTH).unwrap();
+    assert_eq!(
+        (whole.width(), whole.height()),
+        (layered.width(), layered.height())
+    );
+    let far = whole
+        .pixels()
+        .iter()
+        .zip(layered.pixels())
+        .filter(|(a, b)| {
+            let d = |x: u8, y: u8| x.abs_diff(y) > 48;
+            d(a.red(), b.red()) || d(a.green(), b.green()) || d(a.blue(), b.blue())
+        })
+        .count();
+    let share = far as f64 / whole.pixels().len() as f64;
+    eprintln!("{far} pixels differ ({:.3} %)", share * 100.0);
+    if let Some(dir) = std::env::var_os("JUDGE_DRAW_OUT") {
+        let dir = PathBuf::from(dir);
+        whole.save_png(dir.join("whole.png")).unwrap();
+        layered.save_png(dir.join("layered.png")).unwrap();
+    }
+    assert!(
+        share < 0.005,
+        "{far} pixels differ ({:.3} %)",
+        share * 100.0
+    );
+}
+
+fn shows_owners_seas_and_units(png: &[u8], played: &Played) {
+    let map = Map::standard();
+    let pixmap = Pixmap::decode_png(png).expect("a PNG");
     assert_eq!(pixmap.width(), WIDTH);
     assert!(pixmap.height() > 1100, "{}", pixmap.height());
     // Paris is French: its shape is France's tint; Smyrna is Turkish.

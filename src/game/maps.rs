@@ -59,20 +59,21 @@ impl PhasePicture {
     }
 
     pub fn svg(&self) -> String {
-        draw::svg(
-            Map::standard(),
-            &Scene {
-                position: &self.position,
-                orders: &self.orders,
-                retreats: &self.retreats,
-                title: &self.title,
-            },
-        )
+        draw::svg(Map::standard(), &self.scene())
     }
 
     /// The PNG, `width` pixels wide.
     pub fn png(&self, width: u32) -> Result<Vec<u8>, String> {
-        draw::png::render(&self.svg(), width)
+        draw::png::render_scene(Map::standard(), &self.scene(), width)
+    }
+
+    fn scene(&self) -> Scene<'_> {
+        Scene {
+            position: &self.position,
+            orders: &self.orders,
+            retreats: &self.retreats,
+            title: &self.title,
+        }
     }
 }
 

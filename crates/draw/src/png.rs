@@ -1,9 +1,13 @@
 //! A picture as PNG: the SVG rasterised by resvg, its text set in the
 //! embedded Go fonts so that the picture is the same on every machine.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
+use judge_engine::map::Map;
 use resvg::{tiny_skia, usvg};
+
+use crate::svg::layers::{self, ISLANDS, WATERS};
+use crate::svg::Scene;
 
 static GO_REGULAR: &[u8] = include_bytes!("../assets/fonts/Go-Regular.ttf");
 static GO_BOLD: &[u8] = include_bytes!("../assets/fonts/Go-Bold.ttf");
@@ -26,23 +30,146 @@ fn options() -> &'static usvg::Options<'static> {
 
 /// Rasterises `svg` at `width` pixels wide (the height keeps the ratio).
 pub fn rasterize(svg: &str, width: u32) -> Result<tiny_skia::Pixmap, String> {
-    let tree = usvg::Tree::from_str(svg, options()).map_err(|e| format!("the SVG: {e}"))?;
-    let size = tree.size();
-    let zoom = width as f32 / size.width();
-    let height = (size.height() * zoom).ceil() as u32;
+    let tree = parse(svg)?;
+    let (zoom, height) = scale(&tree, width);
     let mut pixmap = tiny_skia::Pixmap::new(width, height)
         .ok_or_else(|| format!("no picture of {width}x{height} pixels"))?;
+    draw_over(&tree, zoom, &mut pixmap);
+    Ok(pixmap)
+}
+
+fn parse(svg: &str) -> Result<usvg::Tree, String> {
+    usvg::Tree::from_str(svg, options()).map_err(|e| format!("the SVG: {e}"))
+}
+
+/// The zoom from SVG units to `width` pixels, and the height it gives.
+fn scale(tree: &usvg::Tree, width: u32) -> (f32, u32) {
+    let size = tree.size();
+    let zoom = width as f32 / size.width();
+    (zoom, (size.height() * zoom).ceil() as u32)
+}
+
+fn draw_over(tree: &usvg::Tree, zoom: f32, pixmap: &mut tiny_skia::Pixmap) {
     resvg::render(
-        &tree,
+        tree,
         tiny_skia::Transform::from_scale(zoom, zoom),
         &mut pixmap.as_mut(),
     );
-    Ok(pixmap)
 }
 
 /// `svg` as a PNG file `width` pixels wide.
 pub fn render(svg: &str, width: u32) -> Result<Vec<u8>, String> {
     encode(&rasterize(svg, width)?, Encoding::default())
+}
+
+/// `scene` as a PNG file `width` pixels wide: the picture `svg::render`
+/// draws, made from the board's unchanging parts rasterised once per
+/// width (see [`rasterize_scene`]).
+pub fn render_scene(map: &Map, scene: &Scene<'_>, width: u32) -> Result<Vec<u8>, String> {
+    encode(&rasterize_scene(map, scene, width)?, Encoding::default())
+}
+
+/// The board at one width, rasterised once: which province colours each
+/// pixel, and the borders, coastlines and labels on a transparent ground.
+/// Most of a picture's rasterising is these (the strokes and the text);
+/// a phase then costs a colour per pixel, one composition and its own
+/// marks.
+struct BoardRaster {
+    width: u32,
+    /// Per pixel: a province index, [`ISLANDS`], [`WATERS`], or 255 for
+    /// the paper.
+    province_at: Vec<u8>,
+    lines: tiny_skia::Pixmap,
+}
+
+const PAPER_INDEX: u8 = 255;
+
+fn board_raster(map: &Map, width: u32) -> Result<Arc<BoardRaster>, String> {
+    // A judge draws at one or two widths (`[maps] width`, `judge map`):
+    // a short list, kept for the life of the process.
+    static CACHE: Mutex<Vec<Arc<BoardRaster>>> = Mutex::new(Vec::new());
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(made) = cache.iter().find(|b| b.width == width) {
+        return Ok(made.clone());
+    }
+    let index = rasterize(&layers::board_index(map), width)?;
+    // Without anti-aliasing every pixel is covered or not: red is the
+    // province's number where covered.
+    let province_at = index
+        .pixels()
+        .iter()
+        .map(|p| {
+            if p.alpha() == 255 {
+                p.red()
+            } else {
+                PAPER_INDEX
+            }
+        })
+        .collect();
+    let made = Arc::new(BoardRaster {
+        width,
+        province_at,
+        lines: rasterize(&layers::board_lines(map), width)?,
+    });
+    cache.push(made.clone());
+    Ok(made)
+}
+
+/// The picture of `scene` at `width` pixels: each pixel given its
+/// province's colour in this position, the board's lines laid over, then
+/// the phase's own marks (centres, orders, units, title, legend) drawn.
+pub fn rasterize_scene(
+    map: &Map,
+    scene: &Scene<'_>,
+    width: u32,
+) -> Result<tiny_skia::Pixmap, String> {
+    let board = board_raster(map, width)?;
+    let mut colour_of = [rgba(super::style::PAPER); 256];
+    for (i, fill) in layers::province_fills(map, scene.position)
+        .into_iter()
+        .enumerate()
+    {
+        colour_of[i] = rgba(fill);
+    }
+    colour_of[usize::from(ISLANDS)] = rgba(super::style::LAND);
+    colour_of[usize::from(WATERS)] = rgba(super::style::SEA);
+    let marks = parse(&layers::scene_marks(map, scene))?;
+    let (zoom, height) = scale(&marks, width);
+    let mut pixmap = tiny_skia::Pixmap::new(width, height)
+        .ok_or_else(|| format!("no picture of {width}x{height} pixels"))?;
+    // One pass: each pixel its province's colour, the board's lines
+    // laid over it (premultiplied "source over"; most pixels have no line).
+    let lines = board.lines.data().chunks_exact(4);
+    for ((pixel, &at), line) in pixmap
+        .data_mut()
+        .chunks_exact_mut(4)
+        .zip(&board.province_at)
+        .zip(lines)
+    {
+        let fill = colour_of[usize::from(at)];
+        let cover = u16::from(line[3]);
+        if cover == 0 {
+            pixel.copy_from_slice(&fill);
+        } else {
+            for k in 0..4 {
+                let under = u16::from(fill[k]) * (255 - cover) / 255;
+                pixel[k] = (u16::from(line[k]) + under).min(255) as u8;
+            }
+        }
+    }
+    draw_over(&marks, zoom, &mut pixmap);
+    Ok(pixmap)
+}
+
+/// `#RRGGBB` as opaque RGBA bytes.
+fn rgba(hex: &str) -> [u8; 4] {
+    let [r, g, b] = rgb(hex);
+    [r, g, b, 255]
+}
+
+fn rgb(hex: &str) -> [u8; 3] {
+    let v = u32::from_str_radix(hex.trim_start_matches('#'), 16).unwrap_or(0);
+    [(v >> 16) as u8, (v >> 8) as u8, v as u8]
 }
 
 /// How a picture is written as PNG.
@@ -95,8 +222,7 @@ fn style_colours() -> Vec<[u8; 3]> {
     hexes.extend(LIGHT_TINT);
     let mut colours: Vec<[u8; 3]> = Vec::new();
     for hex in hexes {
-        let v = u32::from_str_radix(hex.trim_start_matches('#'), 16).unwrap_or(0);
-        let c = [(v >> 16) as u8, (v >> 8) as u8, v as u8];
+        let c = rgb(hex);
         if !colours.contains(&c) {
             colours.push(c);
         }

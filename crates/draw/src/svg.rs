@@ -38,17 +38,8 @@ pub fn size(board: &Board) -> (f32, f32) {
 /// Draws `scene` as a standalone SVG document.
 pub fn render(map: &Map, scene: &Scene<'_>) -> String {
     let board = Board::standard();
-    let mut out = Svg::new();
+    let mut out = Svg::document(board);
     let (width, height) = size(board);
-    let _ = write!(
-        out.0,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {} {}" width="{}" height="{}" font-family="Go, sans-serif">"#,
-        n(width),
-        n(height),
-        n(width * 2.0),
-        n(height * 2.0)
-    );
-    out.0.push('\n');
     let _ = writeln!(
         out.0,
         r#"<rect width="{}" height="{}" fill="{}"/>"#,
@@ -56,27 +47,125 @@ pub fn render(map: &Map, scene: &Scene<'_>) -> String {
         n(height),
         style::PAPER
     );
-    let _ = writeln!(
-        out.0,
-        r#"<g transform="translate(0 {})">"#,
-        n(style::TITLE_BAND)
-    );
-    draw_board(&mut out, map, board, scene.position);
+    out.open_board();
+    draw_fills(&mut out, map, board, scene.position);
+    draw_lines(&mut out, board);
+    draw_centres(&mut out, map, board, scene.position);
+    draw_labels(&mut out, map, board);
     let marks = Marks::of(map, board, scene);
     draw_orders(&mut out, map, board, scene, &marks);
     out.0.push_str("</g>\n");
     draw_title(&mut out, scene.title);
     draw_legend(&mut out, map, board, scene);
-    out.0.push_str("</svg>\n");
-    out.0
+    out.close()
+}
+
+/// The picture in layers, for a raster that draws the board's unchanging
+/// parts once per size (`png::render_scene`): stacked, [`board_index`]
+/// coloured by [`province_fills`], then [`board_lines`], then
+/// [`scene_marks`] give the picture [`render`] draws, but that the
+/// supply-centre rings lie over the labels rather than under them.
+pub mod layers {
+    use super::*;
+
+    /// In `board_index`, the islands (land in no province) and the
+    /// waters (sea in none) take these "province numbers"; what no shape
+    /// covers (the paper) stays transparent.
+    pub const ISLANDS: u8 = 254;
+    pub const WATERS: u8 = 253;
+
+    /// Every province filled, without anti-aliasing, in the colour
+    /// `rgb(i, 0, 0)`, `i` its index: rasterised, each pixel's red says
+    /// which province's colour it takes.
+    pub fn board_index(map: &Map) -> String {
+        let board = Board::standard();
+        let mut out = Svg::document(board);
+        out.open_board();
+        let o = &mut out.0;
+        o.push_str(r#"<g stroke="none" fill-rule="evenodd" shape-rendering="crispEdges">"#);
+        for p in map.provinces() {
+            let _ = write!(
+                o,
+                r#"<path fill="rgb({},0,0)" d="{}"/>"#,
+                p.index(),
+                board.shape(p).path
+            );
+        }
+        let _ = write!(
+            o,
+            r#"<path fill="rgb({ISLANDS},0,0)" d="{}"/><path fill="rgb({WATERS},0,0)" d="{}"/>"#,
+            board.islands(),
+            board.waters()
+        );
+        o.push_str("</g></g>\n");
+        out.close()
+    }
+
+    /// Each province's fill colour in `position`, by province index.
+    pub fn province_fills(map: &Map, position: &Position) -> Vec<&'static str> {
+        map.provinces().map(|p| fill_of(map, position, p)).collect()
+    }
+
+    /// The borders, coastlines and labels, on a transparent ground.
+    pub fn board_lines(map: &Map) -> String {
+        let board = Board::standard();
+        let mut out = Svg::document(board);
+        out.open_board();
+        draw_lines(&mut out, board);
+        draw_labels(&mut out, map, board);
+        out.0.push_str("</g>\n");
+        out.close()
+    }
+
+    /// What changes from phase to phase over the board's lines: the
+    /// supply centres' rings, the orders, the units, the title and the
+    /// legend, on a transparent ground.
+    pub fn scene_marks(map: &Map, scene: &Scene<'_>) -> String {
+        let board = Board::standard();
+        let mut out = Svg::document(board);
+        out.open_board();
+        draw_centres(&mut out, map, board, scene.position);
+        let marks = Marks::of(map, board, scene);
+        draw_orders(&mut out, map, board, scene, &marks);
+        out.0.push_str("</g>\n");
+        draw_title(&mut out, scene.title);
+        draw_legend(&mut out, map, board, scene);
+        out.close()
+    }
 }
 
 /// The SVG text being written.
 struct Svg(String);
 
 impl Svg {
-    fn new() -> Svg {
-        Svg(String::with_capacity(96 * 1024))
+    /// The document's opening tag: `viewBox` in the board's units, and a
+    /// default size of twice that.
+    fn document(board: &Board) -> Svg {
+        let mut out = Svg(String::with_capacity(96 * 1024));
+        let (width, height) = size(board);
+        let _ = writeln!(
+            out.0,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {} {}" width="{}" height="{}" font-family="Go, sans-serif">"#,
+            n(width),
+            n(height),
+            n(width * 2.0),
+            n(height * 2.0)
+        );
+        out
+    }
+
+    /// The board's group, below the title band.
+    fn open_board(&mut self) {
+        let _ = writeln!(
+            self.0,
+            r#"<g transform="translate(0 {})">"#,
+            n(style::TITLE_BAND)
+        );
+    }
+
+    fn close(mut self) -> String {
+        self.0.push_str("</svg>\n");
+        self.0
     }
 }
 
@@ -129,7 +218,8 @@ fn fill_of(map: &Map, position: &Position, p: Province) -> &'static str {
     }
 }
 
-fn draw_board(out: &mut Svg, map: &Map, board: &Board, position: &Position) {
+/// The provinces filled (`fill_of`), then the islands and waters.
+fn draw_fills(out: &mut Svg, map: &Map, board: &Board, position: &Position) {
     let o = &mut out.0;
     o.push_str(r#"<g stroke="none" fill-rule="evenodd">"#);
     o.push('\n');
@@ -149,8 +239,12 @@ fn draw_board(out: &mut Svg, map: &Map, board: &Board, position: &Position) {
     );
     let _ = writeln!(o, r#"<path fill="{}" d="{}"/>"#, style::SEA, board.waters());
     o.push_str("</g>\n");
+}
+
+/// Sea borders, land borders and the coastline.
+fn draw_lines(out: &mut Svg, board: &Board) {
     let _ = writeln!(
-        o,
+        out.0,
         r#"<g fill="none" stroke-linejoin="round"><path stroke="{}" stroke-width="0.6" d="{}"/><path stroke="{}" stroke-width="0.6" d="{}"/><path stroke="{}" stroke-width="0.9" d="{}"/></g>"#,
         style::SEA_BORDER,
         board.sea_borders(),
@@ -159,7 +253,11 @@ fn draw_board(out: &mut Svg, map: &Map, board: &Board, position: &Position) {
         style::COASTLINE,
         board.coastline()
     );
-    // Supply centres: a ring in the owner's colour (white when neutral).
+}
+
+/// Supply centres: a ring in the owner's colour (white when neutral).
+fn draw_centres(out: &mut Svg, map: &Map, board: &Board, position: &Position) {
+    let o = &mut out.0;
     o.push_str(r##"<g stroke="#333333" stroke-width="0.7">"##);
     for p in map.supply_centres() {
         if let Some(c) = board.shape(p).centre {
@@ -175,7 +273,11 @@ fn draw_board(out: &mut Svg, map: &Map, board: &Board, position: &Position) {
         }
     }
     o.push_str("</g>\n");
-    // Labels: the standard abbreviations.
+}
+
+/// Labels: the standard abbreviations.
+fn draw_labels(out: &mut Svg, map: &Map, board: &Board) {
+    let o = &mut out.0;
     let _ = write!(
         o,
         r#"<g font-size="6" font-weight="bold" text-anchor="middle" fill="{}">"#,
