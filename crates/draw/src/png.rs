@@ -253,29 +253,43 @@ fn to_indexed(pixmap: &tiny_skia::Pixmap) -> (Vec<u8>, Vec<u8>) {
             None => (cube_at as u16 + level(c[0]) * 36 + level(c[1]) * 6 + level(c[2])) as u8,
         }
     };
-    let mut indices = Vec::with_capacity(pixmap.pixels().len());
     // Long runs of one colour, and few colours in all: a run costs one
-    // comparison, a colour seen before one probe of a small table.
-    let mut seen = vec![(u32::MAX, 0u8); 4096];
-    let mut last = (u32::MAX, 0u8);
-    for p in pixmap.pixels() {
-        let c = if p.alpha() == 255 {
-            [p.red(), p.green(), p.blue()]
-        } else {
-            let c = p.demultiply();
-            [c.red(), c.green(), c.blue()]
-        };
-        let key = u32::from(c[0]) << 16 | u32::from(c[1]) << 8 | u32::from(c[2]);
-        if key != last.0 {
-            let slot = (key.wrapping_mul(2_654_435_761) >> 20) as usize;
-            if seen[slot].0 != key {
-                seen[slot] = (key, index_of(c));
+    // comparison of the pixel's four bytes, a colour seen before one probe
+    // of a small table.
+    // No premultiplied pixel has colour without alpha: a key none is.
+    const NO_PIXEL: u32 = 0x00FF_FFFF;
+    let mut seen = vec![(NO_PIXEL, 0u8); 4096];
+    let mut last = (NO_PIXEL, 0u8);
+    let indices = pixmap
+        .data()
+        .chunks_exact(4)
+        .map(|rgba| {
+            let key = u32::from_le_bytes([rgba[0], rgba[1], rgba[2], rgba[3]]);
+            if key != last.0 {
+                let slot = (key.wrapping_mul(2_654_435_761) >> 20) as usize;
+                if seen[slot].0 != key {
+                    seen[slot] = (key, index_of(opaque_rgb(rgba)));
+                }
+                last = seen[slot];
             }
-            last = seen[slot];
-        }
-        indices.push(last.1);
-    }
+            last.1
+        })
+        .collect();
     (palette, indices)
+}
+
+/// A premultiplied pixel's colour (the map is opaque; a pixel that is not
+/// has its alpha taken out).
+fn opaque_rgb(rgba: &[u8]) -> [u8; 3] {
+    match rgba[3] {
+        255 => [rgba[0], rgba[1], rgba[2]],
+        0 => [0, 0, 0],
+        a => {
+            let un =
+                |v: u8| ((u16::from(v) * 255 + u16::from(a) / 2) / u16::from(a)).min(255) as u8;
+            [un(rgba[0]), un(rgba[1]), un(rgba[2])]
+        }
+    }
 }
 
 /// The picture as PNG (the map is opaque: no alpha to keep).
