@@ -231,9 +231,19 @@ fn press_header(words: &[&str], body: Vec<String>, closed: bool) -> Command {
     }
 }
 
+/// A command line by its keyword and the number of its words; a line no
+/// command reads is taken as orders.
 fn read_command(keyword: &str, args: &[&str], text: &str) -> Command {
+    read_query(keyword, args)
+        .or_else(|| read_player(keyword, args))
+        .or_else(|| read_master(keyword, args))
+        .unwrap_or_else(|| Command::Other(text.to_string()))
+}
+
+/// The commands that only ask: HELP, GET, LIST, HISTORY, SUMMARY, VERSION.
+fn read_query(keyword: &str, args: &[&str]) -> Option<Command> {
     let arg = |k: usize| args.get(k).map(|s| s.to_string());
-    match (keyword, args.len()) {
+    let command = match (keyword, args.len()) {
         ("HELP", _) => Command::Help,
         ("GET", 1) if args[0].eq_ignore_ascii_case("map") => Command::GetMap {
             game: None,
@@ -261,6 +271,16 @@ fn read_command(keyword: &str, args: &[&str], text: &str) -> Command {
             usage: "SUMMARY <game>",
         },
         ("VERSION", _) => Command::Version,
+        _ => return None,
+    };
+    Some(command)
+}
+
+/// The commands that create, join, sign on, set and leave: CREATE, SIGNON,
+/// OBSERVE, UNOBSERVE, SET, RESIGN, and CLEAR (of orders).
+fn read_player(keyword: &str, args: &[&str]) -> Option<Command> {
+    let arg = |k: usize| args.get(k).map(|s| s.to_string());
+    let command = match (keyword, args.len()) {
         ("CREATE", 2 | 3) if args[0].starts_with('?') && args[0].len() > 1 => Command::Create {
             game: args[0][1..].to_string(),
             password: args[1].to_string(),
@@ -292,6 +312,15 @@ fn read_command(keyword: &str, args: &[&str], text: &str) -> Command {
         },
         ("RESIGN", 0) => Command::Resign,
         ("CLEAR", 0) => Command::Clear,
+        _ => return None,
+    };
+    Some(command)
+}
+
+/// The Master's commands, and a stray ENDPRESS.
+fn read_master(keyword: &str, args: &[&str]) -> Option<Command> {
+    let arg = |k: usize| args.get(k).map(|s| s.to_string());
+    let command = match (keyword, args.len()) {
         ("PROCESS", 0) => Command::Process(None),
         ("PROCESS", 1) => Command::Process(arg(0)),
         ("PREDICT", 0) => Command::Predict,
@@ -312,8 +341,9 @@ fn read_command(keyword: &str, args: &[&str], text: &str) -> Command {
         ("ENDPRESS", 0) => Command::Malformed {
             usage: "ENDPRESS ends a PRESS or BROADCAST block; none was open",
         },
-        _ => Command::Other(text.to_string()),
-    }
+        _ => return None,
+    };
+    Some(command)
 }
 
 /// `SIGNON Fgame pw`, `SIGNON ?game pw`, `SIGNON Mgame pw`, `SIGNON Ogame pw`.

@@ -1,16 +1,19 @@
 //! Joining a forming game (SIGNON ?<game>), and the start of the game
 //! once seven have joined: powers drawn by lot, preferences first.
 
+use super::signon::sign_on_player;
 use crate::engine::map::{Map, Power};
+use crate::engine::position::Position;
 use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
 use crate::game::clock::format_time;
 use crate::game::deadline::{deadline_for, refresh_deadline};
 use crate::game::process::schedule_for;
 use crate::game::start::{assign_blocs, read_preferences};
+use crate::game::variant::Variant;
 use crate::game::{power_of, settings_of, variant_of};
 use crate::interchange::PositionJson;
-use crate::store::{self, Game, GameState, NewSeat, SeatStatus, StoreError};
+use crate::store::{self, Game, GameState, NewSeat, Seat, SeatStatus, StoreError};
 
 pub fn join(
     s: &mut Session<'_>,
@@ -27,27 +30,7 @@ pub fn join(
         .iter()
         .find(|seat| seat.address.eq_ignore_ascii_case(&sender))
     {
-        if s.credentials.check(password, &seat.password) {
-            s.reply.ok(
-                line,
-                format!(
-                    "You have already joined '{}'; {} of {} players so far.",
-                    game.name,
-                    seats.len(),
-                    variant_of(&game).players()
-                ),
-            );
-            s.signed = Some(Signed::Player {
-                game,
-                seat: seat.clone(),
-                power: None,
-            });
-        } else {
-            s.reply.refuse(
-                line,
-                "You have already joined that game, with another password.",
-            );
-        }
+        rejoin(s, line, game, seat.clone(), seats.len(), password);
         return Ok(());
     }
     let needed = settings_of(&game)?.players;
@@ -64,20 +47,7 @@ pub fn join(
         start_if_full(s, &game)?;
         return Ok(());
     }
-    let hash = store::hash_password(password)?;
-    let id = store::add_seat(
-        s.tx,
-        &NewSeat {
-            game_id: game.id,
-            power: None,
-            address: &sender,
-            password: &hash,
-            status: SeatStatus::Forming,
-            preferences: None,
-        },
-        s.now,
-    )?;
-    let seat = store::seat_by_id(s.tx, id)?.expect("just added");
+    let seat = add_player(s, &game, password)?;
     let count = seats.len() + 1;
     // Started at the end of the mail if this filled it, whoever the mail's
     // later lines sign on as.
@@ -91,12 +61,48 @@ pub fn join(
             game.name
         ),
     );
-    s.signed = Some(Signed::Player {
-        game,
-        seat,
-        power: None,
-    });
+    sign_on_player(s, game, seat, None);
     Ok(())
+}
+
+/// SIGNON ?<game> again from an address that has joined: signed on if the
+/// password is the one it joined with.
+fn rejoin(s: &mut Session<'_>, line: &Line, game: Game, seat: Seat, count: usize, password: &str) {
+    if !s.credentials.check(password, &seat.password) {
+        s.reply.refuse(
+            line,
+            "You have already joined that game, with another password.",
+        );
+        return;
+    }
+    s.reply.ok(
+        line,
+        format!(
+            "You have already joined '{}'; {} of {} players so far.",
+            game.name,
+            count,
+            variant_of(&game).players()
+        ),
+    );
+    sign_on_player(s, game, seat, None);
+}
+
+/// A seat without a power yet for the sender, in a forming game.
+fn add_player(s: &mut Session<'_>, game: &Game, password: &str) -> Result<Seat, StoreError> {
+    let hash = store::hash_password(password)?;
+    let id = store::add_seat(
+        s.tx,
+        &NewSeat {
+            game_id: game.id,
+            power: None,
+            address: &s.sender(),
+            password: &hash,
+            status: SeatStatus::Forming,
+            preferences: None,
+        },
+        s.now,
+    )?;
+    Ok(store::seat_by_id(s.tx, id)?.expect("just added"))
 }
 
 /// SIGNON ?<game> in a running game: take over a power its player left.
@@ -160,11 +166,7 @@ fn take_over(
             game.name
         ),
     );
-    s.signed = Some(Signed::Player {
-        game,
-        seat,
-        power: Some(power),
-    });
+    sign_on_player(s, game, seat, Some(power));
     Ok(())
 }
 
@@ -215,24 +217,9 @@ pub fn start_if_full(s: &mut Session<'_>, game: &Game) -> Result<(), StoreError>
         return Ok(());
     }
     let map = Map::standard();
-    let preferences: Vec<Vec<Power>> = seats
-        .iter()
-        .map(|seat| read_preferences(seat.preferences.as_deref().unwrap_or("")).unwrap_or_default())
-        .collect();
-    let blocs = assign_blocs(&preferences, variant.blocs, game.seed);
     let position = variant.start(map);
     let phase = position.phase.to_string();
-    for (seat, &b) in seats.iter().zip(&blocs) {
-        let powers = variant.blocs[b];
-        store::assign_power(s.tx, seat.id, powers[0].upper(), &phase)?;
-        store::set_seat_status(s.tx, seat.id, SeatStatus::Active)?;
-        if powers.len() > 1 {
-            store::set_seat_bloc(s.tx, seat.id, Some(seat.id))?;
-            for &other in &powers[1..] {
-                add_bloc_seat(s, seat, other, &phase)?;
-            }
-        }
-    }
+    let blocs = draw_lots(s, &game, &variant, &seats, &phase)?;
     let schedule = schedule_for(&settings, position.phase.kind);
     let (deadline, grace) = deadline_for(s.tx, game.id, schedule, s.now)?;
     store::insert_phase(
@@ -245,14 +232,71 @@ pub fn start_if_full(s: &mut Session<'_>, game: &Game) -> Result<(), StoreError>
         s.now,
     )?;
     store::set_game_state(s.tx, game.id, GameState::Active, s.now)?;
-
-    let board = crate::game::process::describe_position(map, &position);
+    let start = Start {
+        game: &game,
+        variant: &variant,
+        position: &position,
+        deadline,
+    };
     let mut roster = Vec::new();
     for (seat, &b) in seats.iter().zip(&blocs) {
+        let names = start.tell_player(s, seat, variant.blocs[b]);
+        roster.push(format!("{names:<24} {}", seat.address));
+    }
+    start.tell_master(s, &roster);
+    Ok(())
+}
+
+/// Draws the powers by lot, preferences first, and gives each player the
+/// seats of its bloc: which of the variant's blocs each seat got.
+fn draw_lots(
+    s: &mut Session<'_>,
+    game: &Game,
+    variant: &Variant,
+    seats: &[Seat],
+    phase: &str,
+) -> Result<Vec<usize>, StoreError> {
+    let preferences: Vec<Vec<Power>> = seats
+        .iter()
+        .map(|seat| read_preferences(seat.preferences.as_deref().unwrap_or("")).unwrap_or_default())
+        .collect();
+    let blocs = assign_blocs(&preferences, variant.blocs, game.seed);
+    for (seat, &b) in seats.iter().zip(&blocs) {
         let powers = variant.blocs[b];
+        store::assign_power(s.tx, seat.id, powers[0].upper(), phase)?;
+        store::set_seat_status(s.tx, seat.id, SeatStatus::Active)?;
+        if powers.len() > 1 {
+            store::set_seat_bloc(s.tx, seat.id, Some(seat.id))?;
+            for &other in &powers[1..] {
+                add_bloc_seat(s, seat, other, phase)?;
+            }
+        }
+    }
+    Ok(blocs)
+}
+
+/// A game just started: what its players and Master are told.
+struct Start<'a> {
+    game: &'a Game,
+    variant: &'a Variant,
+    position: &'a Position,
+    deadline: i64,
+}
+
+impl Start<'_> {
+    /// Tells a player the powers it plays, how to sign on, the board and
+    /// the deadline: the powers' names, for the Master's roster.
+    fn tell_player(&self, s: &mut Session<'_>, seat: &Seat, powers: &[Power]) -> String {
+        let Start {
+            game,
+            variant,
+            position,
+            deadline,
+        } = self;
+        let phase = position.phase.to_string();
+        let board = crate::game::process::describe_position(Map::standard(), position);
         let names: Vec<&str> = powers.iter().map(|p| p.name()).collect();
         let names = crate::game::process::join_names(&names);
-        roster.push(format!("{names:<24} {}", seat.address));
         let sign_on: Vec<String> = powers
             .iter()
             .map(|p| format!("SIGNON {}{} <your password>", p.initial(), game.name))
@@ -278,7 +322,7 @@ pub fn start_if_full(s: &mut Session<'_>, game: &Game) -> Result<(), StoreError>
             } else {
                 ""
             },
-            deadline = format_time(deadline),
+            deadline = format_time(*deadline),
         );
         let subject = s.subject(
             &game.name,
@@ -286,26 +330,32 @@ pub fn start_if_full(s: &mut Session<'_>, game: &Game) -> Result<(), StoreError>
             &format!("Game starts: you are {names}"),
         );
         s.send(vec![seat.address.clone()], subject, body, Some(game.id));
+        names
     }
-    if let Some(master) = game.master_address.clone() {
-        let subject = s.subject(&game.name, Some(&phase), "Game starts");
+
+    /// Tells the Master, if the game has one, who plays what.
+    fn tell_master(&self, s: &mut Session<'_>, roster: &[String]) {
+        let Some(master) = self.game.master_address.clone() else {
+            return;
+        };
+        let phase = self.position.phase.to_string();
+        let subject = s.subject(&self.game.name, Some(&phase), "Game starts");
         let body = format!(
             "Game '{}' ({}) has started. The players:\n\n{}\n\nThe deadline for {phase} is {}.\n",
-            game.name,
-            variant.name,
+            self.game.name,
+            self.variant.name,
             roster.join("\n"),
-            format_time(deadline)
+            format_time(self.deadline)
         );
-        s.send(vec![master], subject, body, Some(game.id));
+        s.send(vec![master], subject, body, Some(self.game.id));
     }
-    Ok(())
 }
 
 /// Another country for the player of `first`: a seat with the same
 /// address and password, in the same bloc.
 fn add_bloc_seat(
     s: &mut Session<'_>,
-    first: &crate::store::Seat,
+    first: &Seat,
     power: Power,
     phase: &str,
 ) -> Result<(), StoreError> {

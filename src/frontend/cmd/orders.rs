@@ -3,14 +3,14 @@
 
 use super::join;
 use crate::engine::map::{Map, Power};
-use crate::engine::order::OrderKind;
-use crate::engine::parse::parse_orders_understood;
+use crate::engine::order::{Order, OrderKind};
+use crate::engine::parse::{parse_orders_understood, OrderError, Understood};
 use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
 use crate::game::clock::{format_span, format_time};
-use crate::game::current;
 use crate::game::orders::{completeness, order_key, read_stored, Completeness};
-use crate::store::{self, GameState, NewOrder, StoreError};
+use crate::game::{current, Current};
+use crate::store::{self, Game, GameState, NewOrder, StoreError};
 
 /// At most this many order lines are read from one mail (a whole board
 /// holds 34 units): a mail of thousands of lines gets a short answer, fast.
@@ -22,9 +22,9 @@ pub const MAX_ECHOED_ERRORS: usize = 50;
 /// The signed-on power, its game and current phase: read once for a run of
 /// order lines (the session drops it when another command comes).
 pub struct Ordering {
-    game: crate::store::Game,
+    game: Game,
     power: Power,
-    cur: crate::game::Current,
+    cur: Current,
 }
 
 /// Refuses an order line, echoing it while fewer than
@@ -101,6 +101,15 @@ pub fn order_line(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), St
     result
 }
 
+/// The countries the signed-on player orders for: all of its bloc's (one
+/// in the standard game).
+fn played_powers(s: &Session<'_>, power: Power) -> Result<Vec<Power>, StoreError> {
+    match &s.signed {
+        Some(Signed::Player { seat, .. }) => crate::game::bloc_powers(s.tx, seat),
+        _ => Ok(vec![power]),
+    }
+}
+
 /// Reads one line of orders and stores each order in it.
 fn store_orders(
     s: &mut Session<'_>,
@@ -109,15 +118,11 @@ fn store_orders(
     ordering: &Ordering,
 ) -> Result<(), StoreError> {
     let Ordering { game, power, cur } = ordering;
-    let power = *power;
     let map = Map::standard();
     s.orders_touched = true;
     // A player of several countries orders for all of them: each order
     // goes to the country it reads for.
-    let powers = match &s.signed {
-        Some(Signed::Player { seat, .. }) => crate::game::bloc_powers(s.tx, seat)?,
-        _ => vec![power],
-    };
+    let powers = played_powers(s, *power)?;
     let readings: Vec<Vec<_>> = powers
         .iter()
         .map(|&p| parse_orders_understood(map, &cur.position, p, text))
@@ -125,52 +130,87 @@ fn store_orders(
     let mut problems = Vec::new();
     let mut read_as = Vec::new();
     for k in 0..readings[0].len() {
-        let fits = powers
-            .iter()
-            .zip(&readings)
-            .find_map(|(&p, r)| r[k].as_ref().ok().map(|u| (p, *u)));
-        let Some((owner, understood)) = fits else {
-            // The most telling complaint: not "that unit is someone else's"
-            // when the player has several countries.
-            let errors: Vec<String> = readings
-                .iter()
-                .filter_map(|r| r[k].as_ref().err().map(|e| e.to_string()))
-                .collect();
-            let best = errors
-                .iter()
-                .find(|e| powers.len() == 1 || !e.contains("; you are "))
-                .unwrap_or(&errors[0]);
-            problems.push(best.clone());
-            continue;
+        let (owner, understood) = match reading(&powers, &readings, k) {
+            Ok(fits) => fits,
+            Err(why) => {
+                problems.push(why);
+                continue;
+            }
         };
-        let order = understood.order;
         if understood.reinterpreted {
-            read_as.push(order.long(map));
+            read_as.push(understood.order.long(map));
         }
-        let waives = if order.kind == OrderKind::Waive {
-            store::orders_of_power(s.tx, game.id, &cur.record.phase, owner.upper())?
-                .iter()
-                .filter(|r| r.unit.starts_with("WAIVE"))
-                .count()
-        } else {
-            0
-        };
-        let key = order_key(map, &order, waives);
-        store::set_order(
-            s.tx,
-            &NewOrder {
-                game_id: game.id,
-                phase: &cur.record.phase,
-                power: owner.upper(),
-                unit: &key,
-                written: text,
-                understood: &order.short(map),
-                inbound_id: Some(s.inbound_id),
-            },
-            s.now,
-        )?;
+        store_order(s, game, cur, owner, &understood.order, text)?;
     }
-    // Said once the order is stored: it will be carried out so.
+    answer_orders(s, line, problems, read_as);
+    Ok(())
+}
+
+/// How the `k`th order of a line reads: for the first of the player's
+/// countries it fits, or the most telling complaint — not "that unit is
+/// someone else's" when the player has several countries.
+fn reading(
+    powers: &[Power],
+    readings: &[Vec<Result<Understood, OrderError>>],
+    k: usize,
+) -> Result<(Power, Understood), String> {
+    let fits = powers
+        .iter()
+        .zip(readings)
+        .find_map(|(&p, r)| r[k].as_ref().ok().map(|u| (p, *u)));
+    if let Some(fits) = fits {
+        return Ok(fits);
+    }
+    let errors: Vec<String> = readings
+        .iter()
+        .filter_map(|r| r[k].as_ref().err().map(|e| e.to_string()))
+        .collect();
+    let best = errors
+        .iter()
+        .find(|e| powers.len() == 1 || !e.contains("; you are "))
+        .unwrap_or(&errors[0]);
+    Err(best.clone())
+}
+
+/// Stores an order for `owner`, in place of its earlier order for the
+/// same unit (waives are counted: each is an order of its own).
+fn store_order(
+    s: &mut Session<'_>,
+    game: &Game,
+    cur: &Current,
+    owner: Power,
+    order: &Order,
+    text: &str,
+) -> Result<(), StoreError> {
+    let map = Map::standard();
+    let waives = if order.kind == OrderKind::Waive {
+        store::orders_of_power(s.tx, game.id, &cur.record.phase, owner.upper())?
+            .iter()
+            .filter(|r| r.unit.starts_with("WAIVE"))
+            .count()
+    } else {
+        0
+    };
+    let key = order_key(map, order, waives);
+    store::set_order(
+        s.tx,
+        &NewOrder {
+            game_id: game.id,
+            phase: &cur.record.phase,
+            power: owner.upper(),
+            unit: &key,
+            written: text,
+            understood: &order.short(map),
+            inbound_id: Some(s.inbound_id),
+        },
+        s.now,
+    )
+}
+
+/// The answer to an order line: its refused orders, and how orders that
+/// were read another way than written will be carried out (said once they
+/// are stored).
+fn answer_orders(s: &mut Session<'_>, line: &Line, problems: Vec<String>, read_as: Vec<String>) {
     let read_as = (!read_as.is_empty()).then(|| format!("Read as: {}", read_as.join(" ")));
     match (problems.is_empty(), read_as) {
         (false, read_as) => {
@@ -184,7 +224,6 @@ fn store_orders(
         (true, Some(r)) => s.reply.ok(line, r),
         (true, None) => {}
     }
-    Ok(())
 }
 
 pub fn clear(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
@@ -195,10 +234,7 @@ pub fn clear(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
             return Ok(());
         }
     };
-    let powers = match &s.signed {
-        Some(Signed::Player { seat, .. }) => crate::game::bloc_powers(s.tx, seat)?,
-        _ => vec![power],
-    };
+    let powers = played_powers(s, power)?;
     let mut n = 0;
     for p in powers {
         n += store::clear_orders(s.tx, game.id, &cur.record.phase, p.upper())?;
@@ -255,10 +291,7 @@ pub fn finish(s: &mut Session<'_>) -> Result<(), StoreError> {
     let Some(cur) = current(s.tx, game.id)? else {
         return Ok(());
     };
-    let powers = match &s.signed {
-        Some(Signed::Player { seat, .. }) => crate::game::bloc_powers(s.tx, seat)?,
-        _ => vec![power],
-    };
+    let powers = played_powers(s, power)?;
     for p in powers {
         let text = order_set_text(s, &game, p, &cur)?;
         s.reply.text(text);
@@ -270,9 +303,9 @@ pub fn finish(s: &mut Session<'_>) -> Result<(), StoreError> {
 /// "Orders for France in S1901M:" and the rest of the summary block.
 pub fn order_set_text(
     s: &Session<'_>,
-    game: &crate::store::Game,
+    game: &Game,
     power: Power,
-    cur: &crate::game::Current,
+    cur: &Current,
 ) -> Result<String, StoreError> {
     let map = Map::standard();
     let texts: Vec<String> =

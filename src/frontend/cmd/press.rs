@@ -3,15 +3,70 @@
 use crate::engine::map::Power;
 use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
-use crate::game::settings::ObserverPress;
+use crate::game::settings::{GameSettings, ObserverPress};
 use crate::game::{current, power_of, settings_of};
-use crate::store::{self, ArchiveKind, NewPress, StoreError};
+use crate::store::{self, ArchiveKind, Game, NewPress, StoreError};
 
 /// One recipient of press: a power, or the Master.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum To {
     Power(Power),
     Master,
+}
+
+impl To {
+    /// How the recipient is stored: the power's code, or `M`.
+    fn code(self) -> String {
+        match self {
+            To::Master => "M".to_string(),
+            To::Power(p) => p.upper().to_string(),
+        }
+    }
+}
+
+/// Who sends press, as a signed-on line speaks for them.
+struct Sender {
+    /// In the message, unless it is grey: "France", "the Master".
+    label: String,
+    /// As stored: the power's code, `M` for the Master, `O` for an observer.
+    code: String,
+    is_master: bool,
+    is_observer: bool,
+}
+
+impl Sender {
+    /// Who `signed` sends as; `None` for a player without a power yet.
+    fn of(signed: &Signed) -> Option<Sender> {
+        let (label, code) = match signed {
+            Signed::Player { power: Some(p), .. } => (p.name(), p.upper()),
+            Signed::Player { power: None, .. } => return None,
+            Signed::Master { .. } => ("the Master", "M"),
+            Signed::Observer { .. } => ("an observer", "O"),
+        };
+        Some(Sender {
+            label: label.to_string(),
+            code: code.to_string(),
+            is_master: matches!(signed, Signed::Master { .. }),
+            is_observer: matches!(signed, Signed::Observer { .. }),
+        })
+    }
+}
+
+/// The message as it goes out and is stored.
+struct Message {
+    /// "Press" or "Broadcast".
+    what: &'static str,
+    /// Anonymous: the sender's power is not named.
+    grey: bool,
+    /// The game's current phase, if it has one.
+    phase: Option<String>,
+    /// Who the recipients are, in words: "France, the Master", "everyone".
+    to_text: String,
+    subject: String,
+    /// The lines between the PRESS line and ENDPRESS.
+    text: String,
+    /// The text with its "Message from ... to ..." heading.
+    mail_body: String,
 }
 
 pub fn press(
@@ -30,181 +85,212 @@ pub fn press(
         );
         return Ok(());
     };
-    if !closed {
-        s.reply.refuse(
-            line,
-            "The press has no ENDPRESS line: nothing was sent. End the message with ENDPRESS.",
-        );
-        return Ok(());
-    }
-    if body.iter().all(|l| l.trim().is_empty()) {
-        s.reply
-            .refuse(line, "The press is empty: nothing was sent.");
+    if let Some(why) = unsent(body, closed) {
+        s.reply.refuse(line, why);
         return Ok(());
     }
     let game = signed.game().clone();
     let settings = settings_of(&game)?;
-    let (from_label, from_power, is_master) = match &signed {
-        Signed::Player { power: Some(p), .. } => (p.name().to_string(), Some(*p), false),
-        Signed::Player { power: None, .. } => {
-            s.reply.refuse(
-                line,
-                "Press starts once the game has started and you have a power.",
-            );
+    let Some(sender) = Sender::of(&signed) else {
+        s.reply.refuse(
+            line,
+            "Press starts once the game has started and you have a power.",
+        );
+        return Ok(());
+    };
+    let recipients = match to.filter(|_| !broadcast).map(read_recipients) {
+        None => Vec::new(),
+        Some(Ok(r)) => r,
+        Some(Err(e)) => {
+            s.reply.refuse(line, e);
             return Ok(());
         }
-        Signed::Master { .. } => ("the Master".to_string(), None, true),
-        Signed::Observer { .. } => ("an observer".to_string(), None, false),
     };
-    // Who it goes to.
-    let recipients: Vec<To> = if broadcast {
-        Vec::new()
-    } else {
-        match to {
-            None => Vec::new(),
-            Some(list) => match read_recipients(list) {
-                Ok(r) => r,
-                Err(e) => {
-                    s.reply.refuse(line, e);
-                    return Ok(());
-                }
-            },
-        }
-    };
-    let to_everyone = recipients.is_empty();
-    let only_master = !to_everyone && recipients.iter().all(|r| *r == To::Master);
     let grey = grey.unwrap_or(false);
-    // What the game allows; press to or from the Master is always allowed.
-    if !is_master && !only_master {
-        let refusal = if matches!(signed, Signed::Observer { .. }) {
-            match settings.observers {
-                ObserverPress::No => {
-                    Some("Observers may not send press in this game (only to the Master).")
-                }
-                ObserverPress::White if grey => {
-                    Some("Observers may send only white press in this game.")
-                }
-                _ => None,
-            }
-        } else {
-            None
-        }
-        .or(if !settings.press_allowed() {
-            Some("This is a no-press game: press may only go to the Master (PRESS TO M).")
-        } else if grey && !settings.grey {
-            Some("Grey (anonymous) press is not allowed in this game.")
-        } else if !grey && !settings.white {
-            Some("White press is not allowed in this game: send it GREY.")
-        } else if !to_everyone && !settings.partial {
-            Some("Partial press is not allowed in this game: use BROADCAST, or PRESS without TO.")
-        } else {
-            None
-        });
-        if let Some(why) = refusal {
-            s.reply.refuse(line, why);
-            return Ok(());
-        }
+    if let Some(why) = refusal(&settings, &sender, &recipients, grey) {
+        s.reply.refuse(line, why);
+        return Ok(());
     }
     let phase = current(s.tx, game.id)?.map(|c| c.record.phase);
-    let seats = store::seats_of_game(s.tx, game.id)?;
-    let mut addresses = Vec::new();
-    let mut names = Vec::new();
-    if to_everyone {
-        addresses = crate::game::everyone(s.tx, &game)?;
-        names.push("everyone".to_string());
-    } else {
-        for r in &recipients {
-            match r {
-                To::Master => {
-                    addresses.extend(game.master_address.clone());
-                    names.push("the Master".to_string());
-                }
-                To::Power(p) => {
-                    if let Some(seat) = seats.iter().find(|seat| power_of(seat) == Some(*p)) {
-                        addresses.push(seat.address.clone());
-                    }
-                    names.push(p.name().to_string());
-                }
-            }
-        }
-    }
-    let sender_address = s.sender();
-    addresses.retain(|a| !a.eq_ignore_ascii_case(&sender_address));
-    let shown_from = if grey {
-        "Anonymous".to_string()
-    } else {
-        from_label.clone()
-    };
-    let to_text = names.join(", ");
-    let text = body.join("\n");
-    let mail_body = format!("Message from {shown_from} to {to_text}:\n\n{text}\n");
-    let what = if broadcast || to_everyone {
+    let (addresses, names) = destinations(s, &game, &recipients)?;
+    let shown_from = if grey { "Anonymous" } else { &sender.label };
+    let what = if broadcast || recipients.is_empty() {
         "Broadcast"
     } else {
         "Press"
     };
+    let to_text = names.join(", ");
+    let text = body.join("\n");
     let subject = s.subject(
         &game.name,
         phase.as_deref(),
         &format!("{what} from {shown_from}"),
     );
-    let from_code = match (&signed, from_power) {
-        (_, Some(p)) => p.upper().to_string(),
-        (Signed::Master { .. }, _) => "M".to_string(),
-        _ => "O".to_string(),
+    let mail_body = format!("Message from {shown_from} to {to_text}:\n\n{text}\n");
+    let message = Message {
+        what,
+        grey,
+        phase,
+        to_text,
+        subject,
+        text,
+        mail_body,
     };
+    record(s, &game, &sender, &recipients, &message)?;
+    deliver(s, line, &game, addresses, message);
+    Ok(())
+}
+
+/// Why a press block sends nothing: it was never closed, or says nothing.
+fn unsent(body: &[String], closed: bool) -> Option<&'static str> {
+    if !closed {
+        Some("The press has no ENDPRESS line: nothing was sent. End the message with ENDPRESS.")
+    } else if body.iter().all(|l| l.trim().is_empty()) {
+        Some("The press is empty: nothing was sent.")
+    } else {
+        None
+    }
+}
+
+/// Why the game's settings forbid this press, if they do. Press to or from
+/// the Master is always allowed; no recipients means everyone.
+fn refusal(
+    settings: &GameSettings,
+    sender: &Sender,
+    recipients: &[To],
+    grey: bool,
+) -> Option<&'static str> {
+    let to_everyone = recipients.is_empty();
+    let only_master = !to_everyone && recipients.iter().all(|r| *r == To::Master);
+    if sender.is_master || only_master {
+        return None;
+    }
+    let observers = if sender.is_observer {
+        match settings.observers {
+            ObserverPress::No => {
+                Some("Observers may not send press in this game (only to the Master).")
+            }
+            ObserverPress::White if grey => {
+                Some("Observers may send only white press in this game.")
+            }
+            _ => None,
+        }
+    } else {
+        None
+    };
+    observers.or(if !settings.press_allowed() {
+        Some("This is a no-press game: press may only go to the Master (PRESS TO M).")
+    } else if grey && !settings.grey {
+        Some("Grey (anonymous) press is not allowed in this game.")
+    } else if !grey && !settings.white {
+        Some("White press is not allowed in this game: send it GREY.")
+    } else if !to_everyone && !settings.partial {
+        Some("Partial press is not allowed in this game: use BROADCAST, or PRESS without TO.")
+    } else {
+        None
+    })
+}
+
+/// The addresses press goes to (never back to its sender), and the
+/// recipients in words.
+fn destinations(
+    s: &Session<'_>,
+    game: &Game,
+    recipients: &[To],
+) -> Result<(Vec<String>, Vec<String>), StoreError> {
+    let mut addresses = Vec::new();
+    let mut names = Vec::new();
+    if recipients.is_empty() {
+        addresses = crate::game::everyone(s.tx, game)?;
+        names.push("everyone".to_string());
+    }
+    let seats = store::seats_of_game(s.tx, game.id)?;
+    for r in recipients {
+        match r {
+            To::Master => {
+                addresses.extend(game.master_address.clone());
+                names.push("the Master".to_string());
+            }
+            To::Power(p) => {
+                if let Some(seat) = seats.iter().find(|seat| power_of(seat) == Some(*p)) {
+                    addresses.push(seat.address.clone());
+                }
+                names.push(p.name().to_string());
+            }
+        }
+    }
+    let sender_address = s.sender();
+    addresses.retain(|a| !a.eq_ignore_ascii_case(&sender_address));
+    Ok((addresses, names))
+}
+
+/// Stores the press; whatever goes to the whole game is also archived,
+/// partial press never.
+fn record(
+    s: &mut Session<'_>,
+    game: &Game,
+    sender: &Sender,
+    recipients: &[To],
+    message: &Message,
+) -> Result<(), StoreError> {
+    let phase = message.phase.as_deref();
+    let to_everyone = recipients.is_empty();
     let to_codes: Vec<String> = if to_everyone {
         vec!["ALL".to_string()]
     } else {
-        recipients
-            .iter()
-            .map(|r| match r {
-                To::Master => "M".to_string(),
-                To::Power(p) => p.upper().to_string(),
-            })
-            .collect()
+        recipients.iter().map(|r| r.code()).collect()
     };
     let to_refs: Vec<&str> = to_codes.iter().map(String::as_str).collect();
-    store::insert_press(
-        s.tx,
-        &NewPress {
-            game_id: game.id,
-            phase: phase.as_deref(),
-            from: &from_code,
-            to: &to_refs,
-            grey,
-            broadcast: to_everyone,
-            subject: Some(&subject),
-            body: &text,
-            inbound_id: Some(s.inbound_id),
-        },
-        s.now,
-    )?;
+    let press = NewPress {
+        game_id: game.id,
+        phase,
+        from: &sender.code,
+        to: &to_refs,
+        grey: message.grey,
+        broadcast: to_everyone,
+        subject: Some(&message.subject),
+        body: &message.text,
+        inbound_id: Some(s.inbound_id),
+    };
+    store::insert_press(s.tx, &press, s.now)?;
     if to_everyone {
-        // Whatever goes to the whole game is archived; partial press never.
         store::append_archive(
             s.tx,
             game.id,
-            phase.as_deref(),
+            phase,
             ArchiveKind::Broadcast,
-            &subject,
-            &mail_body,
+            &message.subject,
+            &message.mail_body,
             s.now,
         )?;
     }
-    s.send(addresses, subject, mail_body, Some(game.id));
-    s.reply.ok(
-        line,
-        format!(
-            "{what} sent to {to_text}{}.",
-            if grey {
-                " (grey: your power is not named)"
-            } else {
-                ""
-            }
-        ),
-    );
     Ok(())
+}
+
+/// Queues the press for its recipients and tells the sender it went.
+fn deliver(
+    s: &mut Session<'_>,
+    line: &Line,
+    game: &Game,
+    addresses: Vec<String>,
+    message: Message,
+) {
+    let Message {
+        what,
+        grey,
+        to_text,
+        subject,
+        mail_body,
+        ..
+    } = message;
+    s.send(addresses, subject, mail_body, Some(game.id));
+    let grey_note = if grey {
+        " (grey: your power is not named)"
+    } else {
+        ""
+    };
+    s.reply
+        .ok(line, format!("{what} sent to {to_text}{grey_note}."));
 }
 
 /// `FGR`, `F,G`, `M`: the powers (or Master) press goes to.

@@ -422,74 +422,114 @@ fn schedule_text(s: &Schedule) -> String {
     }
 }
 
+/// A setting of the Master's in one word (SET NMR, SET NOPRESS, ...).
+struct Switch {
+    word: &'static str,
+    change: fn(&mut GameSettings),
+    /// What the reply says of it.
+    said: &'static str,
+}
+
+/// The Master's settings of one word.
+const SWITCHES: &[Switch] = &[
+    Switch {
+        word: "NMR",
+        change: |g| g.nmr = true,
+        said: "NMR: a power without orders at the end of grace goes into civil disorder.",
+    },
+    Switch {
+        word: "NONMR",
+        change: |g| g.nmr = false,
+        said: "NoNMR: the game waits for a replacement when a power misses its orders.",
+    },
+    Switch {
+        word: "WHITE",
+        change: |g| {
+            g.white = true;
+            g.grey = false;
+        },
+        said: "Press is white: signed with the sender's power.",
+    },
+    Switch {
+        word: "GREY",
+        change: |g| g.grey = true,
+        said: "Grey press is allowed: press may be sent anonymously.",
+    },
+    Switch {
+        word: "NOPRESS",
+        change: |g| {
+            g.white = false;
+            g.grey = false;
+        },
+        said: "No press: only press to and from the Master.",
+    },
+    Switch {
+        word: "PARTIAL",
+        change: |g| g.partial = true,
+        said: "Partial press allowed: press may go to some powers only.",
+    },
+    Switch {
+        word: "NOPARTIAL",
+        change: |g| g.partial = false,
+        said: "No partial press: press goes to everyone (BROADCAST).",
+    },
+];
+
 fn master_flag(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Result<(), StoreError> {
     let Some(game) = master_game(s, line) else {
         return Ok(());
     };
     let mut settings: GameSettings = settings_of(&game)?;
-    let said = match what {
-        "NMR" => {
-            settings.nmr = true;
-            "NMR: a power without orders at the end of grace goes into civil disorder.".to_string()
+    let what = if what == "GRAY" { "GREY" } else { what };
+    let said = match SWITCHES.iter().find(|switch| switch.word == what) {
+        Some(switch) => {
+            (switch.change)(&mut settings);
+            Ok(switch.said.to_string())
         }
-        "NONMR" => {
-            settings.nmr = false;
-            "NoNMR: the game waits for a replacement when a power misses its orders.".to_string()
-        }
-        "WHITE" => {
-            settings.white = true;
-            settings.grey = false;
-            "Press is white: signed with the sender's power.".to_string()
-        }
-        "GREY" | "GRAY" => {
-            settings.grey = true;
-            "Grey press is allowed: press may be sent anonymously.".to_string()
-        }
-        "NOPRESS" => {
-            settings.white = false;
-            settings.grey = false;
-            "No press: only press to and from the Master.".to_string()
-        }
-        "PARTIAL" => {
-            settings.partial = true;
-            "Partial press allowed: press may go to some powers only.".to_string()
-        }
-        "NOPARTIAL" => {
-            settings.partial = false;
-            "No partial press: press goes to everyone (BROADCAST).".to_string()
-        }
-        "OBSERVER" => {
-            let mode = match rest.trim().to_ascii_uppercase().as_str() {
-                "ANY" => ObserverPress::Any,
-                "NO" | "NONE" => ObserverPress::No,
-                "WHITE" => ObserverPress::White,
-                _ => {
-                    s.reply.refuse(
-                        line,
-                        "Write SET OBSERVER ANY, SET OBSERVER NO or SET OBSERVER WHITE.",
-                    );
-                    return Ok(());
-                }
-            };
-            settings.observers = mode;
-            format!("Observers' press: {}.", rest.trim().to_ascii_lowercase())
-        }
-        _ => {
-            // END <year>
-            let year = rest
-                .trim()
-                .parse::<u16>()
-                .ok()
-                .filter(|y| (1901..=2100).contains(y));
-            let Some(year) = year else {
-                s.reply.refuse(line, "Write SET END <year>, e.g. SET END 1907: the game ends after that year's adjustments.");
-                return Ok(());
-            };
-            settings.end_year = Some(year);
-            format!("Short game: it ends after the Winter of {year}; the power with the most centres is named.")
+        None if what == "OBSERVER" => observer_press(&mut settings, rest),
+        // END <year>
+        None => end_year(&mut settings, rest),
+    };
+    let said = match said {
+        Ok(said) => said,
+        Err(why) => {
+            s.reply.refuse(line, why);
+            return Ok(());
         }
     };
     store::set_game_settings(s.tx, game.id, &serde_json::to_string(&settings)?)?;
     s.reply.ok(line, said);
     Ok(())
+}
+
+/// SET OBSERVER ANY|NO|WHITE: what observers may send.
+fn observer_press(settings: &mut GameSettings, rest: &str) -> Result<String, &'static str> {
+    settings.observers = match rest.trim().to_ascii_uppercase().as_str() {
+        "ANY" => ObserverPress::Any,
+        "NO" | "NONE" => ObserverPress::No,
+        "WHITE" => ObserverPress::White,
+        _ => return Err("Write SET OBSERVER ANY, SET OBSERVER NO or SET OBSERVER WHITE."),
+    };
+    Ok(format!(
+        "Observers' press: {}.",
+        rest.trim().to_ascii_lowercase()
+    ))
+}
+
+/// SET END <year>: a short game, ending after that year's adjustments.
+fn end_year(settings: &mut GameSettings, rest: &str) -> Result<String, &'static str> {
+    let year = rest
+        .trim()
+        .parse::<u16>()
+        .ok()
+        .filter(|y| (1901..=2100).contains(y));
+    let Some(year) = year else {
+        return Err(
+            "Write SET END <year>, e.g. SET END 1907: the game ends after that year's adjustments.",
+        );
+    };
+    settings.end_year = Some(year);
+    Ok(format!(
+        "Short game: it ends after the Winter of {year}; the power with the most centres is named."
+    ))
 }

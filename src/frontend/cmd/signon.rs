@@ -5,7 +5,7 @@ use crate::engine::map::Power;
 use crate::frontend::script::{Line, SignOnAs};
 use crate::frontend::session::{Session, Signed};
 use crate::game::current;
-use crate::store::{self, Game, GameState, SeatStatus, StoreError};
+use crate::store::{self, Game, GameState, Seat, SeatStatus, StoreError};
 
 /// What a failed sign-on says: never which part was wrong.
 const FAILED: &str = "Sign-on failed: no such power in that game, or a wrong password.";
@@ -66,6 +66,23 @@ fn check_guarded(
     Ok(false)
 }
 
+/// Signs off whoever the earlier lines spoke for, and finds the game a
+/// sign-on names: the reply speaks of it from now on.
+fn sign_on_game(s: &mut Session<'_>, line: &Line, name: &str) -> Result<Option<Game>, StoreError> {
+    s.signed = None;
+    let game = find_game(s, line, name)?;
+    if let Some(game) = &game {
+        s.reply.game = Some(game.name.clone());
+    }
+    Ok(game)
+}
+
+/// The lines that follow speak for this seat's player (`power` is `None`
+/// until a forming game starts).
+pub fn sign_on_player(s: &mut Session<'_>, game: Game, seat: Seat, power: Option<Power>) {
+    s.signed = Some(Signed::Player { game, seat, power });
+}
+
 pub fn sign_on(
     s: &mut Session<'_>,
     line: &Line,
@@ -73,111 +90,128 @@ pub fn sign_on(
     name: &str,
     password: &str,
 ) -> Result<(), StoreError> {
-    s.signed = None;
-    let Some(game) = find_game(s, line, name)? else {
+    let Some(game) = sign_on_game(s, line, name)? else {
         return Ok(());
     };
-    s.reply.game = Some(game.name.clone());
     s.reply.phase = current(s.tx, game.id)?.map(|c| c.record.phase);
     match who {
         SignOnAs::Join => join::join(s, line, game, password),
-        SignOnAs::Master => {
-            let ok = match &game.master_password {
-                Some(hash) => {
-                    let guarded = Guarded {
-                        target: format!("master:{}", game.id),
-                        what: format!("the Master of '{}'", game.name),
-                        owner: game.master_address.as_deref(),
-                        hash,
-                    };
-                    check_guarded(s, line, &game, guarded, password)?
-                }
-                None => {
-                    s.reply.refuse(line, FAILED);
-                    false
-                }
-            };
-            if ok {
-                s.reply
-                    .ok(line, format!("Signed on as the Master of '{}'.", game.name));
-                if let Some(master) = &game.master_address {
-                    if !master.eq_ignore_ascii_case(&s.sender()) {
-                        s.reply.also_to.push(master.clone());
-                    }
-                }
-                s.signed = Some(Signed::Master { game });
-            }
-            Ok(())
-        }
+        SignOnAs::Master => sign_on_master(s, line, game, password),
         SignOnAs::Observer => observe(s, line, name, password),
-        SignOnAs::Power(initial) => {
-            let Some(power) = Power::from_initial(*initial) else {
-                s.reply.refuse(
-                    line,
-                    format!(
-                        "'{initial}' is not a power's initial: A E F G I R T, M for the Master, \
-                         O for an observer, ? to join."
-                    ),
-                );
-                return Ok(());
-            };
-            let Some(seat) = store::seat_by_power(s.tx, game.id, power.upper())? else {
-                s.reply.refuse(line, FAILED);
-                return Ok(());
-            };
-            let guarded = Guarded {
-                target: format!("seat:{}", seat.id),
-                what: format!("your seat ({}) in '{}'", power.name(), game.name),
-                owner: Some(&seat.address),
-                hash: &seat.password,
-            };
-            if !check_guarded(s, line, &game, guarded, password)? {
-                return Ok(());
-            }
-            if game.state.is_over() {
-                s.reply.refuse(
-                    line,
-                    format!("Game '{}' is over; nothing more can be ordered.", game.name),
-                );
-                return Ok(());
-            }
-            if !seat.address.eq_ignore_ascii_case(&s.sender()) {
-                // A sign-on from elsewhere: the player of record hears of it.
-                s.reply.also_to.push(seat.address.clone());
-            }
-            let mut note = String::new();
-            if matches!(
-                seat.status,
-                SeatStatus::Abandoned | SeatStatus::CivilDisorder | SeatStatus::Late
-            ) {
-                store::set_seat_status(s.tx, seat.id, SeatStatus::Active)?;
-                if seat.status != SeatStatus::Late {
-                    note = " Welcome back: your power is in play again.".to_string();
-                }
-            }
-            let paused = if game.state == GameState::Paused {
-                " The game is paused by its Master."
-            } else {
-                ""
-            };
-            let bloc = crate::game::bloc_powers(s.tx, &seat)?;
-            let names: Vec<&str> = bloc.iter().map(|p| p.name()).collect();
-            s.reply.ok(
-                line,
-                format!(
-                    "Signed on as {} in '{}'.{note}{paused}",
-                    crate::game::process::join_names(&names),
-                    game.name
-                ),
-            );
-            s.signed = Some(Signed::Player {
-                game,
-                seat,
-                power: Some(power),
-            });
-            Ok(())
+        SignOnAs::Power(initial) => sign_on_power(s, line, game, *initial, password),
+    }
+}
+
+/// SIGNON M<game>: the Master's password, and a copy of the reply to the
+/// Master's address of record when the mail came from elsewhere.
+fn sign_on_master(
+    s: &mut Session<'_>,
+    line: &Line,
+    game: Game,
+    password: &str,
+) -> Result<(), StoreError> {
+    let Some(hash) = &game.master_password else {
+        s.reply.refuse(line, FAILED);
+        return Ok(());
+    };
+    let guarded = Guarded {
+        target: format!("master:{}", game.id),
+        what: format!("the Master of '{}'", game.name),
+        owner: game.master_address.as_deref(),
+        hash,
+    };
+    if !check_guarded(s, line, &game, guarded, password)? {
+        return Ok(());
+    }
+    s.reply
+        .ok(line, format!("Signed on as the Master of '{}'.", game.name));
+    if let Some(master) = &game.master_address {
+        if !master.eq_ignore_ascii_case(&s.sender()) {
+            s.reply.also_to.push(master.clone());
         }
     }
+    s.signed = Some(Signed::Master { game });
+    Ok(())
+}
+
+/// SIGNON <initial><game>: the seat's password, then the power is back in
+/// play if it had been left.
+fn sign_on_power(
+    s: &mut Session<'_>,
+    line: &Line,
+    game: Game,
+    initial: char,
+    password: &str,
+) -> Result<(), StoreError> {
+    let Some(power) = Power::from_initial(initial) else {
+        s.reply.refuse(
+            line,
+            format!(
+                "'{initial}' is not a power's initial: A E F G I R T, M for the Master, \
+                 O for an observer, ? to join."
+            ),
+        );
+        return Ok(());
+    };
+    let Some(seat) = store::seat_by_power(s.tx, game.id, power.upper())? else {
+        s.reply.refuse(line, FAILED);
+        return Ok(());
+    };
+    let guarded = Guarded {
+        target: format!("seat:{}", seat.id),
+        what: format!("your seat ({}) in '{}'", power.name(), game.name),
+        owner: Some(&seat.address),
+        hash: &seat.password,
+    };
+    if !check_guarded(s, line, &game, guarded, password)? {
+        return Ok(());
+    }
+    if game.state.is_over() {
+        s.reply.refuse(
+            line,
+            format!("Game '{}' is over; nothing more can be ordered.", game.name),
+        );
+        return Ok(());
+    }
+    if !seat.address.eq_ignore_ascii_case(&s.sender()) {
+        // A sign-on from elsewhere: the player of record hears of it.
+        s.reply.also_to.push(seat.address.clone());
+    }
+    let note = back_in_play(s, &seat)?;
+    let paused = if game.state == GameState::Paused {
+        " The game is paused by its Master."
+    } else {
+        ""
+    };
+    let bloc = crate::game::bloc_powers(s.tx, &seat)?;
+    let names: Vec<&str> = bloc.iter().map(|p| p.name()).collect();
+    s.reply.ok(
+        line,
+        format!(
+            "Signed on as {} in '{}'.{note}{paused}",
+            crate::game::process::join_names(&names),
+            game.name
+        ),
+    );
+    sign_on_player(s, game, seat, Some(power));
+    Ok(())
+}
+
+/// A seat left, in disorder or late is active again once its player signs
+/// on: what the reply says of it (nothing for a late one).
+fn back_in_play(s: &mut Session<'_>, seat: &Seat) -> Result<&'static str, StoreError> {
+    if !matches!(
+        seat.status,
+        SeatStatus::Abandoned | SeatStatus::CivilDisorder | SeatStatus::Late
+    ) {
+        return Ok("");
+    }
+    store::set_seat_status(s.tx, seat.id, SeatStatus::Active)?;
+    Ok(if seat.status == SeatStatus::Late {
+        ""
+    } else {
+        " Welcome back: your power is in play again."
+    })
 }
 
 /// OBSERVE <game> <password>, and SIGNON O<game> <password>: the first
@@ -188,11 +222,9 @@ pub fn observe(
     name: &str,
     password: &str,
 ) -> Result<(), StoreError> {
-    s.signed = None;
-    let Some(game) = find_game(s, line, name)? else {
+    let Some(game) = sign_on_game(s, line, name)? else {
         return Ok(());
     };
-    s.reply.game = Some(game.name.clone());
     let sender = s.sender();
     match store::observer_by_address(s.tx, game.id, &sender)? {
         Some(obs) => {
