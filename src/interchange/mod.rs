@@ -334,6 +334,36 @@ fn position_from<S: AsRef<str>>(
 ) -> Result<Position, String> {
     let phase: Phase = phase.parse().map_err(|e| format!("{e}"))?;
     let mut pos = Position::empty(map, phase);
+    read_units(map, units, &mut pos)?;
+    if let Some(homes) = homes {
+        pos.homes = Arc::new(read_homes(map, homes)?);
+    }
+    match centers {
+        Some(centers) => read_centers(map, centers, &mut pos)?,
+        None => {
+            for power in Power::ALL {
+                for &p in &pos.homes[power.index()] {
+                    pos.owners[p.index()] = Some(power);
+                }
+            }
+        }
+    }
+    if !retreats.is_empty() && phase.kind != PhaseKind::Retreat {
+        return Err(format!(
+            "retreats given in {phase}, which is not a retreat phase"
+        ));
+    }
+    read_retreats(map, retreats, &mut pos)?;
+    Ok(pos)
+}
+
+/// The units, into `pos`: at most one a province, no more than the
+/// board's supply centres.
+fn read_units<S: AsRef<str>>(
+    map: &Map,
+    units: &[(&str, &[S])],
+    pos: &mut Position,
+) -> Result<(), String> {
     pos.units.reserve(
         units
             .iter()
@@ -362,50 +392,55 @@ fn position_from<S: AsRef<str>>(
             pos.units.len()
         ));
     }
-    if let Some(homes) = homes {
-        let mut table = HomeCentres::default();
-        for &(power, list) in homes {
-            let power = parse_power(power)?;
-            for text in list {
-                let p = parse_province(map, text.as_ref())?;
-                table[power.index()].push(p);
-            }
-        }
-        pos.homes = Arc::new(table);
-    }
-    match centers {
-        Some(centers) => {
-            for &(power, list) in centers {
-                let power = parse_power(power)?;
-                for text in list {
-                    let text = text.as_ref();
-                    let p = parse_province(map, text)?;
-                    if !map.is_supply_centre(p) {
-                        return Err(format!("{text:?} is not a supply centre"));
-                    }
-                    if let Some(other) = pos.owners[p.index()].replace(power) {
-                        return Err(format!(
-                            "{text:?} is owned by both {} and {}",
-                            other.upper(),
-                            power.upper()
-                        ));
-                    }
-                }
-            }
-        }
-        None => {
-            for power in Power::ALL {
-                for &p in &pos.homes[power.index()] {
-                    pos.owners[p.index()] = Some(power);
-                }
-            }
+    Ok(())
+}
+
+/// The home centres given, per power.
+fn read_homes<S: AsRef<str>>(map: &Map, homes: &[(&str, &[S])]) -> Result<HomeCentres, String> {
+    let mut table = HomeCentres::default();
+    for &(power, list) in homes {
+        let power = parse_power(power)?;
+        for text in list {
+            let p = parse_province(map, text.as_ref())?;
+            table[power.index()].push(p);
         }
     }
-    if !retreats.is_empty() && phase.kind != PhaseKind::Retreat {
-        return Err(format!(
-            "retreats given in {phase}, which is not a retreat phase"
-        ));
+    Ok(table)
+}
+
+/// The owners of supply centres, into `pos`: each a supply centre, owned
+/// by one power.
+fn read_centers<S: AsRef<str>>(
+    map: &Map,
+    centers: &[(&str, &[S])],
+    pos: &mut Position,
+) -> Result<(), String> {
+    for &(power, list) in centers {
+        let power = parse_power(power)?;
+        for text in list {
+            let text = text.as_ref();
+            let p = parse_province(map, text)?;
+            if !map.is_supply_centre(p) {
+                return Err(format!("{text:?} is not a supply centre"));
+            }
+            if let Some(other) = pos.owners[p.index()].replace(power) {
+                return Err(format!(
+                    "{text:?} is owned by both {} and {}",
+                    other.upper(),
+                    power.upper()
+                ));
+            }
+        }
     }
+    Ok(())
+}
+
+/// The dislodged units and their retreat options, into `pos`.
+fn read_retreats<S: AsRef<str>>(
+    map: &Map,
+    retreats: &[PowerEntries<'_, S>],
+    pos: &mut Position,
+) -> Result<(), String> {
     for (power, units) in retreats {
         let power = parse_power(power)?;
         for &(text, options) in units {
@@ -417,5 +452,5 @@ fn position_from<S: AsRef<str>>(
             pos.dislodged.push(Dislodged { unit, retreats });
         }
     }
-    Ok(pos)
+    Ok(())
 }

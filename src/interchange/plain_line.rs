@@ -19,7 +19,7 @@ use crate::engine::position::{Position, Unit};
 
 use super::{position_from, read_orders, unit_text, PowerEntries};
 #[cfg(doc)]
-use super::{run_phase, PhaseInput, PhaseOutput};
+use super::{run_phase, PhaseInput, PhaseOutput, PositionJson};
 
 /// A line of `judge adjudicate` input read in place: the keys of
 /// [`PhaseInput`], every string borrowed from the line. [`PhaseLine::read`]
@@ -634,6 +634,28 @@ fn write_position(map: &Map, pos: &Position, out: &mut Vec<u8>) {
     out.extend_from_slice(b"{\"phase\":");
     write_phase_name(out, pos.phase);
     out.extend_from_slice(b",\"units\":{");
+    write_units(map, pos, out);
+    out.extend_from_slice(b"},\"centers\":{");
+    write_centers(map, pos, out);
+    out.push(b'}');
+    let standard = Power::ALL
+        .into_iter()
+        .all(|p| pos.homes[p.index()] == map.home_centres(p));
+    if !standard {
+        out.extend_from_slice(b",\"homes\":{");
+        write_homes(map, pos, out);
+        out.push(b'}');
+    }
+    if !pos.dislodged.is_empty() {
+        out.extend_from_slice(b",\"retreats\":{");
+        write_retreats(map, pos, out);
+        out.push(b'}');
+    }
+    out.push(b'}');
+}
+
+/// The members of `units`: per power, its units' texts.
+fn write_units(map: &Map, pos: &Position, out: &mut Vec<u8>) {
     let unit = |out: &mut Vec<u8>, u: &Unit| {
         out.push(b'"');
         out.push(u.kind.letter() as u8);
@@ -651,8 +673,10 @@ fn write_position(map: &Map, pos: &Position, out: &mut Vec<u8>) {
     } else {
         write_groups(out, &pos.units, |u| u.power, unit);
     }
-    out.extend_from_slice(b"},\"centers\":{");
-    let abbr = |out: &mut Vec<u8>, p: Province| write_str(out, map.abbr(p));
+}
+
+/// The members of `centers`: per power, the supply centres it owns.
+fn write_centers(map: &Map, pos: &Position, out: &mut Vec<u8>) {
     if map.province_count() <= 128 {
         let mut of = [0u128; 7];
         for p in map.provinces() {
@@ -660,74 +684,78 @@ fn write_position(map: &Map, pos: &Position, out: &mut Vec<u8>) {
                 of[o.index()] |= 1 << p.index();
             }
         }
-        write_bitset_groups(out, of, |out, i| abbr(out, Province(i as u8)));
+        write_bitset_groups(out, of, |out, i| {
+            write_str(out, map.abbr(Province(i as u8)))
+        });
     } else {
         let owned: Vec<(Power, Province)> = map
             .provinces()
             .filter_map(|p| pos.owner(p).map(|o| (o, p)))
             .collect();
-        write_groups(out, &owned, |x| x.0, |out, x| abbr(out, x.1));
+        write_groups(out, &owned, |x| x.0, |out, x| write_str(out, map.abbr(x.1)));
     }
-    out.push(b'}');
-    let standard = Power::ALL
+}
+
+/// The members of `homes`: per power, its home centres.
+fn write_homes(map: &Map, pos: &Position, out: &mut Vec<u8>) {
+    let homes: Vec<(Power, Province)> = Power::ALL
         .into_iter()
-        .all(|p| pos.homes[p.index()] == map.home_centres(p));
-    if !standard {
-        out.extend_from_slice(b",\"homes\":{");
-        let homes: Vec<(Power, Province)> = Power::ALL
-            .into_iter()
-            .flat_map(|p| pos.homes[p.index()].iter().map(move |&h| (p, h)))
+        .flat_map(|p| pos.homes[p.index()].iter().map(move |&h| (p, h)))
+        .collect();
+    write_groups(out, &homes, |x| x.0, |out, x| write_str(out, map.abbr(x.1)));
+}
+
+/// The members of `retreats`: per power, its dislodged units' texts to
+/// their retreat options, sorted by the text, of equal texts the last
+/// kept (as `BTreeMap`s filled from them).
+fn write_retreats(map: &Map, pos: &Position, out: &mut Vec<u8>) {
+    let mut first = true;
+    for power in Power::ALL {
+        let mut units: Vec<(String, &[Location])> = pos
+            .dislodged
+            .iter()
+            .filter(|d| d.unit.power == power)
+            .map(|d| (unit_text(map, &d.unit), &d.retreats[..]))
             .collect();
-        write_groups(out, &homes, |x| x.0, |out, x| abbr(out, x.1));
+        if units.is_empty() {
+            continue;
+        }
+        units.sort_by(|a, b| a.0.cmp(&b.0));
+        if !first {
+            out.push(b',');
+        }
+        first = false;
+        write_str(out, power.upper());
+        out.extend_from_slice(b":{");
+        write_retreat_options(map, &units, out);
         out.push(b'}');
     }
-    if !pos.dislodged.is_empty() {
-        out.extend_from_slice(b",\"retreats\":{");
-        let mut first = true;
-        for power in Power::ALL {
-            // Unit text to options, sorted by the text, the last kept.
-            let mut units: Vec<(String, &[Location])> = pos
-                .dislodged
-                .iter()
-                .filter(|d| d.unit.power == power)
-                .map(|d| (unit_text(map, &d.unit), &d.retreats[..]))
-                .collect();
-            if units.is_empty() {
-                continue;
-            }
-            units.sort_by(|a, b| a.0.cmp(&b.0));
-            if !first {
+}
+
+/// One power's `retreats` members, from its units sorted by text: the
+/// last of equal texts written.
+fn write_retreat_options(map: &Map, units: &[(String, &[Location])], out: &mut Vec<u8>) {
+    let mut first = true;
+    for (i, (text, options)) in units.iter().enumerate() {
+        if units.get(i + 1).is_some_and(|next| next.0 == *text) {
+            continue;
+        }
+        if !first {
+            out.push(b',');
+        }
+        first = false;
+        write_str(out, text);
+        out.extend_from_slice(b":[");
+        for (k, &l) in options.iter().enumerate() {
+            if k > 0 {
                 out.push(b',');
             }
-            first = false;
-            write_str(out, power.upper());
-            out.extend_from_slice(b":{");
-            let mut first_unit = true;
-            for (i, (text, options)) in units.iter().enumerate() {
-                if units.get(i + 1).is_some_and(|next| next.0 == *text) {
-                    continue;
-                }
-                if !first_unit {
-                    out.push(b',');
-                }
-                first_unit = false;
-                write_str(out, text);
-                out.extend_from_slice(b":[");
-                for (k, &l) in options.iter().enumerate() {
-                    if k > 0 {
-                        out.push(b',');
-                    }
-                    out.push(b'"');
-                    write_loc(map, l, out);
-                    out.push(b'"');
-                }
-                out.push(b']');
-            }
-            out.push(b'}');
+            out.push(b'"');
+            write_loc(map, l, out);
+            out.push(b'"');
         }
-        out.push(b'}');
+        out.push(b']');
     }
-    out.push(b'}');
 }
 
 #[cfg(test)]
