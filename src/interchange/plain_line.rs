@@ -900,4 +900,302 @@ mod tests {
             assert_eq!(out, serde_json::to_vec(&phase.to_string()).unwrap());
         }
     }
+
+    /// Random lines for the property test below, built from a seed (so a
+    /// failing case is one number): splitmix64, and whether this line may
+    /// have faults in its position (a quarter of them do).
+    struct Rng(u64, bool);
+
+    impl Rng {
+        fn new(seed: u64) -> Rng {
+            let mut r = Rng(seed, false);
+            r.1 = r.chance(25);
+            r
+        }
+
+        /// Now and then, in a line that may have faults.
+        fn fault(&mut self) -> bool {
+            self.1 && self.chance(8)
+        }
+
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n.max(1) as u64) as usize
+        }
+
+        fn chance(&mut self, percent: u64) -> bool {
+            self.next() % 100 < percent
+        }
+
+        fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+            items[self.below(items.len())]
+        }
+
+        fn power(&mut self) -> Power {
+            self.pick(&Power::ALL)
+        }
+
+        /// A location where a unit of this kind may stand (with a fault,
+        /// anywhere).
+        fn location(&mut self, map: &Map, kind: UnitType) -> Location {
+            let fault = self.fault();
+            loop {
+                let l = Location(self.below(map.location_count()) as u8);
+                if fault || map.can_stand(kind, l) {
+                    return l;
+                }
+            }
+        }
+
+        /// A power's name as a key: upper case, now and then as a name,
+        /// with a fault unknown.
+        fn power_key(&mut self, power: Power) -> String {
+            if self.fault() {
+                "ITALIA".to_string()
+            } else if self.chance(5) {
+                power.name().to_string()
+            } else {
+                power.upper().to_string()
+            }
+        }
+    }
+
+    /// Pushes `text` onto the list of `key` in the object `of`.
+    fn push(of: &mut serde_json::Value, key: String, text: String) {
+        let list = of
+            .as_object_mut()
+            .unwrap()
+            .entry(key)
+            .or_insert_with(|| serde_json::json!([]));
+        list.as_array_mut().unwrap().push(text.into());
+    }
+
+    fn unit_type(r: &mut Rng) -> UnitType {
+        if r.chance(50) {
+            UnitType::Army
+        } else {
+            UnitType::Fleet
+        }
+    }
+
+    /// Random units: mostly one a province, now and then two, or where
+    /// they cannot stand, or spelled loosely.
+    fn random_units(r: &mut Rng, map: &Map) -> (serde_json::Value, Vec<Unit>) {
+        let mut json = serde_json::json!({});
+        let mut units: Vec<Unit> = Vec::new();
+        for _ in 0..r.below(30) {
+            let kind = unit_type(r);
+            let location = r.location(map, kind);
+            let p = map.province_of(location);
+            if units.iter().any(|u| map.province_of(u.location) == p) && !r.fault() {
+                continue;
+            }
+            let power = r.power();
+            let text = format!("{} {}", kind.letter(), map.loc_abbr(location));
+            let text = if r.fault() {
+                format!("X {}", map.loc_abbr(location))
+            } else if r.chance(3) {
+                format!(" {} ", text.to_lowercase())
+            } else {
+                text
+            };
+            push(&mut json, r.power_key(power), text);
+            units.push(Unit {
+                power,
+                kind,
+                location,
+            });
+        }
+        (json, units)
+    }
+
+    /// Random lists of provinces per power (centres or homes): mostly
+    /// supply centres, now and then not, or a coast.
+    fn random_provinces(r: &mut Rng, map: &Map) -> serde_json::Value {
+        let mut centres: Vec<Province> = map.supply_centres().collect();
+        let mut taken = 0;
+        let mut json = serde_json::json!({});
+        for _ in 0..r.below(centres.len()) {
+            let text = if r.fault() {
+                let any = Province(r.below(map.province_count()) as u8);
+                r.pick(&[map.abbr(any), "STP/NC"]).to_string()
+            } else {
+                // Each centre at most once.
+                let left = centres.len() - taken;
+                let k = taken + r.below(left);
+                centres.swap(taken, k);
+                taken += 1;
+                map.abbr(centres[taken - 1]).to_string()
+            };
+            let power = r.power();
+            let key = r.power_key(power);
+            push(&mut json, key, text);
+        }
+        json
+    }
+
+    /// Random dislodged units with random retreat options.
+    fn random_retreats(r: &mut Rng, map: &Map) -> serde_json::Value {
+        let mut json = serde_json::json!({});
+        for _ in 0..r.below(4) {
+            let kind = unit_type(r);
+            let unit = format!("{} {}", kind.letter(), map.loc_abbr(r.location(map, kind)));
+            let options: Vec<String> = (0..r.below(4))
+                .map(|_| map.loc_abbr(r.location(map, kind)))
+                .collect();
+            let power = r.power();
+            let key = r.power_key(power);
+            let of = json
+                .as_object_mut()
+                .unwrap()
+                .entry(key)
+                .or_insert_with(|| serde_json::json!({}));
+            of[unit] = options.into();
+        }
+        json
+    }
+
+    /// A random order for `unit`: any kind, any places, valid or not.
+    fn random_order(r: &mut Rng, map: &Map, unit: &Unit) -> Order {
+        let to = r.location(map, unit.kind);
+        let other = map.province_of(r.location(map, UnitType::Army));
+        let kind = match r.below(10) {
+            0 => OrderKind::Hold,
+            1 | 2 => OrderKind::Move {
+                to,
+                via_convoy: r.chance(10),
+            },
+            3 => OrderKind::Support {
+                unit: unit_type(r),
+                from: other,
+                to: r.chance(60).then_some(to),
+            },
+            4 => OrderKind::Convoy {
+                from: other,
+                to: map.province_of(to),
+            },
+            5 => OrderKind::Retreat { to },
+            6 => OrderKind::Disband,
+            7 => OrderKind::Build,
+            8 => OrderKind::Remove,
+            _ => OrderKind::Waive,
+        };
+        Order::new(unit.power, unit.kind, unit.location, kind)
+    }
+
+    /// Random orders for the units (and a few others): in the short form,
+    /// the long form, or not orders at all.
+    fn random_orders(r: &mut Rng, map: &Map, units: &[Unit]) -> serde_json::Value {
+        let mut json = serde_json::json!({});
+        let mut givers: Vec<Unit> = units.to_vec();
+        for _ in 0..r.below(4) {
+            let kind = unit_type(r);
+            givers.push(Unit {
+                power: r.power(),
+                kind,
+                location: r.location(map, kind),
+            });
+        }
+        for unit in &givers {
+            let order = random_order(r, map, unit);
+            let text = match r.below(20) {
+                0..=9 => order.short(map),
+                10..=16 => order.long(map),
+                17 => "A PAR -".to_string(),
+                18 => "hold everything, s'il vous plaît".to_string(),
+                _ => String::new(),
+            };
+            push(&mut json, r.power_key(unit.power), text);
+        }
+        json
+    }
+
+    /// A random input line as a JSON value: a phase, a position (legal or
+    /// not) and orders for it.
+    fn random_line(seed: u64) -> serde_json::Value {
+        let map = Map::standard();
+        let r = &mut Rng::new(seed);
+        let phase = if r.fault() {
+            "X1901M"
+        } else {
+            r.pick(&[
+                "S1901M", "F1901M", "F1901R", "S1903R", "W1901A", "W1907A", "F1950M",
+            ])
+        };
+        let (units, list) = random_units(r, map);
+        let mut line = serde_json::json!({ "phase": phase, "units": units });
+        if r.chance(70) {
+            line["centers"] = random_provinces(r, map);
+        }
+        if r.chance(15) {
+            line["homes"] = random_provinces(r, map);
+        }
+        if phase.ends_with('R') || r.fault() {
+            line["retreats"] = random_retreats(r, map);
+        }
+        if r.chance(90) {
+            line["orders"] = random_orders(r, map, &list);
+        }
+        line
+    }
+
+    /// The line written compactly or with white space.
+    fn text_of(line: &serde_json::Value, pretty: bool) -> String {
+        if pretty {
+            serde_json::to_string_pretty(line)
+                .unwrap()
+                .replace('\n', "\r\n\t")
+        } else {
+            line.to_string()
+        }
+    }
+
+    /// The same line in forms the fast path must refuse (an escape, a null,
+    /// a key it does not know), which serde reads as the line itself.
+    fn refused_forms(line: &serde_json::Value) -> Vec<String> {
+        let phase = line["phase"].as_str().unwrap();
+        let escaped = format!("\"\\u{:04x}{}\"", phase.as_bytes()[0], &phase[1..]);
+        let mut forms = vec![line
+            .to_string()
+            .replacen(&format!("\"{phase}\""), &escaped, 1)];
+        let mut with_svg = line.clone();
+        with_svg["svg"] = false.into();
+        forms.push(with_svg.to_string());
+        if line.get("homes").is_none() {
+            let mut with_null = line.clone();
+            with_null["homes"] = serde_json::Value::Null;
+            forms.push(with_null.to_string());
+        }
+        forms
+    }
+
+    fn show(r: Result<Vec<u8>, String>) -> Result<String, String> {
+        r.map(|b| String::from_utf8_lossy(&b).into_owned())
+    }
+
+    proptest::proptest! {
+        /// For random positions and orders, the fast path reads every plain
+        /// line and writes the bytes (or the error) of the serde path; it
+        /// refuses the lines it must, which serde reads as the same line.
+        #[test]
+        fn fast_path_writes_the_bytes_of_the_serde_path(seed: u64, pretty: bool) {
+            let map = Map::standard();
+            let line = random_line(seed);
+            let text = text_of(&line, pretty);
+            let want = general(map, &text);
+            let got = fast(map, &text).expect("a plain line is read in place");
+            proptest::prop_assert_eq!(show(got), show(want.clone()), "{}", text);
+            for form in refused_forms(&line) {
+                proptest::prop_assert!(fast(map, &form).is_none(), "{}", form);
+                proptest::prop_assert_eq!(show(general(map, &form)), show(want.clone()), "{}", form);
+            }
+        }
+    }
 }
