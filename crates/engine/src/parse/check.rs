@@ -527,7 +527,7 @@ impl<'a> Checker<'a> {
                 ),
             ));
         };
-        self.check_support_reach(unit, to, "a move", 6)?;
+        self.check_support_reach(unit, to, "a move there", 6)?;
         Ok(Valid {
             order: order(Some(self.supported_target(&t, dest)?)),
             weak,
@@ -535,7 +535,7 @@ impl<'a> Checker<'a> {
     }
 
     /// That the supporting `unit` reaches `p`, where it supports `what`
-    /// (the unit there, or a move there).
+    /// ("the unit there", "a move there").
     fn check_support_reach(
         &self,
         unit: Unit,
@@ -549,7 +549,7 @@ impl<'a> Checker<'a> {
         Err(problem(
             stage,
             format!(
-                "The {} in {} cannot reach {}, so it cannot support {what} there.",
+                "The {} in {} cannot reach {}, so it cannot support {what}.",
                 noun(unit.kind),
                 self.name(self.map.province_of(unit.location)),
                 self.name(p)
