@@ -424,6 +424,19 @@ impl Geometry<'_> {
     }
 }
 
+/// The orders' drawing, in layers drawn one over the other.
+#[derive(Default)]
+struct Layers {
+    /// Supports, convoys: under the units.
+    lines: String,
+    /// Moves and retreats: over the units.
+    arrows: String,
+    /// Failure marks: over everything.
+    crosses: String,
+    /// Holds, builds: around units.
+    rings: String,
+}
+
 fn draw_orders(out: &mut Svg, map: &Map, board: &Board, scene: &Scene<'_>, marks: &Marks) {
     let geo = Geometry {
         map,
@@ -431,130 +444,170 @@ fn draw_orders(out: &mut Svg, map: &Map, board: &Board, scene: &Scene<'_>, marks
         position: scene.position,
         marks,
     };
-    let mut lines = String::new(); // supports, convoys: under the units
-    let mut arrows = String::new(); // moves and retreats: over the units
-    let mut crosses = String::new(); // failure marks: over everything
-    let mut rings = String::new(); // holds, builds: around units
+    let mut layers = Layers::default();
     for (order, outcome) in scene.orders {
-        let failed = failed(order, *outcome);
-        let colour = if failed { style::FAILED } else { style::ORDER };
-        match order.kind {
-            OrderKind::Hold => {
-                if !outcome.contains(Outcome::DEFAULTED) {
-                    let c = geo.from(order);
-                    let _ = write!(
-                        rings,
-                        r#"<circle cx="{}" cy="{}" r="9" fill="none" stroke="{colour}" stroke-width="1.2"/>"#,
-                        n(c.0),
-                        n(c.1)
-                    );
-                }
-                // A hold fails only by dislodgement, which the unit's
-                // dashed badge beside its province already shows.
-            }
-            OrderKind::Move { to, .. } => {
-                let (a, b) = (geo.from(order), geo.at(to));
-                let (start, end) = (off_badge(a, b), off_badge(b, a));
-                arrow(&mut arrows, start, end, colour, failed, false);
-                if failed {
-                    // Where it stopped: short of the target, clear of the
-                    // unit standing there.
-                    cross(&mut crosses, toward(end, start, 4.5));
-                }
-            }
-            OrderKind::Retreat { to } => {
-                let (a, b) = (geo.from(order), geo.at(to));
-                let (start, end) = (off_badge(a, b), off_badge(b, a));
-                arrow(&mut arrows, start, end, colour, failed, true);
-                if failed {
-                    cross(&mut crosses, toward(end, start, 4.5));
-                }
-            }
-            OrderKind::Support { from, to, .. } => {
-                let s = geo.from(order);
-                let u = geo.unit_in(from);
-                let middle = match to {
-                    None => {
-                        // To hold: a dashed line to a ring round the unit.
-                        let end = toward(u, s, 9.0);
-                        let _ = write!(
-                            rings,
-                            r#"<circle cx="{}" cy="{}" r="9" fill="none" stroke="{colour}" stroke-width="1" stroke-dasharray="2.5 1.5"/>"#,
-                            n(u.0),
-                            n(u.1)
-                        );
-                        let start = off_badge(s, end);
-                        let _ = write!(
-                            lines,
-                            r#"<path d="M{}L{}" fill="none" stroke="{colour}" stroke-width="1.1" stroke-dasharray="3 1.6"/>"#,
-                            pt(start),
-                            pt(end)
-                        );
-                        scale(add(start, end), 0.5)
-                    }
-                    Some(to) => {
-                        // To move: a dashed line from the supporter bending
-                        // through the supported move to its target.
-                        let t = geo.at(to);
-                        let mid = scale(add(u, t), 0.5);
-                        let end = off_badge(t, u);
-                        let start = off_badge(s, mid);
-                        let _ = write!(
-                            lines,
-                            r#"<path d="M{}Q{} {}" fill="none" stroke="{colour}" stroke-width="1.1" stroke-dasharray="3 1.6"/><circle cx="{}" cy="{}" r="1.6" fill="{colour}"/>"#,
-                            pt(start),
-                            pt(mid),
-                            pt(end),
-                            n(end.0),
-                            n(end.1)
-                        );
-                        // The curve's own middle.
-                        add(scale(add(start, end), 0.25), scale(mid, 0.5))
-                    }
-                };
-                // A cut or void support: the mark on its line.
-                if failed {
-                    cross(&mut crosses, middle);
-                }
-            }
-            OrderKind::Convoy { from, to } => {
-                // A dotted path from the army through the fleet to the
-                // army's destination (a quadratic through the fleet).
-                let f = geo.from(order);
-                let a = geo.unit_in(from);
-                let t = geo.at(to.location());
-                let control = sub(scale(f, 2.0), scale(add(a, t), 0.5));
-                let start = off_badge(a, control);
-                let end = off_badge(t, control);
+        draw_order(&mut layers, &geo, order, *outcome);
+    }
+    draw_retreat_options(&mut layers.lines, board, scene);
+    let o = &mut out.0;
+    let _ = writeln!(o, "<g>{}</g>", layers.lines);
+    draw_units(o, map, board, scene, marks);
+    let _ = writeln!(o, "<g>{}</g>", layers.rings);
+    let _ = writeln!(o, "<g>{}</g>", layers.arrows);
+    let _ = writeln!(o, "<g>{}</g>", layers.crosses);
+}
+
+/// One order with its result, into its layers.
+fn draw_order(layers: &mut Layers, geo: &Geometry<'_>, order: &Order, outcome: Outcome) {
+    let failed = failed(order, outcome);
+    let colour = if failed { style::FAILED } else { style::ORDER };
+    match order.kind {
+        OrderKind::Hold => {
+            if !outcome.contains(Outcome::DEFAULTED) {
+                let c = geo.from(order);
                 let _ = write!(
-                    lines,
-                    r#"<path d="M{}Q{} {}" fill="none" stroke="{colour}" stroke-width="1.6" stroke-linecap="round" stroke-dasharray="0.1 2.6"/>"#,
-                    pt(start),
-                    pt(control),
-                    pt(end)
-                );
-                if failed {
-                    cross(&mut crosses, f);
-                }
-            }
-            OrderKind::Build => {
-                let c = geo.at(order.location);
-                let _ = write!(
-                    rings,
-                    r#"<circle cx="{}" cy="{}" r="10" fill="none" stroke="{}" stroke-width="1.4" stroke-dasharray="2 1.4"/>"#,
+                    layers.rings,
+                    r#"<circle cx="{}" cy="{}" r="9" fill="none" stroke="{colour}" stroke-width="1.2"/>"#,
                     n(c.0),
-                    n(c.1),
-                    style::ORDER
+                    n(c.1)
                 );
             }
-            OrderKind::Remove | OrderKind::Disband => {
-                cross(&mut crosses, geo.from(order));
+            // A hold fails only by dislodgement, which the unit's
+            // dashed badge beside its province already shows.
+        }
+        OrderKind::Move { to, .. } => draw_move(layers, geo, order, to, colour, failed, false),
+        OrderKind::Retreat { to } => draw_move(layers, geo, order, to, colour, failed, true),
+        OrderKind::Support { from, to, .. } => {
+            let middle = draw_support(layers, geo, order, from, to, colour);
+            // A cut or void support: the mark on its line.
+            if failed {
+                cross(&mut layers.crosses, middle);
             }
-            OrderKind::Waive => {}
+        }
+        OrderKind::Convoy { from, to } => {
+            draw_convoy(&mut layers.lines, geo, order, from, to, colour);
+            if failed {
+                cross(&mut layers.crosses, geo.from(order));
+            }
+        }
+        OrderKind::Build => {
+            let c = geo.at(order.location);
+            let _ = write!(
+                layers.rings,
+                r#"<circle cx="{}" cy="{}" r="10" fill="none" stroke="{}" stroke-width="1.4" stroke-dasharray="2 1.4"/>"#,
+                n(c.0),
+                n(c.1),
+                style::ORDER
+            );
+        }
+        OrderKind::Remove | OrderKind::Disband => {
+            cross(&mut layers.crosses, geo.from(order));
+        }
+        OrderKind::Waive => {}
+    }
+}
+
+/// A move (or, `retreat`, a retreat) to `to`: an arrow, and where it
+/// stopped when it failed (short of the target, clear of the unit
+/// standing there).
+fn draw_move(
+    layers: &mut Layers,
+    geo: &Geometry<'_>,
+    order: &Order,
+    to: Location,
+    colour: &str,
+    failed: bool,
+    retreat: bool,
+) {
+    let (a, b) = (geo.from(order), geo.at(to));
+    let (start, end) = (off_badge(a, b), off_badge(b, a));
+    arrow(&mut layers.arrows, start, end, colour, failed, retreat);
+    if failed {
+        cross(&mut layers.crosses, toward(end, start, 4.5));
+    }
+}
+
+/// A support of the unit in `from` (to hold, or to move to `to`); returns
+/// the middle of its line, where a failure is marked.
+fn draw_support(
+    layers: &mut Layers,
+    geo: &Geometry<'_>,
+    order: &Order,
+    from: Province,
+    to: Option<Location>,
+    colour: &str,
+) -> Point {
+    let s = geo.from(order);
+    let u = geo.unit_in(from);
+    match to {
+        None => {
+            // To hold: a dashed line to a ring round the unit.
+            let end = toward(u, s, 9.0);
+            let _ = write!(
+                layers.rings,
+                r#"<circle cx="{}" cy="{}" r="9" fill="none" stroke="{colour}" stroke-width="1" stroke-dasharray="2.5 1.5"/>"#,
+                n(u.0),
+                n(u.1)
+            );
+            let start = off_badge(s, end);
+            let _ = write!(
+                layers.lines,
+                r#"<path d="M{}L{}" fill="none" stroke="{colour}" stroke-width="1.1" stroke-dasharray="3 1.6"/>"#,
+                pt(start),
+                pt(end)
+            );
+            scale(add(start, end), 0.5)
+        }
+        Some(to) => {
+            // To move: a dashed line from the supporter bending
+            // through the supported move to its target.
+            let t = geo.at(to);
+            let mid = scale(add(u, t), 0.5);
+            let end = off_badge(t, u);
+            let start = off_badge(s, mid);
+            let _ = write!(
+                layers.lines,
+                r#"<path d="M{}Q{} {}" fill="none" stroke="{colour}" stroke-width="1.1" stroke-dasharray="3 1.6"/><circle cx="{}" cy="{}" r="1.6" fill="{colour}"/>"#,
+                pt(start),
+                pt(mid),
+                pt(end),
+                n(end.0),
+                n(end.1)
+            );
+            // The curve's own middle.
+            add(scale(add(start, end), 0.25), scale(mid, 0.5))
         }
     }
-    // Retreat options of units dislodged (in the movement results, or
-    // waiting in a retreat phase with no orders drawn yet).
+}
+
+/// A convoy: a dotted path from the army in `from` through the fleet to
+/// the army's destination `to` (a quadratic through the fleet).
+fn draw_convoy(
+    lines: &mut String,
+    geo: &Geometry<'_>,
+    order: &Order,
+    from: Province,
+    to: Province,
+    colour: &str,
+) {
+    let f = geo.from(order);
+    let a = geo.unit_in(from);
+    let t = geo.at(to.location());
+    let control = sub(scale(f, 2.0), scale(add(a, t), 0.5));
+    let start = off_badge(a, control);
+    let end = off_badge(t, control);
+    let _ = write!(
+        lines,
+        r#"<path d="M{}Q{} {}" fill="none" stroke="{colour}" stroke-width="1.6" stroke-linecap="round" stroke-dasharray="0.1 2.6"/>"#,
+        pt(start),
+        pt(control),
+        pt(end)
+    );
+}
+
+/// The retreat options of units dislodged (in the movement results, or
+/// waiting in a retreat phase with no orders drawn yet): thin arrows.
+fn draw_retreat_options(lines: &mut String, board: &Board, scene: &Scene<'_>) {
     let options: &[Dislodged] = if scene.position.phase.kind == PhaseKind::Retreat {
         if scene.orders.is_empty() {
             &scene.position.dislodged
@@ -576,16 +629,9 @@ fn draw_orders(out: &mut Svg, map: &Map, board: &Board, scene: &Scene<'_>, marks
                 pt(end),
                 style::ORDER
             );
-            arrow_head(&mut lines, start, end, style::ORDER, 3.0);
+            arrow_head(lines, start, end, style::ORDER, 3.0);
         }
     }
-
-    let o = &mut out.0;
-    let _ = writeln!(o, "<g>{lines}</g>");
-    draw_units(o, map, board, scene, marks);
-    let _ = writeln!(o, "<g>{rings}</g>");
-    let _ = writeln!(o, "<g>{arrows}</g>");
-    let _ = writeln!(o, "<g>{crosses}</g>");
 }
 
 /// A move (or, `double`, a retreat: two heads) from `a` to `b`; failed
@@ -728,7 +774,6 @@ fn draw_title(out: &mut Svg, title: &str) {
 /// Per power: its colour, its name, its centres and units (and, in a
 /// Winter, the builds or removals due); then a key to the orders.
 fn draw_legend(out: &mut Svg, map: &Map, board: &Board, scene: &Scene<'_>) {
-    let position = scene.position;
     let top = style::TITLE_BAND + board.height();
     let o = &mut out.0;
     let _ = write!(
@@ -737,6 +782,15 @@ fn draw_legend(out: &mut Svg, map: &Map, board: &Board, scene: &Scene<'_>) {
         n(top),
         style::LABEL
     );
+    draw_power_counts(o, board, scene.position);
+    draw_key(o);
+    let _ = map;
+    o.push_str("</g>\n");
+}
+
+/// Per power, in a column of its own: its badge, name, centres and units
+/// (and the adjustments due).
+fn draw_power_counts(o: &mut String, board: &Board, position: &Position) {
     let column = board.width() / 7.0;
     for power in Power::ALL {
         let x = 6.0 + column * power.index() as f32;
@@ -767,7 +821,10 @@ fn draw_legend(out: &mut Svg, map: &Map, board: &Board, scene: &Scene<'_>) {
             n(x + 17.0)
         );
     }
-    // The key: one sample of each kind of mark.
+}
+
+/// The key: one sample of each kind of mark, with its name.
+fn draw_key(o: &mut String) {
     let y = 36.0;
     let mut key = String::new();
     let mut x = 6.0;
@@ -780,26 +837,31 @@ fn draw_legend(out: &mut Svg, map: &Map, board: &Board, scene: &Scene<'_>) {
         );
         *x += 6.0 + text.len() as f32 * 3.4;
     };
+    // A straight sample of a line drawn with `stroke` (its attributes).
+    let line = |key: &mut String, x: f32, stroke: &str| {
+        let _ = write!(
+            key,
+            r#"<path d="M{} {}H{}" stroke="{}" {stroke}/>"#,
+            n(x),
+            n(y),
+            n(x + 18.0),
+            style::ORDER
+        );
+    };
     arrow(&mut key, (x, y), (x + 18.0, y), style::ORDER, false, false);
     x += 22.0;
     label(&mut key, &mut x, "move");
-    let _ = write!(
-        key,
-        r#"<path d="M{} {}H{}" stroke="{}" stroke-width="1.1" stroke-dasharray="3 1.6"/>"#,
-        n(x),
-        n(y),
-        n(x + 18.0),
-        style::ORDER
+    line(
+        &mut key,
+        x,
+        r#"stroke-width="1.1" stroke-dasharray="3 1.6""#,
     );
     x += 22.0;
     label(&mut key, &mut x, "support");
-    let _ = write!(
-        key,
-        r#"<path d="M{} {}H{}" stroke="{}" stroke-width="1.6" stroke-linecap="round" stroke-dasharray="0.1 2.6"/>"#,
-        n(x),
-        n(y),
-        n(x + 18.0),
-        style::ORDER
+    line(
+        &mut key,
+        x,
+        r#"stroke-width="1.6" stroke-linecap="round" stroke-dasharray="0.1 2.6""#,
     );
     x += 22.0;
     label(&mut key, &mut x, "convoy");
@@ -836,7 +898,5 @@ fn draw_legend(out: &mut Svg, map: &Map, board: &Board, scene: &Scene<'_>) {
     );
     x += 9.0;
     label(&mut key, &mut x, "supply centre");
-    let _ = map;
     o.push_str(&key);
-    o.push_str("</g>\n");
 }

@@ -338,31 +338,42 @@ impl Map {
             }
         }
         map.by_abbr = by_abbr;
-        for (i, row) in map.provinces.iter().enumerate() {
+        map.index_names();
+        map.add_borders(army_borders, fleet_borders);
+        map.sea_reach = map.provinces().map(|p| map.seas_linked_to(p)).collect();
+        map
+    }
+
+    /// Every province's spellings (abbreviation, name, aliases) in
+    /// `names`, lower case; panics on a spelling of two provinces.
+    fn index_names(&mut self) {
+        for (i, row) in self.provinces.iter().enumerate() {
             let p = Province(i as u8);
             let mut spellings = vec![row.abbr.to_ascii_lowercase(), row.name.to_ascii_lowercase()];
             spellings.extend(row.aliases.iter().map(|a| a.to_ascii_lowercase()));
             for s in spellings {
-                if let Some(old) = map.names.insert(s.clone(), p) {
+                if let Some(old) = self.names.insert(s.clone(), p) {
                     assert_eq!(old, p, "spelling {s:?} names two provinces");
                 }
             }
         }
+    }
+
+    /// The adjacencies of the border tables, both ways.
+    fn add_borders(&mut self, army_borders: &[(&str, &str)], fleet_borders: &[(&str, &str)]) {
         for &(a, b) in army_borders {
-            let (a, b) = (map.must_province(a), map.must_province(b));
-            map.army_adj[a.index()].insert(b.index());
-            map.army_adj[b.index()].insert(a.index());
+            let (a, b) = (self.must_province(a), self.must_province(b));
+            self.army_adj[a.index()].insert(b.index());
+            self.army_adj[b.index()].insert(a.index());
         }
         for &(a, b) in fleet_borders {
-            let (a, b) = (map.must_location(a), map.must_location(b));
-            map.fleet_adj[a.index()].insert(b.index());
-            map.fleet_adj[b.index()].insert(a.index());
-            let (pa, pb) = (map.province_of(a), map.province_of(b));
-            map.fleet_adj_province[pa.index()].insert(pb.index());
-            map.fleet_adj_province[pb.index()].insert(pa.index());
+            let (a, b) = (self.must_location(a), self.must_location(b));
+            self.fleet_adj[a.index()].insert(b.index());
+            self.fleet_adj[b.index()].insert(a.index());
+            let (pa, pb) = (self.province_of(a), self.province_of(b));
+            self.fleet_adj_province[pa.index()].insert(pb.index());
+            self.fleet_adj_province[pb.index()].insert(pa.index());
         }
-        map.sea_reach = map.provinces().map(|p| map.seas_linked_to(p)).collect();
-        map
     }
 
     fn seas_linked_to(&self, p: Province) -> LocSet {

@@ -2,7 +2,20 @@
 //! short one of the JSON interface (`A PAR - BUR`) and the long one of the
 //! mails (`Army Paris -> Burgundy.`).
 
+use std::fmt;
+
 use super::map::{Location, Map, Power, Province, UnitType};
+
+/// The words of a terse form of an order ([`Order::terse`]) that differ
+/// between the short form and the parser's suggestions.
+pub(crate) struct TerseWords {
+    /// After a move's destination, when it asks for a convoy.
+    pub via_convoy: &'static str,
+    pub disband: &'static str,
+    pub build: &'static str,
+    pub remove: &'static str,
+    pub waive: &'static str,
+}
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum OrderKind {
@@ -64,38 +77,53 @@ impl Order {
     /// `F NTH C A LON - BEL`, `A LON - BEL VIA CONVOY`, `BUILD F STP/NC`,
     /// `REMOVE A MUN`, `WAIVE`, `A BUR R GAS`, `A BUR DISBAND`.
     pub fn short(&self, map: &Map) -> String {
+        self.terse(
+            &TerseWords {
+                via_convoy: " VIA CONVOY",
+                disband: "DISBAND",
+                build: "BUILD",
+                remove: "REMOVE",
+                waive: "WAIVE",
+            },
+            |l| map.loc_abbr(l),
+            |p| map.abbr(p),
+        )
+    }
+
+    /// A terse form (unit letters, `-`, `S`, `C`, `R`): the short form, or
+    /// the form the parser suggests; `words` for the rest, `place` and
+    /// `province` to name the map.
+    pub(crate) fn terse<L: fmt::Display, P: fmt::Display>(
+        &self,
+        words: &TerseWords,
+        place: impl Fn(Location) -> L,
+        province: impl Fn(Province) -> P,
+    ) -> String {
         let u = self.unit.letter();
-        let at = map.loc_abbr(self.location);
-        let p = |p: Province| map.abbr(p);
+        let at = place(self.location);
+        let p = province;
         match self.kind {
             OrderKind::Hold => format!("{u} {at} H"),
             OrderKind::Move { to, via_convoy } => {
-                let via = if via_convoy { " VIA CONVOY" } else { "" };
-                format!("{u} {at} - {}{via}", map.loc_abbr(to))
+                let via = if via_convoy { words.via_convoy } else { "" };
+                format!("{u} {at} - {}{via}", place(to))
             }
             OrderKind::Support {
                 unit,
                 from,
                 to: None,
-            } => {
-                format!("{u} {at} S {} {}", unit.letter(), p(from))
-            }
+            } => format!("{u} {at} S {} {}", unit.letter(), p(from)),
             OrderKind::Support {
                 unit,
                 from,
                 to: Some(to),
-            } => format!(
-                "{u} {at} S {} {} - {}",
-                unit.letter(),
-                p(from),
-                map.loc_abbr(to)
-            ),
+            } => format!("{u} {at} S {} {} - {}", unit.letter(), p(from), place(to)),
             OrderKind::Convoy { from, to } => format!("{u} {at} C A {} - {}", p(from), p(to)),
-            OrderKind::Retreat { to } => format!("{u} {at} R {}", map.loc_abbr(to)),
-            OrderKind::Disband => format!("{u} {at} DISBAND"),
-            OrderKind::Build => format!("BUILD {u} {at}"),
-            OrderKind::Remove => format!("REMOVE {u} {at}"),
-            OrderKind::Waive => "WAIVE".to_string(),
+            OrderKind::Retreat { to } => format!("{u} {at} R {}", place(to)),
+            OrderKind::Disband => format!("{u} {at} {}", words.disband),
+            OrderKind::Build => format!("{} {u} {at}", words.build),
+            OrderKind::Remove => format!("{} {u} {at}", words.remove),
+            OrderKind::Waive => words.waive.to_string(),
         }
     }
 

@@ -34,19 +34,26 @@ impl<'a> Board<'a> {
         orders: &[Order],
         rules: &'a Rules,
     ) -> Board<'a> {
+        let mut board = Board::empty(map, units, rules);
+        let given = board.given_orders(orders);
+        board.read_intents(&given[..units.len()]);
+        board
+    }
+
+    /// The board of `units` with no orders: every unit holds.
+    fn empty(map: &'a Map, units: &'a [Unit], rules: &'a Rules) -> Board<'a> {
         assert!(units.len() <= MAX_UNITS, "more units than a board can hold");
         assert!(
             map.province_count() <= MAX_PROVINCES,
             "more provinces than a board can hold"
         );
-        let n = units.len();
         let mut occupant = [NOBODY; MAX_PROVINCES];
         let mut at = [Province(0); MAX_UNITS];
         for (i, u) in units.iter().enumerate() {
             at[i] = map.province_of(u.location);
             occupant[at[i].index()] = i as u8;
         }
-        let mut board = Board {
+        Board {
             map,
             rules,
             units,
@@ -59,25 +66,34 @@ impl<'a> Board<'a> {
             paradox: 0,
             state: [State::Unresolved; MAX_UNITS],
             resolution: [false; MAX_UNITS],
-            dependencies: Vec::with_capacity(n),
+            dependencies: Vec::with_capacity(units.len()),
             anchor: [0; MAX_UNITS],
             depth: 0,
             lowest_anchor_read: usize::MAX,
-        };
-        // The last order given for each unit stands.
+        }
+    }
+
+    /// Per unit, the order it follows: the last given for it (an inert
+    /// power's units only hold).
+    fn given_orders<'o>(&self, orders: &'o [Order]) -> [Option<&'o Order>; MAX_UNITS] {
         let mut given: [Option<&Order>; MAX_UNITS] = [None; MAX_UNITS];
         for o in orders {
-            if let Some(i) = board.unit_index_for(o) {
-                // An inert power's units only hold.
-                if !rules.is_inert(o.power) {
+            if let Some(i) = self.unit_index_for(o) {
+                if !self.rules.is_inert(o.power) {
                     given[i] = Some(o);
                 }
             }
         }
+        given
+    }
+
+    /// The intents of the units from their orders (`given`, per unit),
+    /// and the tables of attackers and supporters.
+    fn read_intents(&mut self, given: &[Option<&Order>]) {
         // The units by the kind of their order: each step below visits
         // just its units.
         let (mut moves, mut convoys, mut supports) = (0u64, 0u64, 0u64);
-        for (i, o) in given[..n].iter().enumerate() {
+        for (i, o) in given.iter().enumerate() {
             match o.map(|o| o.kind) {
                 Some(OrderKind::Move { .. }) => moves |= 1 << i,
                 Some(OrderKind::Convoy { .. }) => convoys |= 1 << i,
@@ -89,8 +105,8 @@ impl<'a> Board<'a> {
         // Moves first: convoys and supports are checked against them.
         for i in super::bits(moves) {
             if let OrderKind::Move { to, .. } = order_of(i) {
-                if let Some(to) = board.move_destination(i, to) {
-                    board.intents[i] = Intent::Move {
+                if let Some(to) = self.move_destination(i, to) {
+                    self.intents[i] = Intent::Move {
                         to,
                         by_convoy: false,
                     };
@@ -101,8 +117,8 @@ impl<'a> Board<'a> {
         let mut convoys_of = [0u64; MAX_UNITS];
         for i in super::bits(convoys) {
             if let OrderKind::Convoy { from, to } = order_of(i) {
-                board.intents[i] = board.check_convoy(i, from, to);
-                if let Intent::Convoy { army } = board.intents[i] {
+                self.intents[i] = self.check_convoy(i, from, to);
+                if let Intent::Convoy { army } = self.intents[i] {
                     convoys_of[usize::from(army)] |= 1 << i;
                 }
             }
@@ -111,25 +127,30 @@ impl<'a> Board<'a> {
         // turn an army's move into a hold.
         for i in super::bits(moves) {
             if let OrderKind::Move { via_convoy, .. } = order_of(i) {
-                board.choose_route(i, via_convoy, convoys_of[i]);
+                self.choose_route(i, via_convoy, convoys_of[i]);
             }
         }
         // Supports last, against the moves as they now stand.
         for i in super::bits(supports) {
             if let OrderKind::Support { from, to, .. } = order_of(i) {
-                board.intents[i] = board.check_support(i, from, to);
+                self.intents[i] = self.check_support(i, from, to);
             }
         }
-        for i in super::bits(moves | supports) {
-            match board.intents[i] {
+        self.count_attackers_and_supporters(moves | supports);
+    }
+
+    /// The attackers of each province and the supporters of each unit,
+    /// from the intents of the units `ordered` (bits).
+    fn count_attackers_and_supporters(&mut self, ordered: u64) {
+        for i in super::bits(ordered) {
+            match self.intents[i] {
                 Intent::Move { to, .. } => {
-                    board.attackers[map.province_of(to).index()] |= 1 << i;
+                    self.attackers[self.map.province_of(to).index()] |= 1 << i;
                 }
-                Intent::Support { unit } => board.supporters[usize::from(unit)] |= 1 << i,
+                Intent::Support { unit } => self.supporters[usize::from(unit)] |= 1 << i,
                 _ => {}
             }
         }
-        board
     }
 
     /// Where a move of unit `i` to `to` goes, if it can go at all: armies

@@ -125,21 +125,44 @@ impl<'a> Board<'a> {
     }
 
     fn outcome(&mut self, orders: &[Order]) -> MovementResult {
-        let n = self.units.len();
-        let mut result_orders = Vec::with_capacity(n);
-        // Per unit: who dislodged it (NOBODY: nobody). Only a unit that
-        // was attacked can be.
+        let dislodged_by = self.dislodgers();
+        let mut result_orders = self.result_orders(orders, &dislodged_by);
+        let mut result = self.board_after(&dislodged_by);
+        for (o, outcome) in result_orders.iter_mut() {
+            if let Some(d) = result.destroyed.iter().find(|d| d.location == o.location) {
+                if d.power == o.power && !matches!(o.kind, OrderKind::Build | OrderKind::Waive) {
+                    outcome.insert(Outcome::DESTROYED);
+                }
+            }
+        }
+        result.orders = result_orders;
+        result
+    }
+
+    /// Per unit: who dislodged it (NOBODY: nobody). Only a unit that was
+    /// attacked can be.
+    fn dislodgers(&mut self) -> [u8; MAX_UNITS] {
         let mut dislodged_by = [NOBODY; MAX_UNITS];
-        for (i, slot) in dislodged_by[..n].iter_mut().enumerate() {
+        for (i, slot) in dislodged_by[..self.units.len()].iter_mut().enumerate() {
             if self.attackers[self.at[i].index()] != 0 {
                 if let Some(k) = self.dislodger(i) {
                     *slot = k as u8;
                 }
             }
         }
-        // The order each unit was given (void ones included), else a hold;
-        // void orders that name no unit of the power (another power's
-        // unit, an empty province) are reported too, after them.
+        dislodged_by
+    }
+
+    /// The order each unit was given (void ones included), else a hold,
+    /// with its outcome; void orders that name no unit of the power
+    /// (another power's unit, an empty province) after them.
+    fn result_orders(
+        &mut self,
+        orders: &[Order],
+        dislodged_by: &[u8; MAX_UNITS],
+    ) -> Vec<(Order, Outcome)> {
+        let n = self.units.len();
+        let mut result_orders = Vec::with_capacity(n);
         let mut given: [Option<Order>; MAX_UNITS] = [None; MAX_UNITS];
         let mut unmatched = Vec::new();
         for o in orders {
@@ -164,10 +187,20 @@ impl<'a> Board<'a> {
             result_orders.push((order, outcome));
         }
         result_orders.append(&mut unmatched);
+        result_orders
+    }
 
-        let mut units = Vec::with_capacity(n);
-        let mut dislodged = Vec::new();
-        let mut destroyed = Vec::new();
+    /// The units after the moves: those left on the board where they
+    /// moved, the dislodged with their retreats, and those with none,
+    /// destroyed (`orders` left empty).
+    fn board_after(&mut self, dislodged_by: &[u8; MAX_UNITS]) -> MovementResult {
+        let n = self.units.len();
+        let mut result = MovementResult {
+            orders: Vec::new(),
+            units: Vec::with_capacity(n),
+            dislodged: Vec::new(),
+            destroyed: Vec::new(),
+        };
         let contested = self.contested();
         let mut occupied = LocSet::default();
         for (j, &by) in dislodged_by[..n].iter().enumerate() {
@@ -177,51 +210,49 @@ impl<'a> Board<'a> {
         }
         for (i, &by) in dislodged_by[..n].iter().enumerate() {
             let unit = self.units[i];
-            if by != NOBODY {
-                let k = usize::from(by);
-                // An army convoyed in leaves its origin open behind it.
-                let attacker_from = match self.intents[k] {
-                    Intent::Move {
-                        by_convoy: true, ..
-                    } => None,
-                    _ => Some(self.at[k]),
-                };
-                // Inert powers' units do not retreat; closed provinces take no one.
-                let options = if self.rules.is_inert(unit.power) {
-                    Vec::new()
-                } else {
-                    let barred = LocSet(contested.0 | self.rules.closed.0);
-                    retreat_options(self.map, unit, attacker_from, occupied, barred)
-                };
-                if options.is_empty() {
-                    destroyed.push(unit);
-                } else {
-                    dislodged.push(Dislodged {
-                        unit,
-                        retreats: options,
-                    });
-                }
-            } else {
+            if by == NOBODY {
                 let location = match self.intents[i] {
                     Intent::Move { to, .. } if self.resolution[i] => to,
                     _ => unit.location,
                 };
-                units.push(Unit { location, ..unit });
+                result.units.push(Unit { location, ..unit });
+                continue;
+            }
+            let options = self.retreats_of(unit, usize::from(by), contested, occupied);
+            if options.is_empty() {
+                result.destroyed.push(unit);
+            } else {
+                result.dislodged.push(Dislodged {
+                    unit,
+                    retreats: options,
+                });
             }
         }
-        for (o, outcome) in result_orders.iter_mut() {
-            if let Some(d) = destroyed.iter().find(|d| d.location == o.location) {
-                if d.power == o.power && !matches!(o.kind, OrderKind::Build | OrderKind::Waive) {
-                    outcome.insert(Outcome::DESTROYED);
-                }
-            }
+        result
+    }
+
+    /// Where `unit`, dislodged by unit `k`, may retreat: not to a
+    /// `contested` or `occupied` province, nor a closed one.
+    fn retreats_of(
+        &self,
+        unit: Unit,
+        k: usize,
+        contested: LocSet,
+        occupied: LocSet,
+    ) -> Vec<Location> {
+        // Inert powers' units do not retreat; closed provinces take no one.
+        if self.rules.is_inert(unit.power) {
+            return Vec::new();
         }
-        MovementResult {
-            orders: result_orders,
-            units,
-            dislodged,
-            destroyed,
-        }
+        // An army convoyed in leaves its origin open behind it.
+        let attacker_from = match self.intents[k] {
+            Intent::Move {
+                by_convoy: true, ..
+            } => None,
+            _ => Some(self.at[k]),
+        };
+        let barred = LocSet(contested.0 | self.rules.closed.0);
+        retreat_options(self.map, unit, attacker_from, occupied, barred)
     }
 
     fn final_province(&self, i: usize) -> Province {

@@ -170,21 +170,39 @@ impl<'a> Checker<'a> {
         let Some(u) = self.unit_in(p) else {
             return Err(problem(1, format!("There is no unit in {}.", self.name(p))));
         };
-        if u.power != self.power {
-            return Err(problem(
-                2,
-                format!(
-                    "The {} in {} is {}; you are {}.",
-                    noun(u.kind),
-                    self.name(p),
-                    u.power.adjective(),
-                    self.power
-                ),
-            ));
+        self.check_own(u, p, "")?;
+        self.check_type(u, p, given, 3)?;
+        Ok(*u)
+    }
+
+    /// That `u` (in `p`, `described` as in "dislodged ") is the player's.
+    fn check_own(&self, u: &Unit, p: Province, described: &str) -> Result<(), Problem> {
+        if u.power == self.power {
+            return Ok(());
         }
+        Err(problem(
+            2,
+            format!(
+                "The {described}{} in {} is {}; you are {}.",
+                noun(u.kind),
+                self.name(p),
+                u.power.adjective(),
+                self.power
+            ),
+        ))
+    }
+
+    /// That `u` (in `p`) is of the type written, if one is.
+    fn check_type(
+        &self,
+        u: &Unit,
+        p: Province,
+        given: Option<UnitType>,
+        stage: u8,
+    ) -> Result<(), Problem> {
         match given {
             Some(g) if g != u.kind => Err(problem(
-                3,
+                stage,
                 format!(
                     "There is {} in {}, not {}.",
                     a_unit(u.kind),
@@ -192,7 +210,7 @@ impl<'a> Checker<'a> {
                     a_unit(g)
                 ),
             )),
-            _ => Ok(*u),
+            _ => Ok(()),
         }
     }
 
@@ -450,18 +468,8 @@ impl<'a> Checker<'a> {
                 ));
             }
         }
-        match given {
-            Some(g) if g != t.kind => Err(problem(
-                4,
-                format!(
-                    "There is {} in {}, not {}.",
-                    a_unit(t.kind),
-                    self.name(p),
-                    a_unit(g)
-                ),
-            )),
-            _ => Ok(*t),
-        }
+        self.check_type(t, p, given, 4)?;
+        Ok(*t)
     }
 
     fn support(
@@ -492,17 +500,7 @@ impl<'a> Checker<'a> {
             )
         };
         let Some(dest) = route.last() else {
-            if !map.reaches(unit.kind, unit.location, from) {
-                return Err(problem(
-                    5,
-                    format!(
-                        "The {} in {} cannot reach {}, so it cannot support the unit there.",
-                        noun(unit.kind),
-                        self.name(at),
-                        self.name(from)
-                    ),
-                ));
-            }
+            self.check_support_reach(unit, from, "the unit there", 5)?;
             return valid(order(None));
         };
         let to = dest.prov;
@@ -529,46 +527,62 @@ impl<'a> Checker<'a> {
                 ),
             ));
         };
-        if !map.reaches(unit.kind, unit.location, to) {
-            return Err(problem(
-                6,
-                format!(
-                    "The {} in {} cannot reach {}, so it cannot support a move there.",
-                    noun(unit.kind),
-                    self.name(at),
-                    self.name(to)
-                ),
-            ));
-        }
-        // A coast named for a fleet's move: the support is for that coast.
-        let target = match dest.coast {
-            Some(c) if t.kind == UnitType::Fleet && !map.coasts(to).is_empty() => {
-                match map.coast_location(to, c) {
-                    Some(l) if map.fleet_adjacent(t.location, l) => l,
-                    Some(l) => {
-                        return Err(problem(
-                            5,
-                            format!(
-                                "The fleet in {} cannot reach {}.",
-                                self.name(from),
-                                map.loc_name(l)
-                            ),
-                        ))
-                    }
-                    None => {
-                        return Err(problem(
-                            5,
-                            format!("{} has no {}.", self.name(to), c.name()),
-                        ))
-                    }
-                }
-            }
-            _ => to.location(),
-        };
+        self.check_support_reach(unit, to, "a move there", 6)?;
         Ok(Valid {
-            order: order(Some(target)),
+            order: order(Some(self.supported_target(&t, dest)?)),
             weak,
         })
+    }
+
+    /// That the supporting `unit` reaches `p`, where it supports `what`
+    /// ("the unit there", "a move there").
+    fn check_support_reach(
+        &self,
+        unit: Unit,
+        p: Province,
+        what: &str,
+        stage: u8,
+    ) -> Result<(), Problem> {
+        if self.map.reaches(unit.kind, unit.location, p) {
+            return Ok(());
+        }
+        Err(problem(
+            stage,
+            format!(
+                "The {} in {} cannot reach {}, so it cannot support {what}.",
+                noun(unit.kind),
+                self.name(self.map.province_of(unit.location)),
+                self.name(p)
+            ),
+        ))
+    }
+
+    /// Where the supported unit `t` moves to `dest`: a coast named for a
+    /// fleet's move is the coast the support is for.
+    fn supported_target(&self, t: &Unit, dest: &Pick) -> Result<Location, Problem> {
+        let map = self.map;
+        let to = dest.prov;
+        let from = map.province_of(t.location);
+        match dest.coast {
+            Some(c) if t.kind == UnitType::Fleet && !map.coasts(to).is_empty() => {
+                match map.coast_location(to, c) {
+                    Some(l) if map.fleet_adjacent(t.location, l) => Ok(l),
+                    Some(l) => Err(problem(
+                        5,
+                        format!(
+                            "The fleet in {} cannot reach {}.",
+                            self.name(from),
+                            map.loc_name(l)
+                        ),
+                    )),
+                    None => Err(problem(
+                        5,
+                        format!("{} has no {}.", self.name(to), c.name()),
+                    )),
+                }
+            }
+            _ => Ok(to.location()),
+        }
     }
 
     fn convoy(
@@ -667,18 +681,7 @@ impl<'a> Checker<'a> {
             ));
         };
         let u = d.unit;
-        if u.power != self.power {
-            return Err(problem(
-                2,
-                format!(
-                    "The dislodged {} in {} is {}; you are {}.",
-                    noun(u.kind),
-                    self.name(p),
-                    u.power.adjective(),
-                    self.power
-                ),
-            ));
-        }
+        self.check_own(&u, p, "dislodged ")?;
         match given {
             Some(g) if g != u.kind => Err(problem(
                 3,
@@ -785,7 +788,6 @@ impl<'a> Checker<'a> {
     }
 
     fn build(&self, given: Option<UnitType>, at: &Pick) -> Checked {
-        let map = self.map;
         let p = at.prov;
         if self.pos.adjustment_due(self.power) <= 0 {
             return Err(problem(
@@ -793,6 +795,29 @@ impl<'a> Checker<'a> {
                 format!("You have no builds to make: {}.", self.counts()),
             ));
         }
+        self.check_build_site(p)?;
+        let kind = match (given, self.terrain(p)) {
+            (Some(k), _) => k,
+            (None, Terrain::Land) => UnitType::Army,
+            (None, _) => {
+                return Err(problem(
+                    3,
+                    format!(
+                        "Say which unit to build in {}: an army or a fleet.",
+                        self.name(p)
+                    ),
+                ))
+            }
+        };
+        let location = match kind {
+            UnitType::Army => p.location(),
+            UnitType::Fleet => self.fleet_build_location(at)?,
+        };
+        valid(Order::new(self.power, kind, location, OrderKind::Build))
+    }
+
+    /// That `p` is a home centre of the player's, owned by it, and empty.
+    fn check_build_site(&self, p: Province) -> Result<(), Problem> {
         if !self.pos.is_home(self.power, p) {
             return Err(problem(
                 1,
@@ -826,23 +851,14 @@ impl<'a> Checker<'a> {
                 format!("There is already a unit in {}.", self.name(p)),
             ));
         }
-        let kind = match (given, self.terrain(p)) {
-            (Some(k), _) => k,
-            (None, Terrain::Land) => UnitType::Army,
-            (None, _) => {
-                return Err(problem(
-                    3,
-                    format!(
-                        "Say which unit to build in {}: an army or a fleet.",
-                        self.name(p)
-                    ),
-                ))
-            }
-        };
-        let order = |l| Order::new(self.power, kind, l, OrderKind::Build);
-        if kind == UnitType::Army {
-            return valid(order(p.location()));
-        }
+        Ok(())
+    }
+
+    /// Where in `at` a fleet is built: a coastal province, on the coast
+    /// named if it has two.
+    fn fleet_build_location(&self, at: &Pick) -> Result<Location, Problem> {
+        let map = self.map;
+        let p = at.prov;
         if self.terrain(p) != Terrain::Coast {
             return Err(problem(
                 3,
@@ -851,11 +867,11 @@ impl<'a> Checker<'a> {
         }
         let coasts = map.coasts(p);
         if coasts.is_empty() {
-            return valid(order(p.location()));
+            return Ok(p.location());
         }
         match at.coast {
             Some(c) => match map.coast_location(p, c) {
-                Some(l) => valid(order(l)),
+                Some(l) => Ok(l),
                 None => Err(problem(3, format!("{} has no {}.", self.name(p), c.name()))),
             },
             None => Err(problem(

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use crate::map::{Location, Map, Province, UnitType};
-use crate::order::{Order, OrderKind};
+use crate::order::{Order, TerseWords};
 
 /// An order that cannot be followed: what was written, what was wrong with
 /// it, and the nearest valid order, when there is exactly one.
@@ -112,37 +112,17 @@ pub(super) fn province_text(map: &Map, p: Province) -> String {
 /// An order as a player would write it, and as this parser reads it back:
 /// `A Par - Bur`, `F Nth C A Lon - Bel`, `Build F Stp/nc`.
 pub(super) fn friendly(map: &Map, o: &Order) -> String {
-    let u = o.unit.letter();
-    let at = place_text(map, o.location);
-    let p = |p: Province| province_text(map, p);
-    match o.kind {
-        OrderKind::Hold => format!("{u} {at} H"),
-        OrderKind::Move { to, via_convoy } => {
-            let via = if via_convoy { " via convoy" } else { "" };
-            format!("{u} {at} - {}{via}", place_text(map, to))
-        }
-        OrderKind::Support {
-            unit,
-            from,
-            to: None,
-        } => format!("{u} {at} S {} {}", unit.letter(), p(from)),
-        OrderKind::Support {
-            unit,
-            from,
-            to: Some(to),
-        } => format!(
-            "{u} {at} S {} {} - {}",
-            unit.letter(),
-            p(from),
-            place_text(map, to)
-        ),
-        OrderKind::Convoy { from, to } => format!("{u} {at} C A {} - {}", p(from), p(to)),
-        OrderKind::Retreat { to } => format!("{u} {at} R {}", place_text(map, to)),
-        OrderKind::Disband => format!("{u} {at} disband"),
-        OrderKind::Build => format!("Build {u} {at}"),
-        OrderKind::Remove => format!("Remove {u} {at}"),
-        OrderKind::Waive => "Waive".to_string(),
-    }
+    o.terse(
+        &TerseWords {
+            via_convoy: " via convoy",
+            disband: "disband",
+            build: "Build",
+            remove: "Remove",
+            waive: "Waive",
+        },
+        |l| place_text(map, l),
+        |p| province_text(map, p),
+    )
 }
 
 #[cfg(test)]

@@ -560,86 +560,13 @@ impl<'a> Context<'a> {
     /// centre to build in).
     fn suggestion(&self, skel: &Skel<Pick>, stage: u8) -> Option<String> {
         let map = self.map;
-        let mut alts: Vec<Skel<Pick>> = vec![skel.clone().without_unit_types()];
-        let places: Vec<Pick> = skel.places().into_iter().copied().collect();
         let unit_found = match skel.verb {
             Verb::Build => stage != 1,
             _ => !(1..=2).contains(&stage),
         };
-        // A province swapped in elsewhere than for the unit must lie next
-        // to the unit or to the province it replaces.
-        let home = places.first().map(|p| p.prov);
-        let near = |a: Province, b: Province| {
-            map.army_adjacent(a, b) || map.fleet_adjacent_provinces(a, b)
-        };
-        for (i, cur) in places.iter().enumerate() {
-            if i == 0 && unit_found {
-                continue;
-            }
-            for q in map.provinces() {
-                let close = i == 0 || near(q, cur.prov) || home.is_some_and(|h| near(q, h));
-                if close && names::similar(map, cur.prov, q) {
-                    alts.push(replace(
-                        skel,
-                        i,
-                        Pick {
-                            prov: q,
-                            coast: None,
-                        },
-                    ));
-                }
-            }
-            for &l in map.coasts(cur.prov) {
-                let coast = map.coast_of(l);
-                if coast != cur.coast {
-                    alts.push(replace(
-                        skel,
-                        i,
-                        Pick {
-                            prov: cur.prov,
-                            coast,
-                        },
-                    ));
-                }
-            }
-        }
-        // The player's unit is at the destination (`F Eng - Lon` for the
-        // fleet in London): origin and destination swapped, or else, when
-        // that is no move, the one step from there towards the written
-        // origin (`F Pic - Lon`: `F Lon - Eng`).
-        let mut towards: Vec<Skel<Pick>> = Vec::new();
-        if let (Some(at), Verb::Move { route, via }) = (&skel.at, &skel.verb) {
-            if let ([to], 1) = (&route[..], stage) {
-                let moved = |dest: Pick| {
-                    Skel {
-                        at: Some(*to),
-                        verb: Verb::Move {
-                            route: vec![dest],
-                            via: *via,
-                        },
-                        ..skel.clone()
-                    }
-                    .without_unit_types()
-                };
-                alts.push(moved(*at));
-                for q in map.provinces() {
-                    if q != to.prov && near(q, at.prov) {
-                        towards.push(moved(Pick {
-                            prov: q,
-                            coast: None,
-                        }));
-                    }
-                }
-            }
-            if let [to] = route[..] {
-                if to.prov == at.prov {
-                    alts.push(Skel {
-                        verb: Verb::Hold,
-                        ..skel.clone()
-                    });
-                }
-            }
-        }
+        let mut alts: Vec<Skel<Pick>> = vec![skel.clone().without_unit_types()];
+        alts.extend(place_edits(map, skel, unit_found));
+        let towards = move_edits(map, skel, stage, &mut alts);
         self.only_valid(&alts)
             .or_else(|| self.only_valid(&towards))
             .map(|o| friendly(map, &o))
@@ -744,4 +671,100 @@ fn replace(skel: &Skel<Pick>, slot: usize, pick: Pick) -> Skel<Pick> {
         i += 1;
         r
     })
+}
+
+/// Whether provinces `a` and `b` are next to each other, by land or sea.
+fn near(map: &Map, a: Province, b: Province) -> bool {
+    map.army_adjacent(a, b) || map.fleet_adjacent_provinces(a, b)
+}
+
+/// The readings of `skel` with one province swapped for a like-spelt one
+/// nearby, or another coast of it; the unit's own province only when the
+/// unit was not found. A province swapped in elsewhere than for the unit
+/// must lie next to the unit or to the province it replaces.
+fn place_edits(map: &Map, skel: &Skel<Pick>, unit_found: bool) -> Vec<Skel<Pick>> {
+    let mut alts = Vec::new();
+    let places: Vec<Pick> = skel.places().into_iter().copied().collect();
+    let home = places.first().map(|p| p.prov);
+    for (i, cur) in places.iter().enumerate() {
+        if i == 0 && unit_found {
+            continue;
+        }
+        for q in map.provinces() {
+            let close = i == 0 || near(map, q, cur.prov) || home.is_some_and(|h| near(map, q, h));
+            if close && names::similar(map, cur.prov, q) {
+                alts.push(replace(
+                    skel,
+                    i,
+                    Pick {
+                        prov: q,
+                        coast: None,
+                    },
+                ));
+            }
+        }
+        for &l in map.coasts(cur.prov) {
+            let coast = map.coast_of(l);
+            if coast != cur.coast {
+                alts.push(replace(
+                    skel,
+                    i,
+                    Pick {
+                        prov: cur.prov,
+                        coast,
+                    },
+                ));
+            }
+        }
+    }
+    alts
+}
+
+/// The edits of a move that failed: to `alts`, origin and destination
+/// swapped when the player's unit is at the destination (`F Eng - Lon`
+/// for the fleet in London), and a move to where the unit stands read as
+/// a hold; returned, to try when those give nothing, the one step from
+/// the destination towards the written origin (`F Pic - Lon`:
+/// `F Lon - Eng`).
+fn move_edits(
+    map: &Map,
+    skel: &Skel<Pick>,
+    stage: u8,
+    alts: &mut Vec<Skel<Pick>>,
+) -> Vec<Skel<Pick>> {
+    let mut towards: Vec<Skel<Pick>> = Vec::new();
+    let (Some(at), Verb::Move { route, via }) = (&skel.at, &skel.verb) else {
+        return towards;
+    };
+    if let ([to], 1) = (&route[..], stage) {
+        let moved = |dest: Pick| {
+            Skel {
+                at: Some(*to),
+                verb: Verb::Move {
+                    route: vec![dest],
+                    via: *via,
+                },
+                ..skel.clone()
+            }
+            .without_unit_types()
+        };
+        alts.push(moved(*at));
+        for q in map.provinces() {
+            if q != to.prov && near(map, q, at.prov) {
+                towards.push(moved(Pick {
+                    prov: q,
+                    coast: None,
+                }));
+            }
+        }
+    }
+    if let [to] = route[..] {
+        if to.prov == at.prov {
+            alts.push(Skel {
+                verb: Verb::Hold,
+                ..skel.clone()
+            });
+        }
+    }
+    towards
 }

@@ -117,6 +117,103 @@ fn words_of(s: &str) -> Vec<String> {
         .collect()
 }
 
+/// Normalised spellings, each to its provinces.
+type Spellings = HashMap<String, Vec<Province>>;
+
+/// Adds `p` to the provinces of `key`, once.
+fn add_once(index: &mut Spellings, key: String, p: Province) {
+    let e = index.entry(key).or_default();
+    if !e.contains(&p) {
+        e.push(p);
+    }
+}
+
+/// The map's spellings, normalised: each to its provinces, and all of
+/// them as (spelling, its length in chars, province), sorted.
+fn spellings(map: &Map) -> (Spellings, Vec<(String, usize, Province)>) {
+    let mut exact = Spellings::new();
+    let mut all = Vec::new();
+    for (s, p) in map.spellings() {
+        let k = norm(s);
+        if k.is_empty() {
+            continue;
+        }
+        add_once(&mut exact, k.clone(), p);
+        let n = k.chars().count();
+        all.push((k, n, p));
+    }
+    all.sort();
+    all.dedup();
+    (exact, all)
+}
+
+/// Per province: whether its abbreviation alone can only be read as it,
+/// in the short form of orders (see `NameIndex::plain`).
+fn plain_abbreviations(map: &Map, exact: &Spellings) -> Vec<bool> {
+    let abbrs: Vec<String> = map.provinces().map(|p| norm(map.abbr(p))).collect();
+    map.provinces()
+        .map(|p| {
+            let abbr = norm(map.abbr(p));
+            let alone = exact.get(&abbr).is_some_and(|c| c[..] == [p]);
+            // No spelling of several words is the abbreviation and the
+            // words that may follow it in a short form (`Nth S A Lon`
+            // is never one name).
+            let joined = exact.keys().any(|k| {
+                k.len() > abbr.len() && k.starts_with(&abbr) && short_tail(&k[abbr.len()..], &abbrs)
+            });
+            alone && !joined && abbr.len() == map.abbr(p).len()
+        })
+        .collect()
+}
+
+/// Per province: every spelling of more than two letters as its words,
+/// sorted.
+fn worded_spellings(map: &Map) -> Vec<Vec<Vec<String>>> {
+    let mut worded: Vec<Vec<Vec<String>>> = vec![Vec::new(); map.province_count()];
+    for (s, p) in map.spellings() {
+        let ws = words_of(s);
+        if norm(s).len() > 2 && !worded[p.index()].contains(&ws) {
+            worded[p.index()].push(ws);
+        }
+    }
+    for spellings in &mut worded {
+        spellings.sort();
+    }
+    worded
+}
+
+/// Every word of the spellings, sorted, with the provinces (bits by id)
+/// whose spellings have it.
+fn word_provinces(worded: &[Vec<Vec<String>>]) -> Vec<(String, u128)> {
+    let mut word_provinces: Vec<(String, u128)> = Vec::new();
+    for (p, spellings) in worded.iter().enumerate() {
+        for w in spellings.iter().flatten() {
+            word_provinces.push((w.clone(), 1u128 << p));
+        }
+    }
+    word_provinces.sort();
+    word_provinces.dedup_by(|later, first| {
+        let same = later.0 == first.0;
+        if same {
+            first.1 |= later.1;
+        }
+        same
+    });
+    word_provinces
+}
+
+/// The kind words a province's spellings have (bits by the place in
+/// `KIND_WORDS`).
+fn kind_word_bits(spellings: &[Vec<String>]) -> u8 {
+    let mut bits = 0u8;
+    for w in spellings.iter().flatten() {
+        if let Some(i) = KIND_WORDS.iter().position(|k| k == w) {
+            bits |= 1 << i;
+        }
+    }
+    bits
+}
+
 /// Lower case, letters and digits only: "St. P." → "stp".
 pub(super) fn norm(s: &str) -> String {
     s.chars()
@@ -138,105 +235,37 @@ impl NameIndex {
     }
 
     pub(super) fn new(map: &Map) -> NameIndex {
-        let mut exact: HashMap<String, Vec<Province>> = HashMap::new();
-        let mut all = Vec::new();
-        for (s, p) in map.spellings() {
-            let k = norm(s);
-            if k.is_empty() {
-                continue;
-            }
-            let e = exact.entry(k.clone()).or_default();
-            if !e.contains(&p) {
-                e.push(p);
-            }
-            let n = k.chars().count();
-            all.push((k, n, p));
-        }
-        all.sort();
-        all.dedup();
-        let abbrs: Vec<String> = map.provinces().map(|p| norm(map.abbr(p))).collect();
-        let plain = map
-            .provinces()
-            .map(|p| {
-                let abbr = norm(map.abbr(p));
-                let alone = exact.get(&abbr).is_some_and(|c| c[..] == [p]);
-                // No spelling of several words is the abbreviation and the
-                // words that may follow it in a short form (`Nth S A Lon`
-                // is never one name).
-                let joined = exact.keys().any(|k| {
-                    k.len() > abbr.len()
-                        && k.starts_with(&abbr)
-                        && short_tail(&k[abbr.len()..], &abbrs)
-                });
-                alone && !joined && abbr.len() == map.abbr(p).len()
-            })
-            .collect();
-        let plain_verbs = !exact.keys().any(|k| {
-            ["build", "remove", "waive"]
-                .iter()
-                .any(|v| k.starts_with(v))
-        });
-        let mut worded: Vec<Vec<Vec<String>>> = vec![Vec::new(); map.province_count()];
-        for (s, p) in map.spellings() {
-            let ws = words_of(s);
-            if norm(s).len() > 2 && !worded[p.index()].contains(&ws) {
-                worded[p.index()].push(ws);
-            }
-        }
-        for spellings in &mut worded {
-            spellings.sort();
-        }
-        let mut word_provinces: Vec<(String, u128)> = Vec::new();
-        for (p, spellings) in worded.iter().enumerate() {
-            for w in spellings.iter().flatten() {
-                word_provinces.push((w.clone(), 1u128 << p));
-            }
-        }
-        word_provinces.sort();
-        word_provinces.dedup_by(|later, first| {
-            let same = later.0 == first.0;
-            if same {
-                first.1 |= later.1;
-            }
-            same
-        });
+        let (exact, all) = spellings(map);
+        let worded = worded_spellings(map);
+        let word_provinces = word_provinces(&worded);
         let kinds_had = map
             .provinces()
-            .map(|p| {
-                let mut bits = 0u8;
-                for w in worded[p.index()].iter().flatten() {
-                    if let Some(i) = KIND_WORDS.iter().position(|k| k == w) {
-                        bits |= 1 << i;
-                    }
-                }
-                bits
-            })
+            .map(|p| kind_word_bits(&worded[p.index()]))
             .collect();
-        let sea = map
-            .provinces()
-            .map(|p| map.terrain(p) == Terrain::Sea)
-            .collect();
-        let kind_named = map
-            .provinces()
-            .map(|p| words_of(map.name(p)).iter().any(|w| is_kind_word(w)))
-            .collect();
-        let mut exact_words: HashMap<String, Vec<Province>> = HashMap::new();
+        let mut exact_words = Spellings::new();
         for (s, p) in map.spellings() {
-            let e = exact_words.entry(words_of(s).join(" ")).or_default();
-            if !e.contains(&p) {
-                e.push(p);
-            }
+            add_once(&mut exact_words, words_of(s).join(" "), p);
         }
         NameIndex {
+            plain: plain_abbreviations(map, &exact),
+            plain_verbs: !exact.keys().any(|k| {
+                ["build", "remove", "waive"]
+                    .iter()
+                    .any(|v| k.starts_with(v))
+            }),
             exact,
             all,
-            plain,
-            plain_verbs,
             exact_words,
             worded,
             word_provinces,
-            sea,
-            kind_named,
+            sea: map
+                .provinces()
+                .map(|p| map.terrain(p) == Terrain::Sea)
+                .collect(),
+            kind_named: map
+                .provinces()
+                .map(|p| words_of(map.name(p)).iter().any(|w| is_kind_word(w)))
+                .collect(),
             kinds_had,
         }
     }

@@ -1,55 +1,25 @@
-//! The JSON form of positions, orders and results, shared by `judge
-//! adjudicate` (JSON Lines in and out) and `judge export`.
+//! The fast path of `judge adjudicate`: a plain input line read in place
+//! and its output written as bytes directly.
 //!
-//! Powers are upper-case English names (`FRANCE`), locations upper-case
-//! standard abbreviations with coasts as `/NC /SC /EC` (`STP/SC`), units
-//! `A PAR` / `F STP/SC`, orders in the short form of [`Order::short`].
-
-use std::collections::BTreeMap;
-use std::sync::Arc;
-
-use serde::{Deserialize, Serialize};
+//! Why: most lines fed to `judge adjudicate` are plain (the keys of
+//! [`PhaseInput`], strings without escapes), and reading them into owned
+//! maps and serialising a [`PhaseOutput`] costs more than adjudicating
+//! the phase. What it must equal: for every line [`PhaseLine::read`]
+//! accepts, [`write_phase`] writes exactly the bytes `serde_json` writes
+//! for [`run_phase`]'s output on the same line (or returns the same
+//! error); every other line is refused, and the caller reads it through
+//! serde. The tests below check both, on the DATC and on random lines.
 
 use crate::engine::adjudicate::{adjudicate, Adjudication};
-use crate::engine::map::{HomeCentres, LocSet, Location, Map, Power, Province, UnitType};
+use crate::engine::map::{Location, Map, Power, Province, UnitType};
 use crate::engine::order::{Order, OrderKind};
 use crate::engine::outcome::Outcome;
-use crate::engine::parse::OrderReader;
 use crate::engine::phase::{Phase, PhaseKind, Season};
-use crate::engine::position::{Dislodged, Position, Unit};
+use crate::engine::position::{Position, Unit};
 
-/// Per power: unit texts.
-pub type UnitsJson = BTreeMap<String, Vec<String>>;
-/// Per power: dislodged unit text to its retreat options.
-pub type RetreatsJson = BTreeMap<String, BTreeMap<String, Vec<String>>>;
-
-#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
-pub struct PositionJson {
-    pub phase: String,
-    #[serde(default)]
-    pub units: UnitsJson,
-    /// Absent: every power owns its home centres.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub centers: Option<UnitsJson>,
-    /// Absent: the standard home centres.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub homes: Option<UnitsJson>,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub retreats: RetreatsJson,
-}
-
-/// One line of `judge adjudicate` input: a position and the orders.
-#[derive(Debug, Clone, Deserialize)]
-pub struct PhaseInput {
-    #[serde(flatten)]
-    pub position: PositionJson,
-    #[serde(default)]
-    pub orders: BTreeMap<String, Vec<String>>,
-    /// Asks for the map of the phase with its orders and results, as SVG,
-    /// in the output's `svg`.
-    #[serde(default)]
-    pub svg: bool,
-}
+use super::{position_from, read_orders, unit_text, PowerEntries};
+#[cfg(doc)]
+use super::{run_phase, PhaseInput, PhaseOutput, PositionJson};
 
 /// A line of `judge adjudicate` input read in place: the keys of
 /// [`PhaseInput`], every string borrowed from the line. [`PhaseLine::read`]
@@ -321,235 +291,6 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// One line of `judge adjudicate` output.
-#[derive(Debug, Clone, Serialize)]
-pub struct PhaseOutput {
-    pub phase: String,
-    pub next: PositionJson,
-    /// Order (short form) to its result: "ok", "bounce", "cut, dislodged", ...
-    pub results: BTreeMap<String, String>,
-    /// Orders that could not be read, with the reason.
-    pub errors: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub winner: Option<String>,
-    /// The map of the phase, when the input asked for it (`"svg": true`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub svg: Option<String>,
-}
-
-fn parse_power(name: &str) -> Result<Power, String> {
-    // The usual spelling first: upper case.
-    if let Some(p) = Power::ALL.into_iter().find(|p| p.upper() == name) {
-        return Ok(p);
-    }
-    Power::ALL
-        .into_iter()
-        .find(|p| p.upper().eq_ignore_ascii_case(name))
-        .ok_or_else(|| format!("unknown power {name:?}"))
-}
-
-fn parse_location(map: &Map, text: &str) -> Result<Location, String> {
-    // No white space to trim in the usual spellings.
-    let plain = text.bytes().all(|b| b.is_ascii_alphabetic() || b == b'/');
-    map.location_by_abbr(if plain { text } else { text.trim() })
-        .ok_or_else(|| format!("unknown location {text:?}"))
-}
-
-fn parse_province(map: &Map, text: &str) -> Result<Province, String> {
-    // The usual spelling: three letters.
-    if let Some(p) = map.province_by_abbr3(text.as_bytes()) {
-        return Ok(p);
-    }
-    let l = parse_location(map, text)?;
-    if map.coast_of(l).is_some() {
-        return Err(format!(
-            "{text:?}: a supply centre is a province, not a coast"
-        ));
-    }
-    Ok(map.province_of(l))
-}
-
-/// "A PAR", "F STP/SC".
-fn parse_unit(map: &Map, power: Power, text: &str) -> Result<Unit, String> {
-    // The usual spelling, read directly (no white space to trim).
-    if let [k @ (b'A' | b'F'), b' ', rest @ ..] = text.as_bytes() {
-        let kind = if *k == b'A' {
-            UnitType::Army
-        } else {
-            UnitType::Fleet
-        };
-        // Anything else (white space to trim, an unknown place) is left
-        // to the general reading below, for its message.
-        let location = match rest {
-            [_, _, _] => map.province_by_abbr3(rest).map(Province::location),
-            _ => map.location_by_abbr(&text[2..]),
-        };
-        if let Some(location) = location {
-            if map.can_stand(kind, location) {
-                return Ok(Unit {
-                    power,
-                    kind,
-                    location,
-                });
-            }
-        }
-    }
-    let t = text.trim();
-    let (kind, rest) = match t.split_once(' ') {
-        Some(("A", rest)) | Some(("a", rest)) => (UnitType::Army, rest),
-        Some(("F", rest)) | Some(("f", rest)) => (UnitType::Fleet, rest),
-        _ => {
-            return Err(format!(
-                "{text:?} is not a unit: write it like \"A PAR\" or \"F STP/SC\""
-            ))
-        }
-    };
-    let location = parse_location(map, rest)?;
-    if !map.can_stand(kind, location) {
-        return Err(format!(
-            "{text:?}: {} cannot stand in {}",
-            if kind == UnitType::Army {
-                "an army"
-            } else {
-                "a fleet"
-            },
-            map.loc_name(location)
-        ));
-    }
-    Ok(Unit {
-        power,
-        kind,
-        location,
-    })
-}
-
-pub fn unit_text(map: &Map, u: &Unit) -> String {
-    format!("{} {}", u.kind.letter(), map.loc_abbr(u.location))
-}
-
-impl PositionJson {
-    /// Checks and converts to an engine position.
-    pub fn to_position(&self, map: &Map) -> Result<Position, String> {
-        let centers = self.centers.as_ref().map(lists);
-        let homes = self.homes.as_ref().map(lists);
-        let retreats: Vec<PowerEntries<'_, String>> = self
-            .retreats
-            .iter()
-            .map(|(power, units)| (power.as_str(), lists(units)))
-            .collect();
-        position_from(
-            map,
-            &self.phase,
-            &lists(&self.units),
-            centers.as_deref(),
-            homes.as_deref(),
-            &retreats,
-        )
-    }
-
-    pub fn from_position(map: &Map, pos: &Position) -> PositionJson {
-        let mut units = UnitsJson::new();
-        for u in &pos.units {
-            units
-                .entry(u.power.upper().to_string())
-                .or_default()
-                .push(unit_text(map, u));
-        }
-        let mut centers = UnitsJson::new();
-        for p in map.provinces() {
-            if let Some(owner) = pos.owner(p) {
-                centers
-                    .entry(owner.upper().to_string())
-                    .or_default()
-                    .push(map.abbr(p).to_string());
-            }
-        }
-        let mut retreats = RetreatsJson::new();
-        for d in &pos.dislodged {
-            retreats
-                .entry(d.unit.power.upper().to_string())
-                .or_default()
-                .insert(
-                    unit_text(map, &d.unit),
-                    d.retreats.iter().map(|&l| map.loc_abbr(l)).collect(),
-                );
-        }
-        let standard = Position::empty(map, pos.phase).homes;
-        PositionJson {
-            phase: pos.phase.to_string(),
-            units,
-            centers: Some(centers),
-            homes: (pos.homes != standard).then(|| {
-                let mut homes = UnitsJson::new();
-                for power in Power::ALL {
-                    let list: Vec<String> = pos.homes[power.index()]
-                        .iter()
-                        .map(|&p| map.abbr(p).to_string())
-                        .collect();
-                    if !list.is_empty() {
-                        homes.insert(power.upper().to_string(), list);
-                    }
-                }
-                homes
-            }),
-            retreats,
-        }
-    }
-}
-
-/// Runs one input line's phase. `Err` for a position that cannot be read;
-/// orders that cannot be read go into the output's `errors`.
-pub fn run_phase(map: &Map, input: &PhaseInput) -> Result<PhaseOutput, String> {
-    let (position, orders, errors) = read_phase(map, input)?;
-    let adjudication = adjudicate(map, &position, &orders);
-    let svg = input.svg.then(|| {
-        let phase = position.phase;
-        let title = format!(
-            "{} {}, {} results",
-            phase.season_name(),
-            phase.year,
-            phase.kind_name().to_lowercase()
-        );
-        crate::draw::svg(
-            map,
-            &crate::draw::Scene {
-                position: &position,
-                orders: &adjudication.orders,
-                retreats: &adjudication.next.dislodged,
-                title: &title,
-            },
-        )
-    });
-    let Adjudication {
-        orders: results,
-        next,
-        winner,
-        ..
-    } = adjudication;
-    Ok(PhaseOutput {
-        phase: position.phase.to_string(),
-        next: PositionJson::from_position(map, &next),
-        results: results
-            .iter()
-            .map(|(o, outcome)| (o.short(map), outcome.summary()))
-            .collect(),
-        errors,
-        winner: winner.map(|p| p.upper().to_string()),
-        svg,
-    })
-}
-
-/// The position and the orders of an input line, read and checked; the
-/// orders that could not be read, with the reason, beside them.
-pub fn read_phase(
-    map: &Map,
-    input: &PhaseInput,
-) -> Result<(Position, Vec<Order>, Vec<String>), String> {
-    let position = input.position.to_position(map)?;
-    let (orders, errors) = read_orders(map, &position, &lists(&input.orders))?;
-    Ok((position, orders, errors))
-}
-
 /// [`run_phase`] on a line read in place ([`PhaseLine::read`]), writing the
 /// output line (without the line break) to `out`: the same bytes as
 /// `serde_json::to_writer` of [`run_phase`]'s [`PhaseOutput`] for the
@@ -639,28 +380,6 @@ impl ReadPhase {
         }
         out.push(b'}');
     }
-}
-
-/// Reads every power's orders: those read, and those that could not be
-/// read, with the reason. `Err` for an unknown power.
-fn read_orders<S: AsRef<str>>(
-    map: &Map,
-    position: &Position,
-    texts: &[(&str, &[S])],
-) -> Result<(Vec<Order>, Vec<String>), String> {
-    let mut orders: Vec<Order> = Vec::with_capacity(position.units.len() + 8);
-    let mut errors = Vec::new();
-    let reader = OrderReader::new(map, position);
-    for &(power_name, texts) in texts {
-        let power = parse_power(power_name)?;
-        for text in texts {
-            reader.read_line(power, text.as_ref(), |parsed| match parsed {
-                Ok(o) => orders.push(o),
-                Err(e) => errors.push(format!("{}: {e}", power.upper())),
-            });
-        }
-    }
-    Ok((orders, errors))
 }
 
 /// `"S1901M"`: the phase's name as a JSON string (nothing to escape).
@@ -915,6 +634,28 @@ fn write_position(map: &Map, pos: &Position, out: &mut Vec<u8>) {
     out.extend_from_slice(b"{\"phase\":");
     write_phase_name(out, pos.phase);
     out.extend_from_slice(b",\"units\":{");
+    write_units(map, pos, out);
+    out.extend_from_slice(b"},\"centers\":{");
+    write_centers(map, pos, out);
+    out.push(b'}');
+    let standard = Power::ALL
+        .into_iter()
+        .all(|p| pos.homes[p.index()] == map.home_centres(p));
+    if !standard {
+        out.extend_from_slice(b",\"homes\":{");
+        write_homes(map, pos, out);
+        out.push(b'}');
+    }
+    if !pos.dislodged.is_empty() {
+        out.extend_from_slice(b",\"retreats\":{");
+        write_retreats(map, pos, out);
+        out.push(b'}');
+    }
+    out.push(b'}');
+}
+
+/// The members of `units`: per power, its units' texts.
+fn write_units(map: &Map, pos: &Position, out: &mut Vec<u8>) {
     let unit = |out: &mut Vec<u8>, u: &Unit| {
         out.push(b'"');
         out.push(u.kind.letter() as u8);
@@ -932,8 +673,10 @@ fn write_position(map: &Map, pos: &Position, out: &mut Vec<u8>) {
     } else {
         write_groups(out, &pos.units, |u| u.power, unit);
     }
-    out.extend_from_slice(b"},\"centers\":{");
-    let abbr = |out: &mut Vec<u8>, p: Province| write_str(out, map.abbr(p));
+}
+
+/// The members of `centers`: per power, the supply centres it owns.
+fn write_centers(map: &Map, pos: &Position, out: &mut Vec<u8>) {
     if map.province_count() <= 128 {
         let mut of = [0u128; 7];
         for p in map.provinces() {
@@ -941,188 +684,83 @@ fn write_position(map: &Map, pos: &Position, out: &mut Vec<u8>) {
                 of[o.index()] |= 1 << p.index();
             }
         }
-        write_bitset_groups(out, of, |out, i| abbr(out, Province(i as u8)));
+        write_bitset_groups(out, of, |out, i| {
+            write_str(out, map.abbr(Province(i as u8)))
+        });
     } else {
         let owned: Vec<(Power, Province)> = map
             .provinces()
             .filter_map(|p| pos.owner(p).map(|o| (o, p)))
             .collect();
-        write_groups(out, &owned, |x| x.0, |out, x| abbr(out, x.1));
+        write_groups(out, &owned, |x| x.0, |out, x| write_str(out, map.abbr(x.1)));
     }
-    out.push(b'}');
-    let standard = Power::ALL
+}
+
+/// The members of `homes`: per power, its home centres.
+fn write_homes(map: &Map, pos: &Position, out: &mut Vec<u8>) {
+    let homes: Vec<(Power, Province)> = Power::ALL
         .into_iter()
-        .all(|p| pos.homes[p.index()] == map.home_centres(p));
-    if !standard {
-        out.extend_from_slice(b",\"homes\":{");
-        let homes: Vec<(Power, Province)> = Power::ALL
-            .into_iter()
-            .flat_map(|p| pos.homes[p.index()].iter().map(move |&h| (p, h)))
+        .flat_map(|p| pos.homes[p.index()].iter().map(move |&h| (p, h)))
+        .collect();
+    write_groups(out, &homes, |x| x.0, |out, x| write_str(out, map.abbr(x.1)));
+}
+
+/// The members of `retreats`: per power, its dislodged units' texts to
+/// their retreat options, sorted by the text, of equal texts the last
+/// kept (as `BTreeMap`s filled from them).
+fn write_retreats(map: &Map, pos: &Position, out: &mut Vec<u8>) {
+    let mut first = true;
+    for power in Power::ALL {
+        let mut units: Vec<(String, &[Location])> = pos
+            .dislodged
+            .iter()
+            .filter(|d| d.unit.power == power)
+            .map(|d| (unit_text(map, &d.unit), &d.retreats[..]))
             .collect();
-        write_groups(out, &homes, |x| x.0, |out, x| abbr(out, x.1));
+        if units.is_empty() {
+            continue;
+        }
+        units.sort_by(|a, b| a.0.cmp(&b.0));
+        if !first {
+            out.push(b',');
+        }
+        first = false;
+        write_str(out, power.upper());
+        out.extend_from_slice(b":{");
+        write_retreat_options(map, &units, out);
         out.push(b'}');
     }
-    if !pos.dislodged.is_empty() {
-        out.extend_from_slice(b",\"retreats\":{");
-        let mut first = true;
-        for power in Power::ALL {
-            // Unit text to options, sorted by the text, the last kept.
-            let mut units: Vec<(String, &[Location])> = pos
-                .dislodged
-                .iter()
-                .filter(|d| d.unit.power == power)
-                .map(|d| (unit_text(map, &d.unit), &d.retreats[..]))
-                .collect();
-            if units.is_empty() {
-                continue;
-            }
-            units.sort_by(|a, b| a.0.cmp(&b.0));
-            if !first {
+}
+
+/// One power's `retreats` members, from its units sorted by text: the
+/// last of equal texts written.
+fn write_retreat_options(map: &Map, units: &[(String, &[Location])], out: &mut Vec<u8>) {
+    let mut first = true;
+    for (i, (text, options)) in units.iter().enumerate() {
+        if units.get(i + 1).is_some_and(|next| next.0 == *text) {
+            continue;
+        }
+        if !first {
+            out.push(b',');
+        }
+        first = false;
+        write_str(out, text);
+        out.extend_from_slice(b":[");
+        for (k, &l) in options.iter().enumerate() {
+            if k > 0 {
                 out.push(b',');
             }
-            first = false;
-            write_str(out, power.upper());
-            out.extend_from_slice(b":{");
-            let mut first_unit = true;
-            for (i, (text, options)) in units.iter().enumerate() {
-                if units.get(i + 1).is_some_and(|next| next.0 == *text) {
-                    continue;
-                }
-                if !first_unit {
-                    out.push(b',');
-                }
-                first_unit = false;
-                write_str(out, text);
-                out.extend_from_slice(b":[");
-                for (k, &l) in options.iter().enumerate() {
-                    if k > 0 {
-                        out.push(b',');
-                    }
-                    out.push(b'"');
-                    write_loc(map, l, out);
-                    out.push(b'"');
-                }
-                out.push(b']');
-            }
-            out.push(b'}');
+            out.push(b'"');
+            write_loc(map, l, out);
+            out.push(b'"');
         }
-        out.push(b'}');
+        out.push(b']');
     }
-    out.push(b'}');
-}
-
-/// One entry of a map of lists: the key and its list.
-type Entry<'a, S> = (&'a str, &'a [S]);
-
-/// A power's entry in a map of maps of lists (`retreats`): the power and
-/// its map's entries.
-type PowerEntries<'a, S> = (&'a str, Vec<Entry<'a, S>>);
-
-/// A map of lists as a slice of its entries, in order.
-fn lists<S>(map: &BTreeMap<String, Vec<S>>) -> Vec<(&str, &[S])> {
-    map.iter().map(|(k, v)| (k.as_str(), &v[..])).collect()
-}
-
-/// [`PositionJson::to_position`] on the parts of a position, each map
-/// given as its entries in key order (as a `BTreeMap` gives them).
-fn position_from<S: AsRef<str>>(
-    map: &Map,
-    phase: &str,
-    units: &[(&str, &[S])],
-    centers: Option<&[(&str, &[S])]>,
-    homes: Option<&[(&str, &[S])]>,
-    retreats: &[PowerEntries<'_, S>],
-) -> Result<Position, String> {
-    let phase: Phase = phase.parse().map_err(|e| format!("{e}"))?;
-    let mut pos = Position::empty(map, phase);
-    pos.units.reserve(
-        units
-            .iter()
-            .map(|(_, list)| list.len())
-            .sum::<usize>()
-            .min(64),
-    );
-    // Provinces with a unit (a map has at most 128 locations).
-    let mut taken = LocSet::default();
-    for &(power, list) in units {
-        let power = parse_power(power)?;
-        for text in list {
-            let text = text.as_ref();
-            let unit = parse_unit(map, power, text)?;
-            let p = map.province_of(unit.location);
-            if taken.contains(p.index()) {
-                return Err(format!("two units in {}", map.abbr(p)));
-            }
-            taken.insert(p.index());
-            pos.units.push(unit);
-        }
-    }
-    if pos.units.len() > map.supply_centres().count() {
-        return Err(format!(
-            "{} units: more than the board's supply centres",
-            pos.units.len()
-        ));
-    }
-    if let Some(homes) = homes {
-        let mut table = HomeCentres::default();
-        for &(power, list) in homes {
-            let power = parse_power(power)?;
-            for text in list {
-                let p = parse_province(map, text.as_ref())?;
-                table[power.index()].push(p);
-            }
-        }
-        pos.homes = Arc::new(table);
-    }
-    match centers {
-        Some(centers) => {
-            for &(power, list) in centers {
-                let power = parse_power(power)?;
-                for text in list {
-                    let text = text.as_ref();
-                    let p = parse_province(map, text)?;
-                    if !map.is_supply_centre(p) {
-                        return Err(format!("{text:?} is not a supply centre"));
-                    }
-                    if let Some(other) = pos.owners[p.index()].replace(power) {
-                        return Err(format!(
-                            "{text:?} is owned by both {} and {}",
-                            other.upper(),
-                            power.upper()
-                        ));
-                    }
-                }
-            }
-        }
-        None => {
-            for power in Power::ALL {
-                for &p in &pos.homes[power.index()] {
-                    pos.owners[p.index()] = Some(power);
-                }
-            }
-        }
-    }
-    if !retreats.is_empty() && phase.kind != PhaseKind::Retreat {
-        return Err(format!(
-            "retreats given in {phase}, which is not a retreat phase"
-        ));
-    }
-    for (power, units) in retreats {
-        let power = parse_power(power)?;
-        for &(text, options) in units {
-            let unit = parse_unit(map, power, text)?;
-            let retreats = options
-                .iter()
-                .map(|o| parse_location(map, o.as_ref()))
-                .collect::<Result<Vec<_>, _>>()?;
-            pos.dislodged.push(Dislodged { unit, retreats });
-        }
-    }
-    Ok(pos)
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::{run_phase, PhaseInput};
     use super::*;
 
     /// The general way of a line: serde, [`run_phase`], serde again.
@@ -1172,8 +810,8 @@ mod tests {
         let map = Map::standard();
         let mut lines = Vec::new();
         for file in [
-            include_str!("../tests/datc/v2.4.jsonl"),
-            include_str!("../tests/datc/v3.jsonl"),
+            include_str!("../../tests/datc/v2.4.jsonl"),
+            include_str!("../../tests/datc/v3.jsonl"),
         ] {
             for line in file.lines() {
                 let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
@@ -1260,6 +898,316 @@ mod tests {
             let mut out = Vec::new();
             write_phase_name(&mut out, phase);
             assert_eq!(out, serde_json::to_vec(&phase.to_string()).unwrap());
+        }
+    }
+
+    /// The random numbers a line of the property test below is built
+    /// from (drawn by proptest, so that it can shrink them), read in turn,
+    /// round and round; and whether this line may have faults in its
+    /// position (a quarter of them do).
+    struct Draws {
+        values: Vec<u64>,
+        at: usize,
+        faulty: bool,
+    }
+
+    impl Draws {
+        fn new(values: Vec<u64>) -> Draws {
+            let mut r = Draws {
+                values,
+                at: 0,
+                faulty: false,
+            };
+            r.faulty = r.chance(25);
+            r
+        }
+
+        /// Now and then, in a line that may have faults.
+        fn fault(&mut self) -> bool {
+            self.faulty && self.chance(8)
+        }
+
+        /// The next number; each round through the values differs.
+        fn next(&mut self) -> u64 {
+            let n = self.values.len();
+            let round = (self.at / n) as u64;
+            let v = self.values[self.at % n];
+            self.at += 1;
+            v ^ round.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n.max(1) as u64) as usize
+        }
+
+        fn chance(&mut self, percent: u64) -> bool {
+            self.next() % 100 < percent
+        }
+
+        fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+            items[self.below(items.len())]
+        }
+
+        fn power(&mut self) -> Power {
+            self.pick(&Power::ALL)
+        }
+
+        /// A location where a unit of this kind may stand (with a fault,
+        /// anywhere).
+        fn location(&mut self, map: &Map, kind: UnitType) -> Location {
+            let fault = self.fault();
+            let places: Vec<Location> = map
+                .locations()
+                .filter(|&l| fault || map.can_stand(kind, l))
+                .collect();
+            self.pick(&places)
+        }
+
+        /// A power's name as a key: upper case, now and then as a name,
+        /// with a fault unknown.
+        fn power_key(&mut self, power: Power) -> String {
+            if self.fault() {
+                "ITALIA".to_string()
+            } else if self.chance(5) {
+                power.name().to_string()
+            } else {
+                power.upper().to_string()
+            }
+        }
+    }
+
+    /// Pushes `text` onto the list of `key` in the object `of`.
+    fn push(of: &mut serde_json::Value, key: String, text: String) {
+        let list = of
+            .as_object_mut()
+            .unwrap()
+            .entry(key)
+            .or_insert_with(|| serde_json::json!([]));
+        list.as_array_mut().unwrap().push(text.into());
+    }
+
+    fn unit_type(r: &mut Draws) -> UnitType {
+        if r.chance(50) {
+            UnitType::Army
+        } else {
+            UnitType::Fleet
+        }
+    }
+
+    /// Random units: mostly one a province, now and then two, or where
+    /// they cannot stand, or spelled loosely.
+    fn random_units(r: &mut Draws, map: &Map) -> (serde_json::Value, Vec<Unit>) {
+        let mut json = serde_json::json!({});
+        let mut units: Vec<Unit> = Vec::new();
+        for _ in 0..r.below(30) {
+            let kind = unit_type(r);
+            let location = r.location(map, kind);
+            let p = map.province_of(location);
+            if units.iter().any(|u| map.province_of(u.location) == p) && !r.fault() {
+                continue;
+            }
+            let power = r.power();
+            let text = format!("{} {}", kind.letter(), map.loc_abbr(location));
+            let text = if r.fault() {
+                format!("X {}", map.loc_abbr(location))
+            } else if r.chance(3) {
+                format!(" {} ", text.to_lowercase())
+            } else {
+                text
+            };
+            push(&mut json, r.power_key(power), text);
+            units.push(Unit {
+                power,
+                kind,
+                location,
+            });
+        }
+        (json, units)
+    }
+
+    /// Random lists of provinces per power (centres or homes): mostly
+    /// supply centres, now and then not, or a coast.
+    fn random_provinces(r: &mut Draws, map: &Map) -> serde_json::Value {
+        let mut centres: Vec<Province> = map.supply_centres().collect();
+        let mut taken = 0;
+        let mut json = serde_json::json!({});
+        for _ in 0..r.below(centres.len()) {
+            let text = if r.fault() {
+                let any = Province(r.below(map.province_count()) as u8);
+                r.pick(&[map.abbr(any), "STP/NC"]).to_string()
+            } else {
+                // Each centre at most once.
+                let left = centres.len() - taken;
+                let k = taken + r.below(left);
+                centres.swap(taken, k);
+                taken += 1;
+                map.abbr(centres[taken - 1]).to_string()
+            };
+            let power = r.power();
+            let key = r.power_key(power);
+            push(&mut json, key, text);
+        }
+        json
+    }
+
+    /// Random dislodged units with random retreat options.
+    fn random_retreats(r: &mut Draws, map: &Map) -> serde_json::Value {
+        let mut json = serde_json::json!({});
+        for _ in 0..r.below(4) {
+            let kind = unit_type(r);
+            let unit = format!("{} {}", kind.letter(), map.loc_abbr(r.location(map, kind)));
+            let options: Vec<String> = (0..r.below(4))
+                .map(|_| map.loc_abbr(r.location(map, kind)))
+                .collect();
+            let power = r.power();
+            let key = r.power_key(power);
+            let of = json
+                .as_object_mut()
+                .unwrap()
+                .entry(key)
+                .or_insert_with(|| serde_json::json!({}));
+            of[unit] = options.into();
+        }
+        json
+    }
+
+    /// A random order for `unit`: any kind, any places, valid or not.
+    fn random_order(r: &mut Draws, map: &Map, unit: &Unit) -> Order {
+        let to = r.location(map, unit.kind);
+        let other = map.province_of(r.location(map, UnitType::Army));
+        let kind = match r.below(10) {
+            0 => OrderKind::Hold,
+            1 | 2 => OrderKind::Move {
+                to,
+                via_convoy: r.chance(10),
+            },
+            3 => OrderKind::Support {
+                unit: unit_type(r),
+                from: other,
+                to: r.chance(60).then_some(to),
+            },
+            4 => OrderKind::Convoy {
+                from: other,
+                to: map.province_of(to),
+            },
+            5 => OrderKind::Retreat { to },
+            6 => OrderKind::Disband,
+            7 => OrderKind::Build,
+            8 => OrderKind::Remove,
+            _ => OrderKind::Waive,
+        };
+        Order::new(unit.power, unit.kind, unit.location, kind)
+    }
+
+    /// Random orders for the units (and a few others): in the short form,
+    /// the long form, or not orders at all.
+    fn random_orders(r: &mut Draws, map: &Map, units: &[Unit]) -> serde_json::Value {
+        let mut json = serde_json::json!({});
+        let mut givers: Vec<Unit> = units.to_vec();
+        for _ in 0..r.below(4) {
+            let kind = unit_type(r);
+            givers.push(Unit {
+                power: r.power(),
+                kind,
+                location: r.location(map, kind),
+            });
+        }
+        for unit in &givers {
+            let order = random_order(r, map, unit);
+            let text = match r.below(20) {
+                0..=9 => order.short(map),
+                10..=16 => order.long(map),
+                17 => "A PAR -".to_string(),
+                18 => "hold everything, s'il vous plaît".to_string(),
+                _ => String::new(),
+            };
+            push(&mut json, r.power_key(unit.power), text);
+        }
+        json
+    }
+
+    /// A random input line as a JSON value: a phase, a position (legal or
+    /// not) and orders for it.
+    fn random_line(draws: Vec<u64>) -> serde_json::Value {
+        let map = Map::standard();
+        let r = &mut Draws::new(draws);
+        let phase = if r.fault() {
+            "X1901M"
+        } else {
+            r.pick(&[
+                "S1901M", "F1901M", "F1901R", "S1903R", "W1901A", "W1907A", "F1950M",
+            ])
+        };
+        let (units, list) = random_units(r, map);
+        let mut line = serde_json::json!({ "phase": phase, "units": units });
+        if r.chance(70) {
+            line["centers"] = random_provinces(r, map);
+        }
+        if r.chance(15) {
+            line["homes"] = random_provinces(r, map);
+        }
+        if phase.ends_with('R') || r.fault() {
+            line["retreats"] = random_retreats(r, map);
+        }
+        if r.chance(90) {
+            line["orders"] = random_orders(r, map, &list);
+        }
+        line
+    }
+
+    /// The line written compactly or with white space.
+    fn text_of(line: &serde_json::Value, pretty: bool) -> String {
+        if pretty {
+            serde_json::to_string_pretty(line)
+                .unwrap()
+                .replace('\n', "\r\n\t")
+        } else {
+            line.to_string()
+        }
+    }
+
+    /// The same line in forms the fast path must refuse (an escape, a null,
+    /// a key it does not know), which serde reads as the line itself.
+    fn refused_forms(line: &serde_json::Value) -> Vec<String> {
+        let phase = line["phase"].as_str().unwrap();
+        let escaped = format!("\"\\u{:04x}{}\"", phase.as_bytes()[0], &phase[1..]);
+        let mut forms = vec![line
+            .to_string()
+            .replacen(&format!("\"{phase}\""), &escaped, 1)];
+        let mut with_svg = line.clone();
+        with_svg["svg"] = false.into();
+        forms.push(with_svg.to_string());
+        if line.get("homes").is_none() {
+            let mut with_null = line.clone();
+            with_null["homes"] = serde_json::Value::Null;
+            forms.push(with_null.to_string());
+        }
+        forms
+    }
+
+    fn show(r: Result<Vec<u8>, String>) -> Result<String, String> {
+        r.map(|b| String::from_utf8_lossy(&b).into_owned())
+    }
+
+    proptest::proptest! {
+        /// For random positions and orders, the fast path reads every plain
+        /// line and writes the bytes (or the error) of the serde path; it
+        /// refuses the lines it must, which serde reads as the same line.
+        #[test]
+        fn fast_path_writes_the_bytes_of_the_serde_path(
+            draws in proptest::collection::vec(proptest::num::u64::ANY, 1..400),
+            pretty: bool,
+        ) {
+            let map = Map::standard();
+            let line = random_line(draws);
+            let text = text_of(&line, pretty);
+            let want = general(map, &text);
+            let got = fast(map, &text).expect("a plain line is read in place");
+            proptest::prop_assert_eq!(show(got), show(want.clone()), "{}", text);
+            for form in refused_forms(&line) {
+                proptest::prop_assert!(fast(map, &form).is_none(), "{}", form);
+                proptest::prop_assert_eq!(show(general(map, &form)), show(want.clone()), "{}", form);
+            }
         }
     }
 }
