@@ -29,6 +29,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use rusqlite::Transaction;
 
 use crate::config::Config;
+use crate::fault::panic_message;
 use crate::mail::{read_mail, Incoming};
 use crate::report::Templates;
 use crate::store::{self, InboundStatus, Store, StoreError};
@@ -217,7 +218,7 @@ impl Judge {
                 tx.commit()?;
                 return Ok(Some((id, handled)));
             }
-            Ok(Err(e)) if is_passing(&e) => return Err(e),
+            Ok(Err(e)) if e.is_passing() => return Err(e),
             Ok(Err(e)) => format!("error: {e}"),
             Err(panic) => format!("panic: {}", panic_message(panic.as_ref())),
         };
@@ -372,39 +373,6 @@ fn why_drop(mail: &Incoming, config: &Config) -> Option<String> {
     }
 }
 
-/// Whether an error may pass by itself (the database busy, the disk full
-/// or failing, memory short): the work is left to be tried again, not
-/// marked failed.
-pub fn is_passing(e: &StoreError) -> bool {
-    use rusqlite::ErrorCode::*;
-    match e {
-        StoreError::Io(_) => true,
-        StoreError::Sqlite(e) => matches!(
-            e.sqlite_error_code(),
-            Some(
-                DatabaseBusy
-                    | DatabaseLocked
-                    | SystemIoFailure
-                    | DiskFull
-                    | CannotOpen
-                    | ReadOnly
-                    | OutOfMemory
-                    | FileLockingProtocolFailed
-            )
-        ),
-        _ => false,
-    }
-}
-
-/// The text of a caught panic.
-pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    payload
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "(no message)".to_string())
-}
-
 /// Queues a note to the judgekeeper (`[judge] keeper`), if one is set.
 pub fn tell_keeper(
     tx: &Transaction<'_>,
@@ -426,6 +394,20 @@ pub fn tell_keeper(
         pictures: Vec::new(),
     };
     note.queue(tx, config, now)
+}
+
+impl From<&crate::game::GameMail> for Outgoing {
+    fn from(mail: &crate::game::GameMail) -> Outgoing {
+        Outgoing {
+            to: mail.to.clone(),
+            subject: mail.subject.clone(),
+            body: mail.body.clone(),
+            game_id: Some(mail.game_id),
+            answers: None,
+            results_of: mail.results_of.clone(),
+            pictures: Vec::new(),
+        }
+    }
 }
 
 /// A stable 64-bit hash, for naming unreadable mails.

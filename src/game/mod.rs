@@ -21,6 +21,18 @@ use crate::store::{self, Game, PhaseRecord, Seat, SeatStatus, StoreError};
 
 pub use settings::GameSettings;
 
+/// A mail to a game's people, as the game layer decides it: the front end
+/// renders and queues it (`frontend::Outgoing` from this).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameMail {
+    pub to: Vec<String>,
+    pub subject: String,
+    pub body: String,
+    pub game_id: i64,
+    /// The results of this phase: its map goes with the mail.
+    pub results_of: Option<String>,
+}
+
 /// A game's current phase and its position.
 pub struct Current {
     pub record: PhaseRecord,

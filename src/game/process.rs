@@ -6,12 +6,14 @@ use rusqlite::Connection;
 
 use super::clock::format_time;
 use super::orders::read_stored;
+// The commands name it here too.
+pub use super::settings::schedule_for;
 use super::settings::GameSettings;
 use super::{current, everyone, power_of, settings_of, variant_of};
 use crate::engine::adjudicate::{adjudicate_with, Adjudication};
 use crate::engine::map::{Map, Power};
 use crate::engine::order::Order;
-use crate::engine::phase::{PhaseKind, Season};
+use crate::engine::phase::Season;
 use crate::engine::position::Position;
 use crate::interchange::PositionJson;
 use crate::report::{render_results, render_subject, ResultsContext, Templates};
@@ -47,15 +49,6 @@ pub fn all_orders(
         out.extend(read_stored(map, position, power, &texts));
     }
     Ok(out)
-}
-
-/// The schedule for a phase kind.
-pub fn schedule_for(settings: &GameSettings, kind: PhaseKind) -> &super::settings::Schedule {
-    match kind {
-        PhaseKind::Movement => &settings.movement,
-        PhaseKind::Retreat => &settings.retreat,
-        PhaseKind::Adjustment => &settings.adjustment,
-    }
 }
 
 /// Adjudicates the current phase. With `commit` false it is a dry run

@@ -22,11 +22,10 @@ use rusqlite::Connection;
 
 use super::clock::format_time;
 use super::orders::{completeness, read_stored, Completeness};
-use super::process::{join_names, process, schedule_for};
-use super::{current, everyone, power_of, settings_of};
-use crate::config::ClockSection;
+use super::process::{join_names, process};
+use super::settings::{schedule_for, ClockSettings};
+use super::{current, everyone, power_of, settings_of, GameMail};
 use crate::engine::map::{Map, Power};
-use crate::frontend::Outgoing;
 use crate::report::Templates;
 use crate::store::{self, ArchiveKind, Game, GameState, Seat, SeatStatus, StoreError};
 
@@ -81,11 +80,11 @@ impl TickCache {
 /// mails to queue.
 pub fn tick(
     conn: &Connection,
-    clock: &ClockSection,
+    clock: &ClockSettings,
     templates: &Templates,
     code: &str,
     now: i64,
-) -> Result<(TickReport, Vec<Outgoing>), StoreError> {
+) -> Result<(TickReport, Vec<GameMail>), StoreError> {
     tick_with(conn, clock, templates, code, now, None)
 }
 
@@ -95,23 +94,23 @@ pub fn tick(
 /// looked at.
 pub fn tick_cached(
     conn: &Connection,
-    clock: &ClockSection,
+    clock: &ClockSettings,
     templates: &Templates,
     code: &str,
     now: i64,
     cache: &mut TickCache,
-) -> Result<(TickReport, Vec<Outgoing>), StoreError> {
+) -> Result<(TickReport, Vec<GameMail>), StoreError> {
     tick_with(conn, clock, templates, code, now, Some(cache))
 }
 
 fn tick_with(
     conn: &Connection,
-    clock: &ClockSection,
+    clock: &ClockSettings,
     templates: &Templates,
     code: &str,
     now: i64,
     mut cache: Option<&mut TickCache>,
-) -> Result<(TickReport, Vec<Outgoing>), StoreError> {
+) -> Result<(TickReport, Vec<GameMail>), StoreError> {
     let mut report = TickReport::default();
     let mut mails = Vec::new();
     let last = store::meta_get(conn, LAST_TICK)?.and_then(|v| v.parse::<i64>().ok());
@@ -199,15 +198,15 @@ fn tick_with(
 /// reported and queued is undone, the game is marked failed (the reason
 /// goes into `report.failed`), and None is returned; the tick goes on
 /// with the other games. A passing error (see
-/// [`crate::frontend::is_passing`]), or one the rollback itself meets,
+/// [`StoreError::is_passing`]), or one the rollback itself meets,
 /// ends the tick: the caller's transaction is rolled back whole.
 fn tick_contained<T>(
     conn: &Connection,
     now: i64,
     game: &Game,
     report: &mut TickReport,
-    mails: &mut Vec<Outgoing>,
-    work: impl FnOnce(&mut TickReport, &mut Vec<Outgoing>) -> Result<T, StoreError>,
+    mails: &mut Vec<GameMail>,
+    work: impl FnOnce(&mut TickReport, &mut Vec<GameMail>) -> Result<T, StoreError>,
 ) -> Result<Option<T>, StoreError> {
     use std::panic::{catch_unwind, AssertUnwindSafe};
     let report_before = report.clone();
@@ -225,9 +224,9 @@ fn tick_contained<T>(
         }
         // A busy or failing disk is no fault of the game: the tick ends,
         // to be tried again.
-        Ok(Err(e)) if crate::frontend::is_passing(&e) => return Err(e),
+        Ok(Err(e)) if e.is_passing() => return Err(e),
         Ok(Err(e)) => format!("error: {e}"),
-        Err(panic) => format!("panic: {}", crate::frontend::panic_message(panic.as_ref())),
+        Err(panic) => format!("panic: {}", crate::fault::panic_message(panic.as_ref())),
     };
     conn.execute_batch("ROLLBACK TO tick_game; RELEASE tick_game")?;
     *report = report_before;
@@ -268,14 +267,14 @@ fn waited_for(seat: &Seat) -> bool {
 #[allow(clippy::too_many_arguments)]
 fn tick_game(
     conn: &Connection,
-    clock: &ClockSection,
+    clock: &ClockSettings,
     templates: &Templates,
     code: &str,
     game: &Game,
     now: i64,
     outage: Option<i64>,
     report: &mut TickReport,
-    mails: &mut Vec<Outgoing>,
+    mails: &mut Vec<GameMail>,
 ) -> Result<Option<i64>, StoreError> {
     const NEVER: Option<i64> = Some(i64::MAX);
     let Some(cur) = current(conn, game.id)? else {
@@ -508,26 +507,25 @@ fn run_processing(
     game: &Game,
     now: i64,
     report: &mut TickReport,
-    mails: &mut Vec<Outgoing>,
+    mails: &mut Vec<GameMail>,
 ) -> Result<(), StoreError> {
     let done = process(conn, templates, code, game, now, true)?;
     report
         .processed
         .push(format!("{}:{}", game.name, done.phase));
-    let mut results = notice(done.recipients, done.subject, done.body, game.id);
-    results.results_of = Some(done.phase);
-    mails.push(results);
+    mails.push(GameMail {
+        results_of: Some(done.phase),
+        ..notice(done.recipients, done.subject, done.body, game.id)
+    });
     Ok(())
 }
 
-fn notice(to: Vec<String>, subject: String, body: String, game_id: i64) -> Outgoing {
-    Outgoing {
+fn notice(to: Vec<String>, subject: String, body: String, game_id: i64) -> GameMail {
+    GameMail {
         to,
         subject,
         body,
-        game_id: Some(game_id),
-        answers: None,
+        game_id,
         results_of: None,
-        pictures: Vec::new(),
     }
 }
