@@ -51,9 +51,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use judge::app::Judge;
 use judge::config::Config;
 use judge::engine::map::{Map, Power};
-use judge::frontend::{Judge, Outgoing};
+use judge::frontend::Outgoing;
 use judge::game::orders::order_key;
 use judge::game::settings::GameSettings;
 use judge::game::tick::{tick, tick_cached, TickCache};

@@ -19,8 +19,9 @@ use std::time::Duration;
 
 use tokio::sync::Notify;
 
+use crate::app::Judge;
 use crate::config::Config;
-use crate::frontend::{tell_keeper, Judge, Outgoing};
+use crate::frontend::{tell_keeper, Outgoing};
 use crate::game::tick::{tick_cached, TickCache};
 use crate::store::{self, Outbound, StoreError};
 use mailbox::{Inbox, Outbox};

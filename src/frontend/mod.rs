@@ -1,5 +1,6 @@
 //! The mail front end: one inbound mail in, stored state and queued
-//! replies out.
+//! replies out. It works with the judge's parts lent as a [`MailDesk`];
+//! the judge itself (`crate::app::Judge`) stands above.
 //!
 //! The order of work keeps the promise "nothing lost, nothing twice", with
 //! many processes at once (a mail system may run a `judge handle` per mail
@@ -69,32 +70,16 @@ pub enum Stored {
     },
 }
 
-/// The judge: configuration, store, and what it remembers between mails.
-pub struct Judge {
-    pub config: Config,
-    pub store: Store,
-    pub credentials: CredentialCache,
-    pub templates: Templates,
+/// What handling mail works with: the judge's parts, borrowed from
+/// [`crate::app::Judge`], which hands one out per call.
+pub struct MailDesk<'a> {
+    pub config: &'a Config,
+    pub store: &'a mut Store,
+    pub credentials: &'a mut CredentialCache,
+    pub templates: &'a Templates,
 }
 
-impl Judge {
-    pub fn open(config: Config) -> Result<Judge, String> {
-        let store = Store::open(config.database_path()).map_err(|e| {
-            format!(
-                "cannot open the database {}: {e}",
-                config.database_path().display()
-            )
-        })?;
-        let templates = Templates::from_dir(config.resolve(std::path::Path::new("templates")))
-            .map_err(|e| e.to_string())?;
-        Ok(Judge {
-            config,
-            store,
-            credentials: CredentialCache::new(),
-            templates,
-        })
-    }
-
+impl MailDesk<'_> {
     /// Stores one raw mail and handles it (after any older stored mail).
     /// An error means the mail was not stored; once stored, what went
     /// wrong is in the [`Handled`].
@@ -205,9 +190,9 @@ impl Judge {
         let acted = catch_unwind(AssertUnwindSafe(|| {
             act_on(
                 &tx,
-                &self.config,
-                &self.templates,
-                &mut self.credentials,
+                self.config,
+                self.templates,
+                self.credentials,
                 id,
                 mail.as_ref(),
                 now,
@@ -243,7 +228,7 @@ impl Judge {
             return Ok(());
         }
         let code = &self.config.judge.code;
-        if let Some(mail) = mail.filter(|m| why_drop(m, &self.config).is_none()) {
+        if let Some(mail) = mail.filter(|m| why_drop(m, self.config).is_none()) {
             let to = mail.reply_address().map(|a| a.addr_spec());
             let subject = match mail.subject.trim() {
                 "" => format!("{code}: Reply"),
@@ -261,7 +246,7 @@ impl Judge {
                 results_of: None,
                 pictures: Vec::new(),
             };
-            reply.queue(&tx, &self.config, now)?;
+            reply.queue(&tx, self.config, now)?;
         }
         let (message_id, from) = match mail {
             Some(m) => (
@@ -272,7 +257,7 @@ impl Judge {
         };
         tell_keeper(
             &tx,
-            &self.config,
+            self.config,
             "a mail could not be handled",
             format!(
                 "Stored mail #{id} {message_id} from {from} could not be handled:\n\n    {why}\n\n\
