@@ -33,6 +33,34 @@ pub struct GameMail {
     pub results_of: Option<String>,
 }
 
+/// Archives a notice to the whole game and returns the mail that tells
+/// everyone (players, Master, observers) of it.
+pub fn announce(
+    conn: &Connection,
+    game: &Game,
+    phase: Option<&str>,
+    subject: String,
+    text: String,
+    now: i64,
+) -> Result<GameMail, StoreError> {
+    store::append_archive(
+        conn,
+        game.id,
+        phase,
+        store::ArchiveKind::Notice,
+        &subject,
+        &text,
+        now,
+    )?;
+    Ok(GameMail {
+        to: everyone(conn, game)?,
+        subject,
+        body: text,
+        game_id: game.id,
+        results_of: None,
+    })
+}
+
 /// A game's current phase and its position.
 pub struct Current {
     pub record: PhaseRecord,
