@@ -95,53 +95,6 @@ impl GameSettings {
     pub fn press_allowed(&self) -> bool {
         self.white || self.grey
     }
-
-    /// One line per setting, for replies and LIST.
-    pub fn describe(&self) -> Vec<String> {
-        let press = match (self.white, self.grey) {
-            (true, true) => "white and grey",
-            (true, false) => "white",
-            (false, true) => "grey",
-            (false, false) => "none",
-        };
-        let schedule = |s: &Schedule| match &s.cron {
-            Some(c) => format!(
-                "{c} (at least {} h), grace {} h",
-                s.min_hours, s.grace_hours
-            ),
-            None => format!("{} h, grace {} h", s.min_hours, s.grace_hours),
-        };
-        let mut lines = vec![
-            format!(
-                "Press: {press}; partial press {}; observers' press: {}.",
-                if self.partial {
-                    "allowed"
-                } else {
-                    "not allowed"
-                },
-                match self.observers {
-                    ObserverPress::Any => "any",
-                    ObserverPress::No => "none",
-                    ObserverPress::White => "white only",
-                }
-            ),
-            format!(
-                "Missed orders: {}.",
-                if self.nmr {
-                    "civil disorder after grace (NMR)"
-                } else {
-                    "the game waits for a replacement (NoNMR)"
-                }
-            ),
-            format!("Movement deadlines: {}.", schedule(&self.movement)),
-            format!("Retreat deadlines: {}.", schedule(&self.retreat)),
-            format!("Adjustment deadlines: {}.", schedule(&self.adjustment)),
-        ];
-        if let Some(y) = self.end_year {
-            lines.push(format!("Short game: ends after the Winter of {y}."));
-        }
-        lines
-    }
 }
 
 /// Defaults for new games (the Master can change each game's own):
