@@ -40,16 +40,27 @@ pub fn all_orders(
     phase: &str,
     position: &Position,
 ) -> Result<Vec<Order>, StoreError> {
-    let map = Map::standard();
     let mut out = Vec::new();
     for power in Power::ALL {
-        let texts: Vec<String> = store::orders_of_power(conn, game.id, phase, power.upper())?
-            .into_iter()
-            .map(|r| r.understood)
-            .collect();
-        out.extend(read_stored(map, position, power, &texts));
+        out.extend(power_orders(conn, game.id, phase, position, power)?);
     }
     Ok(out)
+}
+
+/// One power's current orders in a phase, as stored (read against the
+/// phase's position).
+pub fn power_orders(
+    conn: &Connection,
+    game_id: i64,
+    phase: &str,
+    position: &Position,
+    power: Power,
+) -> Result<Vec<Order>, StoreError> {
+    let texts: Vec<String> = store::orders_of_power(conn, game_id, phase, power.upper())?
+        .into_iter()
+        .map(|r| r.understood)
+        .collect();
+    Ok(read_stored(Map::standard(), position, power, &texts))
 }
 
 /// A phase adjudicated, not yet stored: what the steps of [`process`] share.

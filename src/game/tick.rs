@@ -21,8 +21,8 @@ use std::collections::HashMap;
 use rusqlite::Connection;
 
 use super::clock::format_time;
-use super::orders::{completeness, read_stored, Completeness};
-use super::process::{join_names, process};
+use super::orders::{completeness, Completeness};
+use super::process::{join_names, power_orders, process};
 use super::settings::{schedule_for, ClockSettings, GameSettings};
 use super::{announce, current, everyone, power_of, settings_of, Current, GameMail};
 use crate::engine::map::{Map, Power};
@@ -438,12 +438,7 @@ impl GameTick<'_> {
             let Some(power) = power_of(seat) else {
                 continue;
             };
-            let texts: Vec<String> =
-                store::orders_of_power(self.conn, self.game.id, self.phase(), power.upper())?
-                    .into_iter()
-                    .map(|r| r.understood)
-                    .collect();
-            let orders = read_stored(map, position, power, &texts);
+            let orders = power_orders(self.conn, self.game.id, self.phase(), position, power)?;
             if let Completeness::Missing(list) = completeness(map, position, power, &orders) {
                 missing.push((seat.clone(), power, list));
             }
