@@ -292,8 +292,9 @@ const NEVER: Option<i64> = Some(i64::MAX);
 /// A seat still missing orders: its power and the units without them.
 type Missing = (Seat, Power, Vec<String>);
 
-/// What every step of one game's tick reads: the game, its open phase
-/// with its deadline and end of grace, and its settings.
+/// What every step of one game's tick reads (the game, its open phase
+/// with its deadline and end of grace, its settings) and writes to (the
+/// tick's report and mails).
 struct GameTick<'a> {
     conn: &'a Connection,
     clock: &'a ClockSettings,
@@ -305,6 +306,8 @@ struct GameTick<'a> {
     settings: GameSettings,
     deadline: i64,
     grace: i64,
+    report: &'a mut TickReport,
+    mails: &'a mut Vec<GameMail>,
 }
 
 /// What is due for one game at `now`, done. Returns `Some(t)` when nothing
@@ -331,7 +334,7 @@ fn tick_game(
     let (Some(deadline), Some(grace)) = (cur.record.deadline, cur.record.grace_until) else {
         return Ok(NEVER);
     };
-    let tick = GameTick {
+    let mut tick = GameTick {
         conn,
         clock,
         templates,
@@ -342,9 +345,11 @@ fn tick_game(
         settings: settings_of(game)?,
         deadline,
         grace,
+        report,
+        mails,
     };
     if let Some(down_since) = outage.filter(|&d| tick.missed_in_outage(d)) {
-        tick.push_after_outage(down_since, report, mails)?;
+        tick.push_after_outage(down_since)?;
         return Ok(None);
     }
     let seats = store::seats_of_game(conn, game.id)?;
@@ -358,14 +363,14 @@ fn tick_game(
     }
     let missing = tick.missing_orders(&seats)?;
     if missing.is_empty() {
-        tick.all_in(&seats, report, mails)
+        tick.all_in(&seats)
     } else if now < deadline {
-        tick.remind(&missing, report, mails)
+        tick.remind(&missing)
     } else if now >= grace {
-        tick.end_grace(&missing, report, mails)?;
+        tick.end_grace(&missing)?;
         Ok(None)
     } else {
-        tick.late_notices(&missing, report, mails)
+        tick.late_notices(&missing)
     }
 }
 
@@ -379,6 +384,7 @@ impl GameTick<'_> {
         game_subject(self.code, &self.game.name, Some(self.phase()), what)
     }
 
+    /// A notice to one seat's player.
     fn to_one(&self, seat: &Seat, what: &str, text: String) -> GameMail {
         notice(
             vec![seat.address.clone()],
@@ -398,13 +404,8 @@ impl GameTick<'_> {
 
     /// After an outage, nothing missed is processed in a burst: the
     /// deadline moves on, and everyone is told.
-    fn push_after_outage(
-        &self,
-        down_since: i64,
-        report: &mut TickReport,
-        mails: &mut Vec<GameMail>,
-    ) -> Result<(), StoreError> {
-        let (conn, game, now, phase) = (self.conn, self.game, self.now, self.phase());
+    fn push_after_outage(&mut self, down_since: i64) -> Result<(), StoreError> {
+        let (conn, game, now, phase) = (self.conn, self.game, self.now, &self.cur.record.phase);
         let schedule = schedule_for(&self.settings, self.cur.position.phase.kind);
         let new = now + i64::from(self.clock.outage_margin_hours) * 3600;
         let new_grace = new + i64::from(schedule.grace_hours) * 3600;
@@ -422,8 +423,9 @@ impl GameTick<'_> {
             format_time(new_grace)
         );
         let subject = self.subject("Deadline moved after an outage");
-        mails.push(announce(conn, game, Some(phase), subject, text, now)?);
-        report
+        self.mails
+            .push(announce(conn, game, Some(phase), subject, text, now)?);
+        self.report
             .pushed_after_outage
             .push(format!("{}:{phase}", game.name));
         Ok(())
@@ -447,12 +449,7 @@ impl GameTick<'_> {
     }
 
     /// Every order is in: processed early, or at the deadline.
-    fn all_in(
-        &self,
-        seats: &[Seat],
-        report: &mut TickReport,
-        mails: &mut Vec<GameMail>,
-    ) -> Result<Option<i64>, StoreError> {
+    fn all_in(&mut self, seats: &[Seat]) -> Result<Option<i64>, StoreError> {
         let anyone_waits = seats.iter().any(|s| waited_for(s) && s.wait);
         let last_order = store::last_order_at(self.conn, self.game.id, self.phase())?
             .unwrap_or(self.cur.record.started_at);
@@ -461,7 +458,7 @@ impl GameTick<'_> {
         let may_go_early = seats.iter().any(waited_for) && !anyone_waits;
         let early_at = last_order + i64::from(self.clock.early_minutes) * 60;
         if (may_go_early && self.now >= early_at) || self.now >= self.deadline {
-            self.process(report, mails)?;
+            self.process()?;
             return Ok(None);
         }
         if may_go_early {
@@ -471,12 +468,7 @@ impl GameTick<'_> {
     }
 
     /// Before the deadline: one reminder to those still missing orders.
-    fn remind(
-        &self,
-        missing: &[Missing],
-        report: &mut TickReport,
-        mails: &mut Vec<GameMail>,
-    ) -> Result<Option<i64>, StoreError> {
+    fn remind(&mut self, missing: &[Missing]) -> Result<Option<i64>, StoreError> {
         let (record, deadline) = (&self.cur.record, self.deadline);
         let reminds = self.clock.reminder_hours > 0 && record.reminded_at.is_none();
         // Never in the first half of a phase: a short retreat or
@@ -499,26 +491,21 @@ impl GameTick<'_> {
                 power.name(),
                 list.join(", ")
             );
-            mails.push(self.to_one(seat, "Reminder", text));
-            report.reminders += 1;
+            self.mails.push(self.to_one(seat, "Reminder", text));
+            self.report.reminders += 1;
         }
         store::set_reminded(self.conn, record.id, self.now)?;
         Ok(None)
     }
 
     /// Past the end of grace: civil disorder (NMR), or abandonment.
-    fn end_grace(
-        &self,
-        missing: &[Missing],
-        report: &mut TickReport,
-        mails: &mut Vec<GameMail>,
-    ) -> Result<(), StoreError> {
-        let (conn, game, phase) = (self.conn, self.game, self.phase());
+    fn end_grace(&mut self, missing: &[Missing]) -> Result<(), StoreError> {
+        let (conn, game, phase) = (self.conn, self.game, &self.cur.record.phase);
         if self.settings.nmr {
             for (seat, _, _) in missing {
                 store::set_seat_status(conn, seat.id, SeatStatus::CivilDisorder)?;
             }
-            return self.process(report, mails);
+            return self.process();
         }
         let names: Vec<&str> = missing.iter().map(|(_, p, _)| p.name()).collect();
         for (seat, _, _) in missing {
@@ -533,20 +520,16 @@ impl GameTick<'_> {
             game.name
         );
         let subject = self.subject("Waiting for a replacement");
-        mails.push(announce(conn, game, Some(phase), subject, text, self.now)?);
-        report
+        self.mails
+            .push(announce(conn, game, Some(phase), subject, text, self.now)?);
+        self.report
             .abandoned
             .extend(names.iter().map(|n| format!("{}:{n}", game.name)));
         Ok(())
     }
 
     /// Between the deadline and the end of grace: late notices, daily.
-    fn late_notices(
-        &self,
-        missing: &[Missing],
-        report: &mut TickReport,
-        mails: &mut Vec<GameMail>,
-    ) -> Result<Option<i64>, StoreError> {
+    fn late_notices(&mut self, missing: &[Missing]) -> Result<Option<i64>, StoreError> {
         let repeat = i64::from(self.clock.late_repeat_hours.max(1)) * 3600;
         let last_notice = self.cur.record.late_notice_at;
         if last_notice.is_some_and(|t| self.now < t + repeat) {
@@ -555,10 +538,11 @@ impl GameTick<'_> {
         }
         for (seat, power, list) in missing {
             store::set_seat_status(self.conn, seat.id, SeatStatus::Late)?;
-            mails.push(self.to_one(seat, "[You are late!]", self.late_text(*power, list)));
-            report.late_notices += 1;
+            self.mails
+                .push(self.to_one(seat, "[You are late!]", self.late_text(*power, list)));
+            self.report.late_notices += 1;
         }
-        mails.push(self.others_told_of(missing)?);
+        self.mails.push(self.others_told_of(missing)?);
         store::set_late_notice(self.conn, self.cur.record.id, self.now)?;
         Ok(None)
     }
@@ -612,17 +596,13 @@ impl GameTick<'_> {
     }
 
     /// Processes the phase; its results go to everyone.
-    fn process(
-        &self,
-        report: &mut TickReport,
-        mails: &mut Vec<GameMail>,
-    ) -> Result<(), StoreError> {
+    fn process(&mut self) -> Result<(), StoreError> {
         let game = self.game;
         let done = process(self.conn, self.templates, self.code, game, self.now, true)?;
-        report
+        self.report
             .processed
             .push(format!("{}:{}", game.name, done.phase));
-        mails.push(GameMail {
+        self.mails.push(GameMail {
             results_of: Some(done.phase),
             ..notice(done.recipients, done.subject, done.body, game.id)
         });
