@@ -51,9 +51,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use judge::app::Judge;
 use judge::config::Config;
 use judge::engine::map::{Map, Power};
-use judge::frontend::Judge;
+use judge::frontend::Outgoing;
 use judge::game::orders::order_key;
 use judge::game::settings::GameSettings;
 use judge::game::tick::{tick, tick_cached, TickCache};
@@ -234,7 +235,9 @@ fn storm(root: &Path, hash: &PasswordHash, runs: usize) -> Vec<Figure> {
                     .expect("tick");
             let ticked = started.elapsed();
             for m in &mails {
-                m.queue(&tx, &judge.config, moment).expect("queue");
+                Outgoing::from(m)
+                    .queue(&tx, &judge.config, moment)
+                    .expect("queue");
             }
             let queued = started.elapsed();
             tx.commit().expect("commit");
@@ -280,7 +283,14 @@ fn storm(root: &Path, hash: &PasswordHash, runs: usize) -> Vec<Figure> {
                 let t = Instant::now();
                 let mut bytes = 0;
                 for raw in &raws {
-                    bytes += maker.fill(judge.store.conn(), &judge.config, raw).len();
+                    bytes += maker
+                        .fill(
+                            judge.store.conn(),
+                            &judge.config.judge.code,
+                            &judge.config.maps,
+                            raw,
+                        )
+                        .len();
                 }
                 let took = t.elapsed().as_secs_f64();
                 println!(
@@ -517,7 +527,9 @@ fn make_judge(dir: &Path, hash: &PasswordHash, plan: &Plan) {
         let tx = judge.store.transaction().expect("begin");
         let (report, mails) = tick(&tx, &clock, &judge.templates, &code, at).expect("tick");
         for m in &mails {
-            m.queue(&tx, &judge.config, at).expect("queue");
+            Outgoing::from(m)
+                .queue(&tx, &judge.config, at)
+                .expect("queue");
         }
         tx.commit().expect("commit");
         assert!(

@@ -63,6 +63,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use judge::app::Judge;
 use judge::config::Config;
 use judge::daemon::mailbox::Inbox;
 use judge::engine::map::{Map, Power};
@@ -70,7 +71,7 @@ use judge::engine::order::{Order, OrderKind};
 use judge::engine::parse::parse_order;
 use judge::engine::phase::PhaseKind;
 use judge::engine::position::Position;
-use judge::frontend::{Handled, Judge};
+use judge::frontend::Handled;
 use judge::game::orders::order_key;
 use judge::store::{self, NewOrder};
 

@@ -6,6 +6,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::game::maps::MapSettings;
+use crate::game::settings::{ClockSettings, Defaults};
+
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
@@ -15,11 +18,11 @@ pub struct Config {
     #[serde(default)]
     pub mail: MailSection,
     #[serde(default)]
-    pub games: GamesSection,
+    pub games: Defaults,
     #[serde(default)]
-    pub clock: ClockSection,
+    pub clock: ClockSettings,
     #[serde(default)]
-    pub maps: MapsSection,
+    pub maps: MapSettings,
     /// Mailbox sections belong to the daemon; kept as raw tables here so
     /// that the front end can run from the same file.
     #[serde(default)]
@@ -87,128 +90,6 @@ impl Default for MailSection {
 
 fn default_max_bytes() -> usize {
     256 * 1024
-}
-
-/// The map pictures: in the results mails, for `GET MAP` and `judge map`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MapsSection {
-    /// Whether results mails carry the map of the phase (players may still
-    /// `SET MAPS OFF` for themselves).
-    #[serde(default = "yes")]
-    pub enabled: bool,
-    /// The PNG's width in pixels (at least 400; the height follows).
-    #[serde(default = "default_map_width")]
-    pub width: u32,
-    /// Also attach the SVG (for zooming without blur).
-    #[serde(default)]
-    pub svg: bool,
-}
-
-impl Default for MapsSection {
-    fn default() -> Self {
-        MapsSection {
-            enabled: true,
-            width: default_map_width(),
-            svg: false,
-        }
-    }
-}
-
-fn yes() -> bool {
-    true
-}
-
-fn default_map_width() -> u32 {
-    1200
-}
-
-/// Defaults for new games (the Master can change each game's own).
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct GamesSection {
-    /// Hours from a movement phase's start to its deadline.
-    #[serde(default = "default_move_hours")]
-    pub move_hours: u32,
-    /// Hours for retreat and adjustment phases.
-    #[serde(default = "default_short_hours")]
-    pub retreat_hours: u32,
-    #[serde(default = "default_short_hours")]
-    pub adjust_hours: u32,
-    /// Hours of grace after a deadline.
-    #[serde(default = "default_grace_hours")]
-    pub grace_hours: u32,
-    /// Schedules (cron, 6 or 7 fields, seconds first, UTC): the deadline is
-    /// the first schedule time at least the phase's hours after its start.
-    #[serde(default)]
-    pub move_cron: Option<String>,
-    #[serde(default)]
-    pub retreat_cron: Option<String>,
-    #[serde(default)]
-    pub adjust_cron: Option<String>,
-    /// The time zone schedules are read in (IANA name); absent: UTC.
-    #[serde(default)]
-    pub timezone: Option<String>,
-}
-
-impl Default for GamesSection {
-    fn default() -> Self {
-        GamesSection {
-            move_hours: default_move_hours(),
-            retreat_hours: default_short_hours(),
-            adjust_hours: default_short_hours(),
-            grace_hours: default_grace_hours(),
-            move_cron: None,
-            retreat_cron: None,
-            adjust_cron: None,
-            timezone: None,
-        }
-    }
-}
-
-fn default_move_hours() -> u32 {
-    72
-}
-fn default_short_hours() -> u32 {
-    24
-}
-fn default_grace_hours() -> u32 {
-    24
-}
-
-/// The clock's habits.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct ClockSection {
-    /// Hours before a deadline at which powers with incomplete orders get
-    /// a reminder (once per phase; 0: none).
-    pub reminder_hours: u32,
-    /// Minutes after the last order, once every power's orders are
-    /// complete and nobody has WAIT set, before the phase is processed early.
-    pub early_minutes: u32,
-    /// Hours between repeated late notices.
-    pub late_repeat_hours: u32,
-    /// A gap of at least this many minutes between two clock ticks means
-    /// the judge was down.
-    pub outage_minutes: u32,
-    /// Hours from the restart to which deadlines missed during an outage
-    /// are pushed.
-    pub outage_margin_hours: u32,
-    /// Seconds between clock ticks in `judge run`.
-    pub tick_seconds: u32,
-}
-
-impl Default for ClockSection {
-    fn default() -> Self {
-        ClockSection {
-            reminder_hours: 24,
-            early_minutes: 10,
-            late_repeat_hours: 24,
-            outage_minutes: 60,
-            outage_margin_hours: 24,
-            tick_seconds: 30,
-        }
-    }
 }
 
 impl Config {

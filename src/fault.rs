@@ -18,3 +18,12 @@ pub fn maybe_panic(place: &str, name: &str) {
     #[cfg(not(debug_assertions))]
     let _ = (place, name);
 }
+
+/// The text of a caught panic.
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "(no message)".to_string())
+}

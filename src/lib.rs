@@ -8,6 +8,8 @@
 //! - [`draw`]: the board drawn, SVG and PNG (`crates/draw`, `judge-draw`):
 //!   pure, depending on the engine only.
 //! - [`interchange`]: the JSON form of positions, orders and results.
+//! - [`app`]: the judge itself — configuration, store, credentials,
+//!   templates — as `judge run` and `judge handle` open it.
 //! - [`commands`]: the `judge` subcommands, one file each.
 //! - [`config`]: reads `judge.toml`.
 //! - [`daemon`]: `judge run` — mailboxes in and out, the clock.
@@ -21,6 +23,7 @@
 //! - [`report`]: the mails to the whole game (results), from editable templates.
 //! - [`fault`]: panics injected on purpose by tests (debug builds only).
 
+pub mod app;
 pub mod commands;
 pub mod config;
 pub mod daemon;

@@ -8,15 +8,15 @@
 //! step also ticks twice more with nothing happening in between (the
 //! cache's shortcut when nothing at all was written).
 
-use judge::config::ClockSection;
 use judge::engine::map::{Map, Power};
 use judge::engine::parse::parse_order;
 use judge::engine::phase::PhaseKind;
 use judge::engine::position::Position;
-use judge::frontend::Outgoing;
 use judge::game::orders::order_key;
+use judge::game::settings::ClockSettings;
 use judge::game::settings::GameSettings;
 use judge::game::tick::{tick, tick_cached, TickCache, TickReport};
+use judge::game::GameMail;
 use judge::interchange::PositionJson;
 use judge::report::Templates;
 use judge::store::{self, GameState, NewGame, NewOrder, NewSeat, PasswordHash, SeatStatus, Store};
@@ -28,10 +28,10 @@ const STEPS: i64 = 7 * 48;
 /// After this step the judge is down for 30 hours.
 const OUTAGE_AFTER: i64 = 70;
 
-fn clock() -> ClockSection {
-    ClockSection {
+fn clock() -> ClockSettings {
+    ClockSettings {
         late_repeat_hours: 6,
-        ..ClockSection::default()
+        ..ClockSettings::default()
     }
 }
 
@@ -190,12 +190,12 @@ fn happen(db: &mut Store, s: i64, now: i64, hash: &PasswordHash) {
 
 type Seen = (TickReport, Vec<(Vec<String>, String, String, Option<i64>)>);
 
-fn seen((report, mails): (TickReport, Vec<Outgoing>)) -> Seen {
+fn seen((report, mails): (TickReport, Vec<GameMail>)) -> Seen {
     (
         report,
         mails
             .into_iter()
-            .map(|m| (m.to, m.subject, m.body, m.game_id))
+            .map(|m| (m.to, m.subject, m.body, Some(m.game_id)))
             .collect(),
     )
 }

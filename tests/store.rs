@@ -847,22 +847,15 @@ fn games_seats_phases_press_archive() {
     assert_eq!(seats_of_game(conn, game).unwrap().len(), 7);
 
     set_seat_wait(conn, france.id, true).unwrap();
-    set_seat_draw(
-        conn,
-        france.id,
-        Some("S1901M"),
-        Some(&["FRANCE", "ENGLAND"]),
-    )
-    .unwrap();
+    set_seat_draw(conn, france.id, Some("S1901M")).unwrap();
     set_seat_status(conn, france.id, SeatStatus::Late).unwrap();
     let f = seat_by_id(conn, france.id).unwrap().unwrap();
     assert!(f.wait);
     assert_eq!(f.draw_vote.as_deref(), Some("S1901M"));
-    assert_eq!(f.draw_powers.as_deref(), Some(r#"["FRANCE","ENGLAND"]"#));
     assert_eq!(f.status, SeatStatus::Late);
     assert_eq!(clear_waits(conn, game).unwrap(), 1);
     assert_eq!(clear_draw_votes(conn, game).unwrap(), 1);
-    set_seat_draw(conn, france.id, None, None).unwrap();
+    set_seat_draw(conn, france.id, None).unwrap();
     assert!(matches!(
         set_seat_status(conn, 9999, SeatStatus::Active),
         Err(StoreError::NotFound(_))
@@ -879,14 +872,7 @@ fn games_seats_phases_press_archive() {
         insert_phase(conn, game, "S1901M", &position("S1901M"), None, None, T0),
         Err(StoreError::Duplicate(_))
     ));
-    assert_eq!(next_wakeup(conn, T0).unwrap(), Some(T0 + 86400));
-    assert!(phases_due(conn, T0 + 86399).unwrap().is_empty());
-    assert_eq!(phases_due(conn, T0 + 86400).unwrap().len(), 1);
-    set_game_state(conn, game, GameState::Paused, T0).unwrap();
-    assert!(phases_due(conn, T0 + 86400).unwrap().is_empty());
-    set_game_state(conn, game, GameState::Active, T0).unwrap();
     set_deadline(conn, game, "S1901M", Some(T0 + 100), None).unwrap();
-    assert_eq!(next_wakeup(conn, T0).unwrap(), Some(T0 + 100));
     let results = json!({ "A PAR - BUR": "bounce" });
     mark_processed(conn, game, "S1901M", &results, T0 + 200).unwrap();
     assert!(matches!(
@@ -941,11 +927,10 @@ fn games_seats_phases_press_archive() {
     );
 
     // Absences and observers.
-    let away = add_absence(conn, france.id, T0 + 1000, T0 + 2000).unwrap();
+    add_absence(conn, france.id, T0 + 1000, T0 + 2000).unwrap();
     assert!(add_absence(conn, france.id, T0 + 2000, T0 + 1000).is_err());
     assert_eq!(absences_of_game(conn, game, T0).unwrap().len(), 1);
     assert!(absences_of_game(conn, game, T0 + 2000).unwrap().is_empty());
-    remove_absence(conn, away).unwrap();
     assert!(add_observer(conn, game, "Watcher@example.org", hash, T0)
         .unwrap()
         .is_some());
@@ -1241,17 +1226,13 @@ fn sql_metacharacters_round_trip_verbatim() {
         )
         .unwrap();
         assign_power(&tx, seat, &power, &phase).unwrap();
-        set_seat_draw(&tx, seat, Some(s), Some(&[s, power.as_str()])).unwrap();
+        set_seat_draw(&tx, seat, Some(s)).unwrap();
         let seat_row = seat_by_power(&tx, game, &power).unwrap().expect(s);
         assert_eq!(seat_row.id, seat);
         assert_eq!(seat_row.power.as_deref(), Some(power.as_str()));
         assert_eq!(seat_row.address, s);
         assert_eq!(seat_row.preferences.as_deref(), Some(s));
         assert_eq!(seat_row.draw_vote.as_deref(), Some(s));
-        assert_eq!(
-            seat_row.draw_powers,
-            Some(serde_json::to_string(&[s, power.as_str()]).unwrap())
-        );
         set_seat_address(&tx, seat, &format!("{s}{s}")).unwrap();
         assert_eq!(
             seat_by_id(&tx, seat).unwrap().unwrap().address,
@@ -1420,7 +1401,6 @@ fn passwords_are_argon2id_with_owasp_parameters() {
     assert!(!verify_password(plain, "garbage"));
     assert!(!verify_password(plain, plain));
     assert!(!verify_password(plain, ""));
-    assert!(!h1.needs_rehash());
     assert!(
         !format!("{h1:?}").contains(parts[5]),
         "Debug hides the hash"
@@ -1444,7 +1424,6 @@ fn passwords_are_argon2id_with_owasp_parameters() {
     .to_string();
     let weak = PasswordHash::parse(&weak).unwrap();
     assert!(weak.verify(plain), "old hashes still verify");
-    assert!(weak.needs_rehash());
     let argon2i = argon2::Argon2::new(
         argon2::Algorithm::Argon2i,
         argon2::Version::V0x13,
@@ -1507,7 +1486,6 @@ fn plain_passwords_never_reach_the_file() {
         add_observer(&tx, game, "obs@example.org", &observer_hash, T0).unwrap();
         let new_seat_hash = hash_password(seat_plain).unwrap();
         set_seat_password(&tx, seat, &new_seat_hash).unwrap();
-        set_game_master(&tx, game, Some("gm2@example.org"), Some(&master_hash)).unwrap();
         // The database itself refuses a plain password, whatever the code.
         for sql in [
             "UPDATE seats SET password_hash = 'Plain-Seat-Pw-7Qx9!'",

@@ -12,8 +12,10 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
+use crate::app::Judge;
 use crate::config::Config;
-use crate::frontend::{panic_message, Handled, Judge};
+use crate::fault::panic_message;
+use crate::frontend::Handled;
 use crate::mail::limit::read_bounded;
 
 /// sysexits.h: a temporary failure; the mail system retries.

@@ -19,8 +19,9 @@ use std::time::Duration;
 
 use tokio::sync::Notify;
 
+use crate::app::Judge;
 use crate::config::Config;
-use crate::frontend::{tell_keeper, Judge};
+use crate::frontend::{tell_keeper, Outgoing};
 use crate::game::tick::{tick_cached, TickCache};
 use crate::store::{self, Outbound, StoreError};
 use mailbox::{Inbox, Outbox};
@@ -240,7 +241,9 @@ fn run_clock(judge: &mut Judge, now: i64, cache: &mut TickCache) -> Result<(), S
     let (report, mails) =
         tick_cached(&tx, &clock, &judge.templates, &code, now, cache).map_err(err)?;
     for m in &mails {
-        m.queue(&tx, &judge.config, now).map_err(err)?;
+        Outgoing::from(m)
+            .queue(&tx, &judge.config, now)
+            .map_err(err)?;
     }
     for game in &report.recovered {
         log::info!("game '{game}', marked failed, was processed again: the mark is gone");
@@ -298,7 +301,12 @@ async fn send_out(
             }
             // Maps are drawn now, outside any transaction.
             if crate::mail::has_pictures(&mail.raw) {
-                mail.raw = pictures.fill(judge.store.conn(), &judge.config, &mail.raw);
+                mail.raw = pictures.fill(
+                    judge.store.conn(),
+                    &judge.config.judge.code,
+                    &judge.config.maps,
+                    &mail.raw,
+                );
             }
             match outbox.send(&mail, &from).await {
                 Ok(()) => store::mark_sent(judge.store.conn(), mail.id, now).map_err(err)?,

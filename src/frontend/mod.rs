@@ -1,5 +1,6 @@
 //! The mail front end: one inbound mail in, stored state and queued
-//! replies out.
+//! replies out. It works with the judge's parts lent as a [`MailDesk`];
+//! the judge itself (`crate::app::Judge`) stands above.
 //!
 //! The order of work keeps the promise "nothing lost, nothing twice", with
 //! many processes at once (a mail system may run a `judge handle` per mail
@@ -29,6 +30,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use rusqlite::Transaction;
 
 use crate::config::Config;
+use crate::fault::panic_message;
 use crate::mail::{read_mail, Incoming};
 use crate::report::Templates;
 use crate::store::{self, InboundStatus, Store, StoreError};
@@ -68,32 +70,16 @@ pub enum Stored {
     },
 }
 
-/// The judge: configuration, store, and what it remembers between mails.
-pub struct Judge {
-    pub config: Config,
-    pub store: Store,
-    pub credentials: CredentialCache,
-    pub templates: Templates,
+/// What handling mail works with: the judge's parts, borrowed from
+/// [`crate::app::Judge`], which hands one out per call.
+pub struct MailDesk<'a> {
+    pub config: &'a Config,
+    pub store: &'a mut Store,
+    pub credentials: &'a mut CredentialCache,
+    pub templates: &'a Templates,
 }
 
-impl Judge {
-    pub fn open(config: Config) -> Result<Judge, String> {
-        let store = Store::open(config.database_path()).map_err(|e| {
-            format!(
-                "cannot open the database {}: {e}",
-                config.database_path().display()
-            )
-        })?;
-        let templates = Templates::from_dir(config.resolve(std::path::Path::new("templates")))
-            .map_err(|e| e.to_string())?;
-        Ok(Judge {
-            config,
-            store,
-            credentials: CredentialCache::new(),
-            templates,
-        })
-    }
-
+impl MailDesk<'_> {
     /// Stores one raw mail and handles it (after any older stored mail).
     /// An error means the mail was not stored; once stored, what went
     /// wrong is in the [`Handled`].
@@ -204,9 +190,9 @@ impl Judge {
         let acted = catch_unwind(AssertUnwindSafe(|| {
             act_on(
                 &tx,
-                &self.config,
-                &self.templates,
-                &mut self.credentials,
+                self.config,
+                self.templates,
+                self.credentials,
                 id,
                 mail.as_ref(),
                 now,
@@ -217,7 +203,7 @@ impl Judge {
                 tx.commit()?;
                 return Ok(Some((id, handled)));
             }
-            Ok(Err(e)) if is_passing(&e) => return Err(e),
+            Ok(Err(e)) if e.is_passing() => return Err(e),
             Ok(Err(e)) => format!("error: {e}"),
             Err(panic) => format!("panic: {}", panic_message(panic.as_ref())),
         };
@@ -242,7 +228,7 @@ impl Judge {
             return Ok(());
         }
         let code = &self.config.judge.code;
-        if let Some(mail) = mail.filter(|m| why_drop(m, &self.config).is_none()) {
+        if let Some(mail) = mail.filter(|m| why_drop(m, self.config).is_none()) {
             let to = mail.reply_address().map(|a| a.addr_spec());
             let subject = match mail.subject.trim() {
                 "" => format!("{code}: Reply"),
@@ -260,7 +246,7 @@ impl Judge {
                 results_of: None,
                 pictures: Vec::new(),
             };
-            reply.queue(&tx, &self.config, now)?;
+            reply.queue(&tx, self.config, now)?;
         }
         let (message_id, from) = match mail {
             Some(m) => (
@@ -271,7 +257,7 @@ impl Judge {
         };
         tell_keeper(
             &tx,
-            &self.config,
+            self.config,
             "a mail could not be handled",
             format!(
                 "Stored mail #{id} {message_id} from {from} could not be handled:\n\n    {why}\n\n\
@@ -372,39 +358,6 @@ fn why_drop(mail: &Incoming, config: &Config) -> Option<String> {
     }
 }
 
-/// Whether an error may pass by itself (the database busy, the disk full
-/// or failing, memory short): the work is left to be tried again, not
-/// marked failed.
-pub fn is_passing(e: &StoreError) -> bool {
-    use rusqlite::ErrorCode::*;
-    match e {
-        StoreError::Io(_) => true,
-        StoreError::Sqlite(e) => matches!(
-            e.sqlite_error_code(),
-            Some(
-                DatabaseBusy
-                    | DatabaseLocked
-                    | SystemIoFailure
-                    | DiskFull
-                    | CannotOpen
-                    | ReadOnly
-                    | OutOfMemory
-                    | FileLockingProtocolFailed
-            )
-        ),
-        _ => false,
-    }
-}
-
-/// The text of a caught panic.
-pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    payload
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "(no message)".to_string())
-}
-
 /// Queues a note to the judgekeeper (`[judge] keeper`), if one is set.
 pub fn tell_keeper(
     tx: &Transaction<'_>,
@@ -426,6 +379,20 @@ pub fn tell_keeper(
         pictures: Vec::new(),
     };
     note.queue(tx, config, now)
+}
+
+impl From<&crate::game::GameMail> for Outgoing {
+    fn from(mail: &crate::game::GameMail) -> Outgoing {
+        Outgoing {
+            to: mail.to.clone(),
+            subject: mail.subject.clone(),
+            body: mail.body.clone(),
+            game_id: Some(mail.game_id),
+            answers: None,
+            results_of: mail.results_of.clone(),
+            pictures: Vec::new(),
+        }
+    }
 }
 
 /// A stable 64-bit hash, for naming unreadable mails.

@@ -229,10 +229,7 @@ impl Session<'_> {
 
     /// `JDG:game - S1901M <what>`.
     pub fn subject(&self, game: &str, phase: Option<&str>, what: &str) -> String {
-        match phase {
-            Some(p) => format!("{}:{} - {} {}", self.code(), game, p, what),
-            None => format!("{}:{} - {}", self.code(), game, what),
-        }
+        crate::report::game_subject(self.code(), game, phase, what)
     }
 
     pub fn footer(&self) -> String {

@@ -4,8 +4,7 @@
 use rusqlite::Connection;
 
 use super::clock::deadline_after;
-use super::process::schedule_for;
-use super::settings::Schedule;
+use super::settings::{schedule_for, Schedule};
 use super::{current, settings_of};
 use crate::store::{self, Game, StoreError};
 

@@ -6,9 +6,9 @@
 use std::collections::BTreeMap;
 
 use rusqlite::Connection;
+use serde::Deserialize;
 
 use super::{current, position_of, process::all_orders, variant_of};
-use crate::config::{Config, MapsSection};
 use crate::draw::{self, Scene};
 use crate::engine::adjudicate::adjudicate_with;
 use crate::engine::map::Map;
@@ -18,6 +18,41 @@ use crate::engine::phase::Phase;
 use crate::engine::position::{Dislodged, Position};
 use crate::mail::{fill_pictures, PicturePart};
 use crate::store::{self, Game, StoreError};
+
+/// The map pictures: in the results mails, for `GET MAP` and `judge map`
+/// (`[maps]` in `judge.toml`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MapSettings {
+    /// Whether results mails carry the map of the phase (players may still
+    /// `SET MAPS OFF` for themselves).
+    #[serde(default = "yes")]
+    pub enabled: bool,
+    /// The PNG's width in pixels (at least 400; the height follows).
+    #[serde(default = "default_map_width")]
+    pub width: u32,
+    /// Also attach the SVG (for zooming without blur).
+    #[serde(default)]
+    pub svg: bool,
+}
+
+impl Default for MapSettings {
+    fn default() -> Self {
+        MapSettings {
+            enabled: true,
+            width: default_map_width(),
+            svg: false,
+        }
+    }
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn default_map_width() -> u32 {
+    1200
+}
 
 /// Everything one picture shows, owned: made from the store, drawn later.
 #[derive(Clone, Debug)]
@@ -142,7 +177,7 @@ pub fn results_parts(
     conn: &Connection,
     game_id: i64,
     phase: &str,
-    maps: &MapsSection,
+    maps: &MapSettings,
 ) -> Result<Vec<PicturePart>, StoreError> {
     if !maps.enabled {
         return Ok(Vec::new());
@@ -175,15 +210,30 @@ impl PictureMaker {
     const KEEP: usize = 4;
 
     /// `raw` with its pictures drawn in (unchanged if it asks for none).
-    pub fn fill(&mut self, conn: &Connection, config: &Config, raw: &[u8]) -> Vec<u8> {
-        fill_pictures(raw, |reference| self.picture(conn, config, reference))
+    /// `judge_code` titles the pictures; `maps` says how wide.
+    pub fn fill(
+        &mut self,
+        conn: &Connection,
+        judge_code: &str,
+        maps: &MapSettings,
+        raw: &[u8],
+    ) -> Vec<u8> {
+        fill_pictures(raw, |reference| {
+            self.picture(conn, judge_code, maps, reference)
+        })
     }
 
-    fn picture(&mut self, conn: &Connection, config: &Config, reference: &str) -> Option<Vec<u8>> {
+    fn picture(
+        &mut self,
+        conn: &Connection,
+        judge_code: &str,
+        maps: &MapSettings,
+        reference: &str,
+    ) -> Option<Vec<u8>> {
         if let Some((_, bytes)) = self.recent.iter().find(|(r, _)| r == reference) {
             return bytes.clone();
         }
-        let bytes = draw_reference(conn, config, reference);
+        let bytes = draw_reference(conn, judge_code, maps, reference);
         if let Err(e) = &bytes {
             log::warn!("the map {reference:?} could not be drawn: {e}");
         }
@@ -198,7 +248,12 @@ impl PictureMaker {
 
 /// Draws `results|phase <game id> <phase> png|svg` (the same picture: a
 /// processed phase with its results, else the position).
-fn draw_reference(conn: &Connection, config: &Config, reference: &str) -> Result<Vec<u8>, String> {
+fn draw_reference(
+    conn: &Connection,
+    judge_code: &str,
+    maps: &MapSettings,
+    reference: &str,
+) -> Result<Vec<u8>, String> {
     let words: Vec<&str> = reference.split(' ').collect();
     let ["results" | "phase", id, phase, format] = words[..] else {
         return Err("not a picture reference".to_string());
@@ -207,10 +262,10 @@ fn draw_reference(conn: &Connection, config: &Config, reference: &str) -> Result
     let game = store::game_by_id(conn, id)
         .map_err(|e| e.to_string())?
         .ok_or_else(|| format!("no game {id}"))?;
-    let picture = picture_of_phase(conn, &config.judge.code, &game, Some(phase))
-        .map_err(|e| e.to_string())?;
+    let picture =
+        picture_of_phase(conn, judge_code, &game, Some(phase)).map_err(|e| e.to_string())?;
     match format {
         "svg" => Ok(picture.svg().into_bytes()),
-        _ => picture.png(config.maps.width),
+        _ => picture.png(maps.width),
     }
 }

@@ -21,6 +21,46 @@ use crate::store::{self, Game, PhaseRecord, Seat, SeatStatus, StoreError};
 
 pub use settings::GameSettings;
 
+/// A mail to a game's people, as the game layer decides it: the front end
+/// renders and queues it (`frontend::Outgoing` from this).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameMail {
+    pub to: Vec<String>,
+    pub subject: String,
+    pub body: String,
+    pub game_id: i64,
+    /// The results of this phase: its map goes with the mail.
+    pub results_of: Option<String>,
+}
+
+/// Archives a notice to the whole game and returns the mail that tells
+/// everyone (players, Master, observers) of it.
+pub fn announce(
+    conn: &Connection,
+    game: &Game,
+    phase: Option<&str>,
+    subject: String,
+    text: String,
+    now: i64,
+) -> Result<GameMail, StoreError> {
+    store::append_archive(
+        conn,
+        game.id,
+        phase,
+        store::ArchiveKind::Notice,
+        &subject,
+        &text,
+        now,
+    )?;
+    Ok(GameMail {
+        to: everyone(conn, game)?,
+        subject,
+        body: text,
+        game_id: game.id,
+        results_of: None,
+    })
+}
+
 /// A game's current phase and its position.
 pub struct Current {
     pub record: PhaseRecord,

@@ -43,12 +43,6 @@ pub enum Completeness {
     Missing(Vec<String>),
 }
 
-impl Completeness {
-    pub fn is_complete(&self) -> bool {
-        !matches!(self, Completeness::Missing(_))
-    }
-}
-
 pub fn completeness(
     map: &Map,
     position: &Position,

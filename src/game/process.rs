@@ -6,16 +6,19 @@ use rusqlite::Connection;
 
 use super::clock::format_time;
 use super::orders::read_stored;
+// The commands name it here too.
+pub use super::settings::schedule_for;
 use super::settings::GameSettings;
-use super::{current, everyone, power_of, settings_of, variant_of};
+use super::variant::Variant;
+use super::{current, everyone, power_of, settings_of, variant_of, Current};
 use crate::engine::adjudicate::{adjudicate_with, Adjudication};
 use crate::engine::map::{Map, Power};
 use crate::engine::order::Order;
-use crate::engine::phase::{PhaseKind, Season};
+use crate::engine::phase::Season;
 use crate::engine::position::Position;
 use crate::interchange::PositionJson;
 use crate::report::{render_results, render_subject, ResultsContext, Templates};
-use crate::store::{self, ArchiveKind, Game, GameState, SeatStatus, StoreError};
+use crate::store::{self, ArchiveKind, Game, GameState, Seat, SeatStatus, StoreError};
 
 /// What a processing did, for the caller's reply and the mails to send.
 pub struct Processed {
@@ -37,25 +40,43 @@ pub fn all_orders(
     phase: &str,
     position: &Position,
 ) -> Result<Vec<Order>, StoreError> {
-    let map = Map::standard();
     let mut out = Vec::new();
     for power in Power::ALL {
-        let texts: Vec<String> = store::orders_of_power(conn, game.id, phase, power.upper())?
-            .into_iter()
-            .map(|r| r.understood)
-            .collect();
-        out.extend(read_stored(map, position, power, &texts));
+        out.extend(power_orders(conn, game.id, phase, position, power)?);
     }
     Ok(out)
 }
 
-/// The schedule for a phase kind.
-pub fn schedule_for(settings: &GameSettings, kind: PhaseKind) -> &super::settings::Schedule {
-    match kind {
-        PhaseKind::Movement => &settings.movement,
-        PhaseKind::Retreat => &settings.retreat,
-        PhaseKind::Adjustment => &settings.adjustment,
-    }
+/// One power's current orders in a phase, as stored (read against the
+/// phase's position).
+pub fn power_orders(
+    conn: &Connection,
+    game_id: i64,
+    phase: &str,
+    position: &Position,
+    power: Power,
+) -> Result<Vec<Order>, StoreError> {
+    let texts: Vec<String> = store::orders_of_power(conn, game_id, phase, power.upper())?
+        .into_iter()
+        .map(|r| r.understood)
+        .collect();
+    Ok(read_stored(Map::standard(), position, power, &texts))
+}
+
+/// A phase adjudicated, not yet stored: what the steps of [`process`] share.
+struct Adjudicated {
+    cur: Current,
+    variant: Variant,
+    seats: Vec<Seat>,
+    adjudication: Adjudication,
+    /// The two-player game's coin toss, when it falls now: the side Italy
+    /// joins.
+    toss: Option<usize>,
+    /// Why the game ended, when it did.
+    ended: Option<String>,
+    /// The next phase's deadline and end of grace, when the game goes on.
+    deadline: Option<i64>,
+    grace: Option<i64>,
 }
 
 /// Adjudicates the current phase. With `commit` false it is a dry run
@@ -68,12 +89,31 @@ pub fn process(
     now: i64,
     commit: bool,
 ) -> Result<Processed, StoreError> {
+    let done = adjudicate_current(conn, game, now)?;
+    let next = &done.adjudication.next;
+    let mut processed = Processed {
+        phase: done.cur.record.phase.clone(),
+        next: done.ended.is_none().then(|| next.phase.to_string()),
+        ended: done.ended.clone(),
+        subject: render_subject(code, &game.name, done.cur.position.phase),
+        body: results_body(templates, code, game, &done)?,
+        recipients: everyone(conn, game)?,
+    };
+    if commit {
+        store_outcome(conn, game, &done, &mut processed, now)?;
+    }
+    Ok(processed)
+}
+
+/// Adjudicates the game's current phase with its variant's rules, and
+/// decides what follows: the coin toss, the end of the game, the next
+/// deadline.
+fn adjudicate_current(conn: &Connection, game: &Game, now: i64) -> Result<Adjudicated, StoreError> {
     let map = Map::standard();
     let settings = settings_of(game)?;
     let Some(cur) = current(conn, game.id)? else {
         return Err(StoreError::NotFound(format!("a phase of {}", game.name)));
     };
-    let phase_name = cur.record.phase.clone();
     let variant = variant_of(game);
     let seats = store::seats_of_game(conn, game.id)?;
     // Countries in civil disorder hold, give no support and build nothing.
@@ -83,7 +123,7 @@ pub fn process(
         .filter_map(power_of)
         .collect();
     let rules = variant.rules_at(map, cur.position.phase, &in_disorder);
-    let orders = all_orders(conn, game, &phase_name, &cur.position)?;
+    let orders = all_orders(conn, game, &cur.record.phase, &cur.position)?;
     let adjudication = adjudicate_with(map, &cur.position, &orders, &rules);
     let next = &adjudication.next;
     // Two-player game: the coin toss before the first winter's adjustments.
@@ -92,16 +132,7 @@ pub fn process(
         next.phase.year > variant.start_year || next.phase.season == Season::Winter;
     let toss = (variant.neutral_italy && !italy_seated && first_winter_reached)
         .then(|| variant.coin_toss(game.seed));
-    let mut notes = Vec::new();
-    if let Some(side) = toss {
-        let names: Vec<&str> = variant.blocs[side].iter().map(|p| p.name()).collect();
-        notes.push(format!(
-            "The coin is tossed: Italy joins {} and is played by that side from now on.",
-            join_names(&names)
-        ));
-    }
-
-    let ended = end_of_game(game, &settings, &phase_name, &adjudication, &seats)?;
+    let ended = end_of_game(game, &settings, &cur.record.phase, &adjudication, &seats);
     let (deadline, grace) = if ended.is_some() {
         (None, None)
     } else {
@@ -109,112 +140,150 @@ pub fn process(
         let (d, g) = super::deadline::deadline_for(conn, game.id, schedule, now)?;
         (Some(d), Some(g))
     };
+    Ok(Adjudicated {
+        cur,
+        variant,
+        seats,
+        adjudication,
+        toss,
+        ended,
+        deadline,
+        grace,
+    })
+}
+
+/// The results mail's text: the template, after any note of the coin toss.
+fn results_body(
+    templates: &Templates,
+    code: &str,
+    game: &Game,
+    done: &Adjudicated,
+) -> Result<String, StoreError> {
     let body = render_results(
         templates,
         &ResultsContext {
             judge_code: code,
             game: &game.name,
-            variant: &variant_title(variant.name),
-            phase: cur.position.phase,
-            adjudication: &adjudication,
-            before: &cur.position,
-            next_deadline: deadline.map(format_time),
-            game_over: ended.clone(),
+            variant: &variant_title(done.variant.name),
+            phase: done.cur.position.phase,
+            adjudication: &done.adjudication,
+            before: &done.cur.position,
+            next_deadline: done.deadline.map(format_time),
+            game_over: done.ended.clone(),
         },
     )
     .map_err(|e| StoreError::Setup(format!("results template: {e}")))?;
-    let body = if notes.is_empty() {
-        body
-    } else {
-        format!("{}\n\n{body}", notes.join("\n"))
+    let Some(side) = done.toss else {
+        return Ok(body);
     };
-    let subject = render_subject(code, &game.name, cur.position.phase);
-    let recipients = everyone(conn, game)?;
-    let mut processed = Processed {
-        phase: phase_name.clone(),
-        next: ended.is_none().then(|| next.phase.to_string()),
-        ended: ended.clone(),
-        subject,
-        body,
-        recipients,
-    };
-    if !commit {
-        return Ok(processed);
-    }
+    let names: Vec<&str> = done.variant.blocs[side].iter().map(|p| p.name()).collect();
+    Ok(format!(
+        "The coin is tossed: Italy joins {} and is played by that side from now on.\n\n{body}",
+        join_names(&names)
+    ))
+}
 
-    let results: std::collections::BTreeMap<String, String> = adjudication
+/// Stores a processing: the results, the next phase (or the end of the
+/// game, whose summary `processed.body` gains), the archive, the seats.
+fn store_outcome(
+    conn: &Connection,
+    game: &Game,
+    done: &Adjudicated,
+    processed: &mut Processed,
+    now: i64,
+) -> Result<(), StoreError> {
+    let map = Map::standard();
+    let phase_name = &done.cur.record.phase;
+    let next = &done.adjudication.next;
+    let next_name = next.phase.to_string();
+    let results: std::collections::BTreeMap<String, String> = done
+        .adjudication
         .orders
         .iter()
         .map(|(o, outcome)| (o.short(map), outcome.summary()))
         .collect();
-    store::mark_processed(conn, game.id, &phase_name, &results, now)?;
+    store::mark_processed(conn, game.id, phase_name, &results, now)?;
     store::clear_waits(conn, game.id)?;
     store::clear_draw_votes(conn, game.id)?;
     store::clear_concessions(conn, game.id)?;
-    if let Some(side) = toss {
+    if let Some(side) = done.toss {
         // Italy goes to the first seat of the winning side's player.
-        let first = seats
+        let first = done
+            .seats
             .iter()
-            .find(|s| power_of(s) == Some(variant.blocs[side][0]))
-            .cloned();
+            .find(|s| power_of(s) == Some(done.variant.blocs[side][0]));
         if let Some(first) = first {
-            super::add_bloc_seat(conn, &first, Power::Italy, &next.phase.to_string(), now)?;
+            super::add_bloc_seat(conn, first, Power::Italy, &next_name, now)?;
         }
     }
-    match &ended {
+    match &done.ended {
         Some(result) => {
-            let state = GameState::Finished;
-            store::end_game(
-                conn,
-                game.id,
-                state,
-                &serde_json::json!({ "summary": result }).to_string(),
-                now,
-            )?;
-            store::insert_phase(
-                conn,
-                game.id,
-                &next.phase.to_string(),
-                &PositionJson::from_position(map, next),
-                None,
-                None,
-                now,
-            )?;
-            store::mark_processed(
-                conn,
-                game.id,
-                &next.phase.to_string(),
-                &serde_json::json!({}),
-                now,
-            )?;
-            store::close_seat_history(conn, game.id, &next.phase.to_string())?;
+            finish_game(conn, game, next, result, now)?;
             // The final mail ends with the game's summary.
             let finished = store::game_by_id(conn, game.id)?.expect("the game");
             let summary = super::summary::summary_text(conn, &finished)?;
             processed.body = format!("{}\n\n{summary}\n", processed.body.trim_end());
         }
-        None => {
-            store::insert_phase(
-                conn,
-                game.id,
-                &next.phase.to_string(),
-                &PositionJson::from_position(map, next),
-                deadline,
-                grace,
-                now,
-            )?;
-        }
+        None => insert_next_phase(conn, game, next, (done.deadline, done.grace), now)?,
     }
     store::append_archive(
         conn,
         game.id,
-        Some(&phase_name),
+        Some(phase_name),
         ArchiveKind::Results,
         &processed.subject,
         &processed.body,
         now,
     )?;
-    // Seats: the late are back to active; the powers with nothing left are out.
+    update_seats(conn, game, next)
+}
+
+/// The phase after the one processed, with its deadline and end of grace.
+fn insert_next_phase(
+    conn: &Connection,
+    game: &Game,
+    next: &Position,
+    (deadline, grace): (Option<i64>, Option<i64>),
+    now: i64,
+) -> Result<(), StoreError> {
+    store::insert_phase(
+        conn,
+        game.id,
+        &next.phase.to_string(),
+        &PositionJson::from_position(Map::standard(), next),
+        deadline,
+        grace,
+        now,
+    )?;
+    Ok(())
+}
+
+/// The game is over: finished with its result; its last position stored
+/// as a phase without deadline, closed as processed; the seats' history
+/// closed.
+fn finish_game(
+    conn: &Connection,
+    game: &Game,
+    last: &Position,
+    result: &str,
+    now: i64,
+) -> Result<(), StoreError> {
+    store::end_game(
+        conn,
+        game.id,
+        GameState::Finished,
+        &serde_json::json!({ "summary": result }).to_string(),
+        now,
+    )?;
+    insert_next_phase(conn, game, last, (None, None), now)?;
+    let last_phase = last.phase.to_string();
+    store::mark_processed(conn, game.id, &last_phase, &serde_json::json!({}), now)?;
+    store::close_seat_history(conn, game.id, &last_phase)
+}
+
+/// Seats after a processing: the late are back to active; the powers with
+/// nothing left are out.
+fn update_seats(conn: &Connection, game: &Game, next: &Position) -> Result<(), StoreError> {
     for seat in store::seats_of_game(conn, game.id)? {
         let Some(power) = power_of(&seat) else {
             continue;
@@ -228,7 +297,7 @@ pub fn process(
             store::set_seat_status(conn, seat.id, SeatStatus::Active)?;
         }
     }
-    Ok(processed)
+    Ok(())
 }
 
 /// Victory, a concession, an agreed draw, or the end of a short game.
@@ -237,45 +306,13 @@ fn end_of_game(
     settings: &GameSettings,
     phase: &str,
     adjudication: &Adjudication,
-    seats: &[crate::store::Seat],
-) -> Result<Option<String>, StoreError> {
+    seats: &[Seat],
+) -> Option<String> {
     let next = &adjudication.next;
     let variant = variant_of(game);
-    // The players, as the countries each holds.
-    let mut blocs: Vec<Vec<Power>> = Vec::new();
-    let mut keys: Vec<i64> = Vec::new();
-    for seat in seats.iter().filter(|s| s.power.is_some()) {
-        let key = seat.bloc.unwrap_or(seat.id);
-        let power = power_of(seat).expect("an assigned seat");
-        match keys.iter().position(|&k| k == key) {
-            Some(i) => blocs[i].push(power),
-            None => {
-                keys.push(key);
-                blocs.push(vec![power]);
-            }
-        }
-    }
-    let names_of = |bloc: &[Power]| -> String {
-        let names: Vec<&str> = bloc.iter().map(|p| p.name()).collect();
-        join_names(&names)
-    };
+    let blocs = players(seats);
     if let Some(w) = variant.winner(next, &blocs) {
-        let bloc = &blocs[w];
-        let what = match variant.victory_units {
-            Some(_) => format!(
-                "{} units on the board",
-                bloc.iter().map(|&p| next.unit_count(p)).sum::<usize>()
-            ),
-            None => format!(
-                "{} supply centres",
-                bloc.iter().map(|&p| next.centre_count(p)).sum::<usize>()
-            ),
-        };
-        return Ok(Some(format!(
-            "{} {} won the game with {what}.",
-            names_of(bloc),
-            if bloc.len() == 1 { "has" } else { "have" }
-        )));
+        return Some(victory(&variant, next, &blocs[w]));
     }
     let survivors = next.survivors();
     let alive: Vec<&Vec<Power>> = blocs
@@ -294,47 +331,91 @@ fn end_of_game(
                 })
             });
         if conceded {
-            return Ok(Some(format!(
+            return Some(format!(
                 "The other players have conceded the game to {}.",
-                names_of(winner)
-            )));
+                bloc_names(winner)
+            ));
         }
     }
     let voted = |p: Power| seat_of(p).is_some_and(|s| s.draw_vote.as_deref() == Some(phase));
     if !alive.is_empty() && alive.iter().all(|b| b.iter().any(|&p| voted(p))) {
-        let names: Vec<String> = alive.iter().map(|b| names_of(b)).collect();
+        let names: Vec<String> = alive.iter().map(|b| bloc_names(b)).collect();
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        return Ok(Some(format!(
+        return Some(format!(
             "The game was declared a draw between {}.",
             join_names(&names)
-        )));
+        ));
     }
-    if let Some(end) = settings.end_year {
-        if next.phase.season == Season::Spring && next.phase.year > end {
-            let best = survivors
-                .iter()
-                .map(|&p| next.centre_count(p))
-                .max()
-                .unwrap_or(0);
-            let leaders: Vec<&str> = survivors
-                .iter()
-                .filter(|&&p| next.centre_count(p) == best)
-                .map(|p| p.name())
-                .collect();
-            let verdict = if leaders.len() == 1 {
-                format!("{} leads with {best} supply centres", leaders[0])
-            } else {
-                format!(
-                    "{} tie with {best} supply centres each",
-                    join_names(&leaders)
-                )
-            };
-            return Ok(Some(format!(
-                "The short game ended after {end}: {verdict}."
-            )));
+    let end = settings.end_year?;
+    (next.phase.season == Season::Spring && next.phase.year > end)
+        .then(|| short_game_over(next, &survivors, end))
+}
+
+/// The players, as the countries each holds (a bloc in games for fewer
+/// players; one country each otherwise).
+fn players(seats: &[Seat]) -> Vec<Vec<Power>> {
+    let mut blocs: Vec<Vec<Power>> = Vec::new();
+    let mut keys: Vec<i64> = Vec::new();
+    for seat in seats.iter().filter(|s| s.power.is_some()) {
+        let key = seat.bloc.unwrap_or(seat.id);
+        let power = power_of(seat).expect("an assigned seat");
+        match keys.iter().position(|&k| k == key) {
+            Some(i) => blocs[i].push(power),
+            None => {
+                keys.push(key);
+                blocs.push(vec![power]);
+            }
         }
     }
-    Ok(None)
+    blocs
+}
+
+/// "France", "England and France".
+fn bloc_names(bloc: &[Power]) -> String {
+    let names: Vec<&str> = bloc.iter().map(|p| p.name()).collect();
+    join_names(&names)
+}
+
+/// "France has won the game with 18 supply centres."
+fn victory(variant: &Variant, next: &Position, bloc: &[Power]) -> String {
+    let what = match variant.victory_units {
+        Some(_) => format!(
+            "{} units on the board",
+            bloc.iter().map(|&p| next.unit_count(p)).sum::<usize>()
+        ),
+        None => format!(
+            "{} supply centres",
+            bloc.iter().map(|&p| next.centre_count(p)).sum::<usize>()
+        ),
+    };
+    format!(
+        "{} {} won the game with {what}.",
+        bloc_names(bloc),
+        if bloc.len() == 1 { "has" } else { "have" }
+    )
+}
+
+/// The verdict of a short game past its last year: who leads.
+fn short_game_over(next: &Position, survivors: &[Power], end: u16) -> String {
+    let best = survivors
+        .iter()
+        .map(|&p| next.centre_count(p))
+        .max()
+        .unwrap_or(0);
+    let leaders: Vec<&str> = survivors
+        .iter()
+        .filter(|&&p| next.centre_count(p) == best)
+        .map(|p| p.name())
+        .collect();
+    let verdict = if leaders.len() == 1 {
+        format!("{} leads with {best} supply centres", leaders[0])
+    } else {
+        format!(
+            "{} tie with {best} supply centres each",
+            join_names(&leaders)
+        )
+    };
+    format!("The short game ended after {end}: {verdict}.")
 }
 
 /// "Standard", "Four", "Three-a".

@@ -1,9 +1,11 @@
 //! A game's settings, kept as JSON in the store and changed by the
-//! Master's SET commands.
+//! Master's SET commands; and the judge-wide settings of games and the
+//! clock, which `judge.toml` fills in (config depends on these, never the
+//! reverse).
 
 use serde::{Deserialize, Serialize};
 
-use crate::config::GamesSection;
+use crate::engine::phase::PhaseKind;
 
 /// How a phase's deadline is found: a cron schedule (6 or 7 fields,
 /// seconds first) or, without one, a fixed number of hours.
@@ -57,9 +59,18 @@ pub struct GameSettings {
     pub players: usize,
 }
 
+/// The schedule for a phase kind.
+pub fn schedule_for(settings: &GameSettings, kind: PhaseKind) -> &Schedule {
+    match kind {
+        PhaseKind::Movement => &settings.movement,
+        PhaseKind::Retreat => &settings.retreat,
+        PhaseKind::Adjustment => &settings.adjustment,
+    }
+}
+
 impl GameSettings {
     /// A new game's settings from the judge's defaults.
-    pub fn new(defaults: &GamesSection) -> GameSettings {
+    pub fn new(defaults: &Defaults) -> GameSettings {
         let schedule = |hours, cron: &Option<String>| Schedule {
             cron: cron.clone(),
             min_hours: hours,
@@ -84,51 +95,93 @@ impl GameSettings {
     pub fn press_allowed(&self) -> bool {
         self.white || self.grey
     }
+}
 
-    /// One line per setting, for replies and LIST.
-    pub fn describe(&self) -> Vec<String> {
-        let press = match (self.white, self.grey) {
-            (true, true) => "white and grey",
-            (true, false) => "white",
-            (false, true) => "grey",
-            (false, false) => "none",
-        };
-        let schedule = |s: &Schedule| match &s.cron {
-            Some(c) => format!(
-                "{c} (at least {} h), grace {} h",
-                s.min_hours, s.grace_hours
-            ),
-            None => format!("{} h, grace {} h", s.min_hours, s.grace_hours),
-        };
-        let mut lines = vec![
-            format!(
-                "Press: {press}; partial press {}; observers' press: {}.",
-                if self.partial {
-                    "allowed"
-                } else {
-                    "not allowed"
-                },
-                match self.observers {
-                    ObserverPress::Any => "any",
-                    ObserverPress::No => "none",
-                    ObserverPress::White => "white only",
-                }
-            ),
-            format!(
-                "Missed orders: {}.",
-                if self.nmr {
-                    "civil disorder after grace (NMR)"
-                } else {
-                    "the game waits for a replacement (NoNMR)"
-                }
-            ),
-            format!("Movement deadlines: {}.", schedule(&self.movement)),
-            format!("Retreat deadlines: {}.", schedule(&self.retreat)),
-            format!("Adjustment deadlines: {}.", schedule(&self.adjustment)),
-        ];
-        if let Some(y) = self.end_year {
-            lines.push(format!("Short game: ends after the Winter of {y}."));
+/// Defaults for new games (the Master can change each game's own):
+/// `[games]` in `judge.toml`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Defaults {
+    /// Hours from a movement phase's start to its deadline.
+    #[serde(default = "default_move_hours")]
+    pub move_hours: u32,
+    /// Hours for retreat and adjustment phases.
+    #[serde(default = "default_short_hours")]
+    pub retreat_hours: u32,
+    #[serde(default = "default_short_hours")]
+    pub adjust_hours: u32,
+    /// Hours of grace after a deadline.
+    #[serde(default = "default_grace_hours")]
+    pub grace_hours: u32,
+    /// Schedules (cron, 6 or 7 fields, seconds first, UTC): the deadline is
+    /// the first schedule time at least the phase's hours after its start.
+    #[serde(default)]
+    pub move_cron: Option<String>,
+    #[serde(default)]
+    pub retreat_cron: Option<String>,
+    #[serde(default)]
+    pub adjust_cron: Option<String>,
+    /// The time zone schedules are read in (IANA name); absent: UTC.
+    #[serde(default)]
+    pub timezone: Option<String>,
+}
+
+impl Default for Defaults {
+    fn default() -> Self {
+        Defaults {
+            move_hours: default_move_hours(),
+            retreat_hours: default_short_hours(),
+            adjust_hours: default_short_hours(),
+            grace_hours: default_grace_hours(),
+            move_cron: None,
+            retreat_cron: None,
+            adjust_cron: None,
+            timezone: None,
         }
-        lines
+    }
+}
+
+fn default_move_hours() -> u32 {
+    72
+}
+fn default_short_hours() -> u32 {
+    24
+}
+fn default_grace_hours() -> u32 {
+    24
+}
+
+/// The clock's habits: `[clock]` in `judge.toml`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ClockSettings {
+    /// Hours before a deadline at which powers with incomplete orders get
+    /// a reminder (once per phase; 0: none).
+    pub reminder_hours: u32,
+    /// Minutes after the last order, once every power's orders are
+    /// complete and nobody has WAIT set, before the phase is processed early.
+    pub early_minutes: u32,
+    /// Hours between repeated late notices.
+    pub late_repeat_hours: u32,
+    /// A gap of at least this many minutes between two clock ticks means
+    /// the judge was down.
+    pub outage_minutes: u32,
+    /// Hours from the restart to which deadlines missed during an outage
+    /// are pushed.
+    pub outage_margin_hours: u32,
+    /// Seconds between clock ticks in `judge run`.
+    pub tick_seconds: u32,
+}
+
+impl Default for ClockSettings {
+    fn default() -> Self {
+        ClockSettings {
+            reminder_hours: 24,
+            early_minutes: 10,
+            late_repeat_hours: 24,
+            outage_minutes: 60,
+            outage_margin_hours: 24,
+            tick_seconds: 30,
+        }
     }
 }

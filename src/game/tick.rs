@@ -21,14 +21,13 @@ use std::collections::HashMap;
 use rusqlite::Connection;
 
 use super::clock::format_time;
-use super::orders::{completeness, read_stored, Completeness};
-use super::process::{join_names, process, schedule_for};
-use super::{current, everyone, power_of, settings_of};
-use crate::config::ClockSection;
+use super::orders::{completeness, Completeness};
+use super::process::{join_names, power_orders, process};
+use super::settings::{schedule_for, ClockSettings, GameSettings};
+use super::{announce, current, everyone, power_of, settings_of, Current, GameMail};
 use crate::engine::map::{Map, Power};
-use crate::frontend::Outgoing;
-use crate::report::Templates;
-use crate::store::{self, ArchiveKind, Game, GameState, Seat, SeatStatus, StoreError};
+use crate::report::{game_subject, Templates};
+use crate::store::{self, Game, GameState, Seat, SeatStatus, StoreError};
 
 const LAST_TICK: &str = "last_tick";
 
@@ -75,17 +74,58 @@ impl TickCache {
     pub fn skipped(&self) -> usize {
         self.skipped
     }
+
+    /// Whether nothing can be due (no outage seen): nothing was written
+    /// since the last tick (which wrote nothing but its time: every active
+    /// game was quiet), and no game's moment has come. Then every game is
+    /// skipped.
+    fn nothing_due(&mut self, conn: &Connection, now: i64) -> Result<bool, StoreError> {
+        let unchanged =
+            self.written.is_some() && self.written == Some(store::change_counter(conn)?);
+        if unchanged && self.quiet.values().all(|&(_, until)| now < until) {
+            self.skipped = self.quiet.len();
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// The game's (fingerprint, quiet until), if an earlier tick found it
+    /// quiet, it has not changed since (`fingerprint`) and its moment has
+    /// not come.
+    fn still_quiet(&self, game_id: i64, fingerprint: u64, now: i64) -> Option<(u64, i64)> {
+        let &(known, until) = self.quiet.get(&game_id)?;
+        (known == fingerprint && now < until).then_some((fingerprint, until))
+    }
+
+    /// Keeps what this tick found: the quiet games, and (when every game
+    /// looked at was quiet) the change counter for the fast path.
+    fn remember(
+        &mut self,
+        conn: &Connection,
+        quiet: HashMap<i64, (u64, i64)>,
+        skipped: usize,
+        looked_at: usize,
+    ) -> Result<(), StoreError> {
+        self.skipped = skipped;
+        self.written = if quiet.len() == looked_at {
+            Some(store::change_counter(conn)?)
+        } else {
+            None
+        };
+        self.quiet = quiet;
+        Ok(())
+    }
 }
 
 /// Everything due at `now`, looking at every active game. Returns the
 /// mails to queue.
 pub fn tick(
     conn: &Connection,
-    clock: &ClockSection,
+    clock: &ClockSettings,
     templates: &Templates,
     code: &str,
     now: i64,
-) -> Result<(TickReport, Vec<Outgoing>), StoreError> {
+) -> Result<(TickReport, Vec<GameMail>), StoreError> {
     tick_with(conn, clock, templates, code, now, None)
 }
 
@@ -95,35 +135,29 @@ pub fn tick(
 /// looked at.
 pub fn tick_cached(
     conn: &Connection,
-    clock: &ClockSection,
+    clock: &ClockSettings,
     templates: &Templates,
     code: &str,
     now: i64,
     cache: &mut TickCache,
-) -> Result<(TickReport, Vec<Outgoing>), StoreError> {
+) -> Result<(TickReport, Vec<GameMail>), StoreError> {
     tick_with(conn, clock, templates, code, now, Some(cache))
 }
 
 fn tick_with(
     conn: &Connection,
-    clock: &ClockSection,
+    clock: &ClockSettings,
     templates: &Templates,
     code: &str,
     now: i64,
     mut cache: Option<&mut TickCache>,
-) -> Result<(TickReport, Vec<Outgoing>), StoreError> {
+) -> Result<(TickReport, Vec<GameMail>), StoreError> {
     let mut report = TickReport::default();
     let mut mails = Vec::new();
     let last = store::meta_get(conn, LAST_TICK)?.and_then(|v| v.parse::<i64>().ok());
     let outage = last.filter(|&l| now - l >= i64::from(clock.outage_minutes) * 60);
     if let Some(cache) = cache.as_deref_mut() {
-        // Nothing written since the last tick (which wrote nothing but its
-        // time: every active game was quiet), and no game's moment has
-        // come: nothing is due.
-        let unchanged =
-            cache.written.is_some() && cache.written == Some(store::change_counter(conn)?);
-        if unchanged && outage.is_none() && cache.quiet.values().all(|&(_, until)| now < until) {
-            cache.skipped = cache.quiet.len();
+        if outage.is_none() && cache.nothing_due(conn, now)? {
             set_last_tick(conn, now, last)?;
             cache.written = Some(store::change_counter(conn)?);
             return Ok((report, mails));
@@ -146,14 +180,11 @@ fn tick_with(
     let looked_at = games.len();
     for game in games {
         let fingerprint = fingerprints.get(&game.id).copied();
-        if let (Some(cache), Some(fp), None) = (cache.as_deref(), fingerprint, outage) {
-            if let Some(&(known, until)) = cache.quiet.get(&game.id) {
-                if known == fp && now < until {
-                    quiet.insert(game.id, (fp, until));
-                    skipped += 1;
-                    continue;
-                }
-            }
+        let known = cache.as_deref().filter(|_| outage.is_none());
+        if let Some(still) = known.and_then(|c| c.still_quiet(game.id, fingerprint?, now)) {
+            quiet.insert(game.id, still);
+            skipped += 1;
+            continue;
         }
         // Some(t): nothing was due, and with the game as it is nothing
         // will be before t; nothing was written.
@@ -182,14 +213,7 @@ fn tick_with(
     }
     set_last_tick(conn, now, last)?;
     if let Some(cache) = cache {
-        cache.skipped = skipped;
-        // The fast path above needs every active game in `quiet`.
-        cache.written = if quiet.len() == looked_at {
-            Some(store::change_counter(conn)?)
-        } else {
-            None
-        };
-        cache.quiet = quiet;
+        cache.remember(conn, quiet, skipped, looked_at)?;
     }
     Ok((report, mails))
 }
@@ -199,15 +223,15 @@ fn tick_with(
 /// reported and queued is undone, the game is marked failed (the reason
 /// goes into `report.failed`), and None is returned; the tick goes on
 /// with the other games. A passing error (see
-/// [`crate::frontend::is_passing`]), or one the rollback itself meets,
+/// [`StoreError::is_passing`]), or one the rollback itself meets,
 /// ends the tick: the caller's transaction is rolled back whole.
 fn tick_contained<T>(
     conn: &Connection,
     now: i64,
     game: &Game,
     report: &mut TickReport,
-    mails: &mut Vec<Outgoing>,
-    work: impl FnOnce(&mut TickReport, &mut Vec<Outgoing>) -> Result<T, StoreError>,
+    mails: &mut Vec<GameMail>,
+    work: impl FnOnce(&mut TickReport, &mut Vec<GameMail>) -> Result<T, StoreError>,
 ) -> Result<Option<T>, StoreError> {
     use std::panic::{catch_unwind, AssertUnwindSafe};
     let report_before = report.clone();
@@ -225,9 +249,9 @@ fn tick_contained<T>(
         }
         // A busy or failing disk is no fault of the game: the tick ends,
         // to be tried again.
-        Ok(Err(e)) if crate::frontend::is_passing(&e) => return Err(e),
+        Ok(Err(e)) if e.is_passing() => return Err(e),
         Ok(Err(e)) => format!("error: {e}"),
-        Err(panic) => format!("panic: {}", crate::frontend::panic_message(panic.as_ref())),
+        Err(panic) => format!("panic: {}", crate::fault::panic_message(panic.as_ref())),
     };
     conn.execute_batch("ROLLBACK TO tick_game; RELEASE tick_game")?;
     *report = report_before;
@@ -262,22 +286,45 @@ fn waited_for(seat: &Seat) -> bool {
     seat.power.is_some() && matches!(seat.status, SeatStatus::Active | SeatStatus::Late)
 }
 
+/// Nothing will ever be due (until the game's rows change).
+const NEVER: Option<i64> = Some(i64::MAX);
+
+/// A seat still missing orders: its power and the units without them.
+type Missing = (Seat, Power, Vec<String>);
+
+/// What every step of one game's tick reads (the game, its open phase
+/// with its deadline and end of grace, its settings) and writes to (the
+/// tick's report and mails).
+struct GameTick<'a> {
+    conn: &'a Connection,
+    clock: &'a ClockSettings,
+    templates: &'a Templates,
+    code: &'a str,
+    game: &'a Game,
+    now: i64,
+    cur: Current,
+    settings: GameSettings,
+    deadline: i64,
+    grace: i64,
+    report: &'a mut TickReport,
+    mails: &'a mut Vec<GameMail>,
+}
+
 /// What is due for one game at `now`, done. Returns `Some(t)` when nothing
 /// was due (and nothing written): as long as the game's rows stay as they
 /// are, nothing will be due before `t`. `None` when it acted.
 #[allow(clippy::too_many_arguments)]
 fn tick_game(
     conn: &Connection,
-    clock: &ClockSection,
+    clock: &ClockSettings,
     templates: &Templates,
     code: &str,
     game: &Game,
     now: i64,
     outage: Option<i64>,
     report: &mut TickReport,
-    mails: &mut Vec<Outgoing>,
+    mails: &mut Vec<GameMail>,
 ) -> Result<Option<i64>, StoreError> {
-    const NEVER: Option<i64> = Some(i64::MAX);
     let Some(cur) = current(conn, game.id)? else {
         return Ok(NEVER);
     };
@@ -287,247 +334,288 @@ fn tick_game(
     let (Some(deadline), Some(grace)) = (cur.record.deadline, cur.record.grace_until) else {
         return Ok(NEVER);
     };
-    let settings = settings_of(game)?;
-    let phase = cur.record.phase.clone();
-    let subject = |what: &str| format!("{code}:{} - {phase} {what}", game.name);
-
-    // After an outage, nothing missed is processed in a burst: deadlines
-    // that passed while the judge was down move on, and everyone is told.
-    // (A deadline that passed before, while the judge was watching, was
-    // not missed: its late notices went out and grace runs on.)
-    if let Some(down_since) = outage {
-        let missed = |t: i64| down_since < t && t <= now;
-        if missed(deadline) || missed(grace) {
-            let schedule = schedule_for(&settings, cur.position.phase.kind);
-            let new = now + i64::from(clock.outage_margin_hours) * 3600;
-            let new_grace = new + i64::from(schedule.grace_hours) * 3600;
-            store::set_deadline(conn, game.id, &phase, Some(new), Some(new_grace))?;
-            // The notice below tells everyone the new deadline: it stands
-            // for this phase's reminder.
-            store::set_reminded(conn, cur.record.id, now)?;
-            let text = format!(
-                "The judge was not running from {} to {}, past the deadline of {phase} in '{}'.\n\
-                 Nothing was processed. The deadline is now {}, grace until {}.\n",
-                format_time(down_since),
-                format_time(now),
-                game.name,
-                format_time(new),
-                format_time(new_grace)
-            );
-            let subj = subject("Deadline moved after an outage");
-            store::append_archive(
-                conn,
-                game.id,
-                Some(&phase),
-                ArchiveKind::Notice,
-                &subj,
-                &text,
-                now,
-            )?;
-            mails.push(notice(everyone(conn, game)?, subj, text, game.id));
-            report
-                .pushed_after_outage
-                .push(format!("{}:{phase}", game.name));
-            return Ok(None);
-        }
+    let mut tick = GameTick {
+        conn,
+        clock,
+        templates,
+        code,
+        game,
+        now,
+        cur,
+        settings: settings_of(game)?,
+        deadline,
+        grace,
+        report,
+        mails,
+    };
+    if let Some(down_since) = outage.filter(|&d| tick.missed_in_outage(d)) {
+        tick.push_after_outage(down_since)?;
+        return Ok(None);
     }
-
-    let map = Map::standard();
     let seats = store::seats_of_game(conn, game.id)?;
-    let mut missing: Vec<(Seat, Power, Vec<String>)> = Vec::new();
-    for seat in seats.iter().filter(|s| waited_for(s)) {
-        let Some(power) = power_of(seat) else {
-            continue;
-        };
-        let texts: Vec<String> = store::orders_of_power(conn, game.id, &phase, power.upper())?
-            .into_iter()
-            .map(|r| r.understood)
-            .collect();
-        let orders = read_stored(map, &cur.position, power, &texts);
-        if let Completeness::Missing(list) = completeness(map, &cur.position, power, &orders) {
-            missing.push((seat.clone(), power, list));
-        }
-    }
-    let all_in = missing.is_empty();
-    let anyone_waits = seats.iter().any(|s| waited_for(s) && s.wait);
     // NoNMR: while a power is abandoned the game waits for a replacement.
-    let waiting_for_replacement = !settings.nmr
+    let waiting_for_replacement = !tick.settings.nmr
         && seats
             .iter()
             .any(|s| s.power.is_some() && s.status == SeatStatus::Abandoned);
     if waiting_for_replacement {
         return Ok(NEVER);
     }
+    let missing = tick.missing_orders(&seats)?;
+    if missing.is_empty() {
+        tick.all_in(&seats)
+    } else if now < deadline {
+        tick.remind(&missing)
+    } else if now >= grace {
+        tick.end_grace(&missing)?;
+        Ok(None)
+    } else {
+        tick.late_notices(&missing)
+    }
+}
 
-    // Early, or at the deadline, with everything in.
-    if all_in {
-        let last_order =
-            store::last_order_at(conn, game.id, &phase)?.unwrap_or(cur.record.started_at);
+impl GameTick<'_> {
+    fn phase(&self) -> &str {
+        &self.cur.record.phase
+    }
+
+    /// `JDG:game - S1901M <what>`.
+    fn subject(&self, what: &str) -> String {
+        game_subject(self.code, &self.game.name, Some(self.phase()), what)
+    }
+
+    /// A notice to one seat's player.
+    fn to_one(&self, seat: &Seat, what: &str, text: String) -> GameMail {
+        notice(
+            vec![seat.address.clone()],
+            self.subject(what),
+            text,
+            self.game.id,
+        )
+    }
+
+    /// Whether the deadline or the end of grace passed while the judge
+    /// was down. (One that passed before, while the judge was watching,
+    /// was not missed: its late notices went out and grace runs on.)
+    fn missed_in_outage(&self, down_since: i64) -> bool {
+        let missed = |t: i64| down_since < t && t <= self.now;
+        missed(self.deadline) || missed(self.grace)
+    }
+
+    /// After an outage, nothing missed is processed in a burst: the
+    /// deadline moves on, and everyone is told.
+    fn push_after_outage(&mut self, down_since: i64) -> Result<(), StoreError> {
+        let (conn, game, now, phase) = (self.conn, self.game, self.now, &self.cur.record.phase);
+        let schedule = schedule_for(&self.settings, self.cur.position.phase.kind);
+        let new = now + i64::from(self.clock.outage_margin_hours) * 3600;
+        let new_grace = new + i64::from(schedule.grace_hours) * 3600;
+        store::set_deadline(conn, game.id, phase, Some(new), Some(new_grace))?;
+        // The notice below tells everyone the new deadline: it stands for
+        // this phase's reminder.
+        store::set_reminded(conn, self.cur.record.id, now)?;
+        let text = format!(
+            "The judge was not running from {} to {}, past the deadline of {phase} in '{}'.\n\
+             Nothing was processed. The deadline is now {}, grace until {}.\n",
+            format_time(down_since),
+            format_time(now),
+            game.name,
+            format_time(new),
+            format_time(new_grace)
+        );
+        let subject = self.subject("Deadline moved after an outage");
+        self.mails
+            .push(announce(conn, game, Some(phase), subject, text, now)?);
+        self.report
+            .pushed_after_outage
+            .push(format!("{}:{phase}", game.name));
+        Ok(())
+    }
+
+    /// The seats waited for whose orders are incomplete.
+    fn missing_orders(&self, seats: &[Seat]) -> Result<Vec<Missing>, StoreError> {
+        let map = Map::standard();
+        let position = &self.cur.position;
+        let mut missing = Vec::new();
+        for seat in seats.iter().filter(|s| waited_for(s)) {
+            let Some(power) = power_of(seat) else {
+                continue;
+            };
+            let orders = power_orders(self.conn, self.game.id, self.phase(), position, power)?;
+            if let Completeness::Missing(list) = completeness(map, position, power, &orders) {
+                missing.push((seat.clone(), power, list));
+            }
+        }
+        Ok(missing)
+    }
+
+    /// Every order is in: processed early, or at the deadline.
+    fn all_in(&mut self, seats: &[Seat]) -> Result<Option<i64>, StoreError> {
+        let anyone_waits = seats.iter().any(|s| waited_for(s) && s.wait);
+        let last_order = store::last_order_at(self.conn, self.game.id, self.phase())?
+            .unwrap_or(self.cur.record.started_at);
         // Early only for orders somebody gave: a game whose powers are all
         // in civil disorder keeps to its deadlines instead of running away.
-        let someone_plays = seats.iter().any(waited_for);
-        let early_at = last_order + i64::from(clock.early_minutes) * 60;
-        let early = someone_plays && !anyone_waits && now >= early_at;
-        if early || now >= deadline {
-            run_processing(conn, templates, code, game, now, report, mails)?;
+        let may_go_early = seats.iter().any(waited_for) && !anyone_waits;
+        let early_at = last_order + i64::from(self.clock.early_minutes) * 60;
+        if (may_go_early && self.now >= early_at) || self.now >= self.deadline {
+            self.process()?;
             return Ok(None);
         }
-        if someone_plays && !anyone_waits {
-            return Ok(Some(deadline.min(early_at)));
+        if may_go_early {
+            return Ok(Some(self.deadline.min(early_at)));
         }
-        return Ok(Some(deadline));
+        Ok(Some(self.deadline))
     }
 
-    // Before the deadline: one reminder to those still missing orders.
-    if now < deadline {
+    /// Before the deadline: one reminder to those still missing orders.
+    fn remind(&mut self, missing: &[Missing]) -> Result<Option<i64>, StoreError> {
+        let (record, deadline) = (&self.cur.record, self.deadline);
+        let reminds = self.clock.reminder_hours > 0 && record.reminded_at.is_none();
         // Never in the first half of a phase: a short retreat or
         // adjustment phase gets no reminder the moment it starts.
-        let halfway = cur.record.started_at + (deadline - cur.record.started_at) / 2;
-        let remind_from = (deadline - i64::from(clock.reminder_hours) * 3600).max(halfway);
-        if clock.reminder_hours > 0 && cur.record.reminded_at.is_none() && now >= remind_from {
-            for (seat, power, list) in &missing {
-                let text = format!(
-                    "Reminder: the deadline for {phase} in '{}' is {}.\n\
-                     Orders are still missing for {}: {}.\n",
-                    game.name,
-                    format_time(deadline),
-                    power.name(),
-                    list.join(", ")
-                );
-                mails.push(notice(
-                    vec![seat.address.clone()],
-                    subject("Reminder"),
-                    text,
-                    game.id,
-                ));
-                report.reminders += 1;
-            }
-            store::set_reminded(conn, cur.record.id, now)?;
-            return Ok(None);
+        let halfway = record.started_at + (deadline - record.started_at) / 2;
+        let remind_from = (deadline - i64::from(self.clock.reminder_hours) * 3600).max(halfway);
+        if !reminds {
+            return Ok(Some(deadline));
         }
-        if clock.reminder_hours > 0 && cur.record.reminded_at.is_none() {
+        if self.now < remind_from {
             return Ok(Some(deadline.min(remind_from)));
         }
-        return Ok(Some(deadline));
+        for (seat, power, list) in missing {
+            let text = format!(
+                "Reminder: the deadline for {} in '{}' is {}.\n\
+                 Orders are still missing for {}: {}.\n",
+                self.phase(),
+                self.game.name,
+                format_time(deadline),
+                power.name(),
+                list.join(", ")
+            );
+            self.mails.push(self.to_one(seat, "Reminder", text));
+            self.report.reminders += 1;
+        }
+        store::set_reminded(self.conn, record.id, self.now)?;
+        Ok(None)
     }
 
-    // Past the end of grace: civil disorder, or abandonment.
-    if now >= grace {
-        if settings.nmr {
-            for (seat, _, _) in &missing {
+    /// Past the end of grace: civil disorder (NMR), or abandonment.
+    fn end_grace(&mut self, missing: &[Missing]) -> Result<(), StoreError> {
+        let (conn, game, phase) = (self.conn, self.game, &self.cur.record.phase);
+        if self.settings.nmr {
+            for (seat, _, _) in missing {
                 store::set_seat_status(conn, seat.id, SeatStatus::CivilDisorder)?;
             }
-            run_processing(conn, templates, code, game, now, report, mails)?;
-        } else {
-            let names: Vec<&str> = missing.iter().map(|(_, p, _)| p.name()).collect();
-            for (seat, _, _) in &missing {
-                store::set_seat_status(conn, seat.id, SeatStatus::Abandoned)?;
-            }
-            let text = format!(
-                "Grace for {phase} in '{}' has ended without orders from {}.\n\
-                 This game waits for a replacement: a new player takes a power over with\n\
-                 SIGNON ?{} <password>. The Master may also EJECT or hand it on.\n",
-                game.name,
-                join_names(&names),
-                game.name
-            );
-            let subj = subject("Waiting for a replacement");
-            store::append_archive(
-                conn,
-                game.id,
-                Some(&phase),
-                ArchiveKind::Notice,
-                &subj,
-                &text,
-                now,
-            )?;
-            mails.push(notice(everyone(conn, game)?, subj, text, game.id));
-            report
-                .abandoned
-                .extend(names.iter().map(|n| format!("{}:{n}", game.name)));
+            return self.process();
         }
-        return Ok(None);
+        let names: Vec<&str> = missing.iter().map(|(_, p, _)| p.name()).collect();
+        for (seat, _, _) in missing {
+            store::set_seat_status(conn, seat.id, SeatStatus::Abandoned)?;
+        }
+        let text = format!(
+            "Grace for {phase} in '{}' has ended without orders from {}.\n\
+             This game waits for a replacement: a new player takes a power over with\n\
+             SIGNON ?{} <password>. The Master may also EJECT or hand it on.\n",
+            game.name,
+            join_names(&names),
+            game.name
+        );
+        let subject = self.subject("Waiting for a replacement");
+        self.mails
+            .push(announce(conn, game, Some(phase), subject, text, self.now)?);
+        self.report
+            .abandoned
+            .extend(names.iter().map(|n| format!("{}:{n}", game.name)));
+        Ok(())
     }
 
-    // Between the deadline and the end of grace: late notices, daily.
-    let repeat = i64::from(clock.late_repeat_hours.max(1)) * 3600;
-    if cur.record.late_notice_at.is_none_or(|t| now >= t + repeat) {
-        let names: Vec<&str> = missing.iter().map(|(_, p, _)| p.name()).collect();
-        for (seat, power, list) in &missing {
-            store::set_seat_status(conn, seat.id, SeatStatus::Late)?;
-            let text = format!(
-                "The deadline for {phase} in '{}' has passed and your orders for {} are\n\
-                 incomplete: {}.\nGrace ends {}; after that {}.\n",
-                game.name,
-                power.name(),
-                list.join(", "),
-                format_time(grace),
-                if settings.nmr {
-                    "your units hold and your power goes into civil disorder"
-                } else {
-                    "the game waits for a replacement for your power"
-                }
-            );
-            mails.push(notice(
-                vec![seat.address.clone()],
-                subject("[You are late!]"),
-                text,
-                game.id,
-            ));
-            report.late_notices += 1;
+    /// Between the deadline and the end of grace: late notices, daily.
+    fn late_notices(&mut self, missing: &[Missing]) -> Result<Option<i64>, StoreError> {
+        let repeat = i64::from(self.clock.late_repeat_hours.max(1)) * 3600;
+        let last_notice = self.cur.record.late_notice_at;
+        if last_notice.is_some_and(|t| self.now < t + repeat) {
+            let next_notice = last_notice.map_or(self.grace, |t| t + repeat);
+            return Ok(Some(self.grace.min(next_notice)));
         }
+        for (seat, power, list) in missing {
+            store::set_seat_status(self.conn, seat.id, SeatStatus::Late)?;
+            self.mails
+                .push(self.to_one(seat, "[You are late!]", self.late_text(*power, list)));
+            self.report.late_notices += 1;
+        }
+        self.mails.push(self.others_told_of(missing)?);
+        store::set_late_notice(self.conn, self.cur.record.id, self.now)?;
+        Ok(None)
+    }
+
+    /// The late notice to one late power.
+    fn late_text(&self, power: Power, list: &[String]) -> String {
+        format!(
+            "The deadline for {} in '{}' has passed and your orders for {} are\n\
+             incomplete: {}.\nGrace ends {}; after that {}.\n",
+            self.phase(),
+            self.game.name,
+            power.name(),
+            list.join(", "),
+            format_time(self.grace),
+            if self.settings.nmr {
+                "your units hold and your power goes into civil disorder"
+            } else {
+                "the game waits for a replacement for your power"
+            }
+        )
+    }
+
+    /// The notice to everyone but the late: who the judge waits for (if
+    /// the game shows it).
+    fn others_told_of(&self, missing: &[Missing]) -> Result<GameMail, StoreError> {
         let late_addresses: Vec<&str> =
             missing.iter().map(|(s, _, _)| s.address.as_str()).collect();
-        let others: Vec<String> = everyone(conn, game)?
+        let others: Vec<String> = everyone(self.conn, self.game)?
             .into_iter()
             .filter(|a| !late_addresses.iter().any(|l| l.eq_ignore_ascii_case(a)))
             .collect();
-        let who = if settings.show_late {
+        let who = if self.settings.show_late {
+            let names: Vec<&str> = missing.iter().map(|(_, p, _)| p.name()).collect();
             format!("waiting for {}", join_names(&names))
         } else {
             "waiting for orders from some powers".to_string()
         };
         let text = format!(
-            "The deadline for {phase} in '{}' has passed; the judge is {who}.\n\
+            "The deadline for {} in '{}' has passed; the judge is {who}.\n\
              Grace ends {}.\n",
-            game.name,
-            format_time(grace)
+            self.phase(),
+            self.game.name,
+            format_time(self.grace)
         );
-        mails.push(notice(others, subject("Late powers"), text, game.id));
-        store::set_late_notice(conn, cur.record.id, now)?;
-        return Ok(None);
+        Ok(notice(
+            others,
+            self.subject("Late powers"),
+            text,
+            self.game.id,
+        ))
     }
-    let next_notice = cur.record.late_notice_at.map_or(grace, |t| t + repeat);
-    Ok(Some(grace.min(next_notice)))
+
+    /// Processes the phase; its results go to everyone.
+    fn process(&mut self) -> Result<(), StoreError> {
+        let game = self.game;
+        let done = process(self.conn, self.templates, self.code, game, self.now, true)?;
+        self.report
+            .processed
+            .push(format!("{}:{}", game.name, done.phase));
+        self.mails.push(GameMail {
+            results_of: Some(done.phase),
+            ..notice(done.recipients, done.subject, done.body, game.id)
+        });
+        Ok(())
+    }
 }
 
-fn run_processing(
-    conn: &Connection,
-    templates: &Templates,
-    code: &str,
-    game: &Game,
-    now: i64,
-    report: &mut TickReport,
-    mails: &mut Vec<Outgoing>,
-) -> Result<(), StoreError> {
-    let done = process(conn, templates, code, game, now, true)?;
-    report
-        .processed
-        .push(format!("{}:{}", game.name, done.phase));
-    let mut results = notice(done.recipients, done.subject, done.body, game.id);
-    results.results_of = Some(done.phase);
-    mails.push(results);
-    Ok(())
-}
-
-fn notice(to: Vec<String>, subject: String, body: String, game_id: i64) -> Outgoing {
-    Outgoing {
+fn notice(to: Vec<String>, subject: String, body: String, game_id: i64) -> GameMail {
+    GameMail {
         to,
         subject,
         body,
-        game_id: Some(game_id),
-        answers: None,
+        game_id,
         results_of: None,
-        pictures: Vec::new(),
     }
 }

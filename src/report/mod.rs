@@ -192,5 +192,14 @@ pub fn render_results(templates: &Templates, cx: &ResultsContext) -> Result<Stri
 
 /// The subject of the results mail: `JDG:mygame - S1901M Results`.
 pub fn render_subject(code: &str, game: &str, phase: Phase) -> String {
-    format!("{code}:{game} - {phase} Results")
+    game_subject(code, game, Some(&phase.to_string()), "Results")
+}
+
+/// The subject of a mail about a game: `JDG:mygame - S1901M <what>`, or
+/// without a phase `JDG:mygame - <what>`.
+pub fn game_subject(code: &str, game: &str, phase: Option<&str>, what: &str) -> String {
+    match phase {
+        Some(phase) => format!("{code}:{game} - {phase} {what}"),
+        None => format!("{code}:{game} - {what}"),
+    }
 }

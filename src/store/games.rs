@@ -174,20 +174,6 @@ pub fn set_game_settings(conn: &Connection, game_id: i64, settings: &str) -> Res
     expect_one(n, || format!("game #{game_id}"))
 }
 
-/// Sets (or, with None, removes) the master's address and password.
-pub fn set_game_master(
-    conn: &Connection,
-    game_id: i64,
-    address: Option<&str>,
-    password: Option<&PasswordHash>,
-) -> Result<()> {
-    let n = conn.execute(
-        "UPDATE games SET master_address = ?2, master_password_hash = ?3 WHERE id = ?1",
-        params![game_id, address, password],
-    )?;
-    expect_one(n, || format!("game #{game_id}"))
-}
-
 /// Marks the game failed at `now`: the clock could not process it (why).
 /// The clock leaves it alone for [`GAME_RETRY`] seconds, then tries again.
 /// True when it was not marked before (the judgekeeper is told only then).

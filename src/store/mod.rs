@@ -160,6 +160,32 @@ pub enum StoreError {
     Setup(String),
 }
 
+impl StoreError {
+    /// Whether an error may pass by itself (the database busy, the disk full
+    /// or failing, memory short): the work is left to be tried again, not
+    /// marked failed.
+    pub fn is_passing(&self) -> bool {
+        use rusqlite::ErrorCode::*;
+        match self {
+            StoreError::Io(_) => true,
+            StoreError::Sqlite(e) => matches!(
+                e.sqlite_error_code(),
+                Some(
+                    DatabaseBusy
+                        | DatabaseLocked
+                        | SystemIoFailure
+                        | DiskFull
+                        | CannotOpen
+                        | ReadOnly
+                        | OutOfMemory
+                        | FileLockingProtocolFailed
+                )
+            ),
+            _ => false,
+        }
+    }
+}
+
 impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -65,22 +65,6 @@ impl PasswordHash {
     pub fn verify(&self, plain: &str) -> bool {
         verify_password(plain, &self.0)
     }
-
-    /// Whether this hash was made with weaker parameters than today's, so
-    /// it should be replaced by a fresh hash at the next successful sign-on.
-    pub fn needs_rehash(&self) -> bool {
-        let Ok(parsed) = argon2::password_hash::PasswordHash::new(&self.0) else {
-            return true;
-        };
-        match Params::try_from(&parsed) {
-            Ok(p) => {
-                p.m_cost() < ARGON2_M_KIB
-                    || p.t_cost() < ARGON2_T
-                    || parsed.version != Some(Version::V0x13.into())
-            }
-            Err(_) => true,
-        }
-    }
 }
 
 impl fmt::Debug for PasswordHash {

@@ -167,35 +167,6 @@ pub fn mark_processed<R: Serialize + ?Sized>(
     })
 }
 
-/// The unprocessed current phases of active games whose deadline is at or
-/// before `now`, earliest deadline first: what the clock has to look at.
-pub fn phases_due(conn: &Connection, now: i64) -> Result<Vec<PhaseRecord>> {
-    let mut stmt = conn.prepare(&format!(
-        "SELECT {COLUMNS} FROM phases p \
-         WHERE p.processed_at IS NULL AND p.deadline IS NOT NULL AND p.deadline <= ?1 \
-           AND EXISTS (SELECT 1 FROM games g WHERE g.id = p.game_id AND g.state = 'active') \
-           AND p.seq = (SELECT max(seq) FROM phases q WHERE q.game_id = p.game_id) \
-         ORDER BY p.deadline, p.id"
-    ))?;
-    let rows = stmt.query_map([now], from_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
-}
-
-/// The earliest deadline or end of grace still ahead of `now` among the
-/// unprocessed phases of active games: when the clock should next wake.
-pub fn next_wakeup(conn: &Connection, now: i64) -> Result<Option<i64>> {
-    Ok(conn.query_row(
-        "SELECT min(t) FROM ( \
-             SELECT p.deadline AS t FROM phases p JOIN games g ON g.id = p.game_id \
-             WHERE p.processed_at IS NULL AND g.state = 'active' AND p.deadline > ?1 \
-             UNION ALL \
-             SELECT p.grace_until FROM phases p JOIN games g ON g.id = p.game_id \
-             WHERE p.processed_at IS NULL AND g.state = 'active' AND p.grace_until > ?1)",
-        [now],
-        |r| r.get(0),
-    )?)
-}
-
 /// A fingerprint per active game (by id) of everything the clock reads:
 /// the game's row, its current phase's row, its seats, and the orders of
 /// its unprocessed phase. Equal fingerprints at two moments mean that none

@@ -38,8 +38,6 @@ pub struct Seat {
     pub wait: bool,
     /// SET DRAW: the phase it was given in.
     pub draw_vote: Option<String>,
-    /// SET DRAW naming its members (JSON array); None: all survivors.
-    pub draw_powers: Option<String>,
     pub joined_at: i64,
     /// The first seat of the player's bloc in a game for fewer players.
     pub bloc: Option<i64>,
@@ -59,7 +57,7 @@ pub struct NewSeat<'a> {
 }
 
 const COLUMNS: &str = "id, game_id, power, address, password_hash, status, preferences, wait, \
-                       draw_vote, draw_powers, joined_at, bloc, concede_to";
+                       draw_vote, joined_at, bloc, concede_to";
 
 fn from_row(r: &Row<'_>) -> rusqlite::Result<Seat> {
     Ok(Seat {
@@ -72,10 +70,9 @@ fn from_row(r: &Row<'_>) -> rusqlite::Result<Seat> {
         preferences: r.get(6)?,
         wait: r.get(7)?,
         draw_vote: r.get(8)?,
-        draw_powers: r.get(9)?,
-        joined_at: r.get(10)?,
-        bloc: r.get(11)?,
-        concede_to: r.get(12)?,
+        joined_at: r.get(9)?,
+        bloc: r.get(10)?,
+        concede_to: r.get(11)?,
     })
 }
 
@@ -179,7 +176,7 @@ pub fn replace_player(
     )?;
     let n = conn.execute(
         "UPDATE seats SET address = ?2, password_hash = ?3, status = 'active', wait = 0, \
-                          draw_vote = NULL, draw_powers = NULL \
+                          draw_vote = NULL \
          WHERE id = ?1",
         params![seat_id, address, password],
     )?;
@@ -252,21 +249,13 @@ pub fn set_seat_wait(conn: &Connection, seat_id: i64, wait: bool) -> Result<()> 
     )
 }
 
-/// SET DRAW (given in `phase`, optionally naming the draw's members as a
-/// JSON array) or, with `phase` None, SET NODRAW.
-pub fn set_seat_draw(
-    conn: &Connection,
-    seat_id: i64,
-    phase: Option<&str>,
-    powers: Option<&[&str]>,
-) -> Result<()> {
-    let powers = match (phase, powers) {
-        (Some(_), Some(list)) => Some(serde_json::to_string(list)?),
-        _ => None,
-    };
+/// SET DRAW (given in `phase`) or, with `phase` None, SET NODRAW. (The
+/// `draw_powers` column of older databases is never written: a draw is
+/// always among all survivors.)
+pub fn set_seat_draw(conn: &Connection, seat_id: i64, phase: Option<&str>) -> Result<()> {
     let n = conn.execute(
-        "UPDATE seats SET draw_vote = ?2, draw_powers = ?3 WHERE id = ?1",
-        params![seat_id, phase, powers],
+        "UPDATE seats SET draw_vote = ?2 WHERE id = ?1",
+        params![seat_id, phase],
     )?;
     expect_one(n, || format!("seat #{seat_id}"))
 }
@@ -282,7 +271,7 @@ pub fn clear_waits(conn: &Connection, game_id: i64) -> Result<usize> {
 /// Clears every draw vote of the game.
 pub fn clear_draw_votes(conn: &Connection, game_id: i64) -> Result<usize> {
     Ok(conn.execute(
-        "UPDATE seats SET draw_vote = NULL, draw_powers = NULL \
+        "UPDATE seats SET draw_vote = NULL \
          WHERE game_id = ?1 AND draw_vote IS NOT NULL",
         [game_id],
     )?)
@@ -332,11 +321,6 @@ pub fn add_absence(conn: &Connection, seat_id: i64, starts: i64, ends: i64) -> R
         params![seat_id, starts, ends],
     )?;
     Ok(conn.last_insert_rowid())
-}
-
-pub fn remove_absence(conn: &Connection, absence_id: i64) -> Result<()> {
-    let n = conn.execute("DELETE FROM absences WHERE id = ?1", [absence_id])?;
-    expect_one(n, || format!("absence #{absence_id}"))
 }
 
 /// The absences of the game's seats that have not ended by `now`, by start.

@@ -8,8 +8,8 @@ use crate::frontend::session::{Session, Signed};
 use crate::game::clock::format_time;
 use crate::game::deadline::{deadline_for, refresh_deadline};
 use crate::game::process::{process as process_phase, schedule_for};
-use crate::game::{current, settings_of};
-use crate::store::{self, ArchiveKind, Game, GameState, Seat, SeatStatus, StoreError};
+use crate::game::{announce, current, settings_of};
+use crate::store::{self, Game, GameState, Seat, SeatStatus, StoreError};
 
 pub fn process(s: &mut Session<'_>, line: &Line, phase: Option<&str>) -> Result<(), StoreError> {
     let Some(game) = master_game(s, line) else {
@@ -322,16 +322,15 @@ pub fn start(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
 fn notify_all(s: &mut Session<'_>, game: &Game, what: &str, text: &str) -> Result<(), StoreError> {
     let phase = current(s.tx, game.id)?.map(|c| c.record.phase);
     let subject = s.subject(&game.name, phase.as_deref(), what);
-    store::append_archive(
+    let mail = announce(
         s.tx,
-        game.id,
+        game,
         phase.as_deref(),
-        ArchiveKind::Notice,
-        &subject,
-        text,
+        subject,
+        text.to_string(),
         s.now,
     )?;
-    let to = crate::game::everyone(s.tx, game)?;
-    s.send(to, subject, format!("{text}\n"), Some(game.id));
+    // The archive keeps the text as given; the mail ends it with a newline.
+    s.send(mail.to, mail.subject, format!("{text}\n"), Some(game.id));
     Ok(())
 }

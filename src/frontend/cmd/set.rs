@@ -215,11 +215,11 @@ fn player_draw(s: &mut Session<'_>, line: &Line, draw: bool) -> Result<(), Store
     };
     let phase = current(s.tx, game.id)?.map(|c| c.record.phase);
     let Some(phase) = phase.filter(|_| draw) else {
-        store::set_seat_draw(s.tx, seat.id, None, None)?;
+        store::set_seat_draw(s.tx, seat.id, None)?;
         s.reply.ok(line, "Your draw vote is withdrawn.");
         return Ok(());
     };
-    store::set_seat_draw(s.tx, seat.id, Some(&phase), None)?;
+    store::set_seat_draw(s.tx, seat.id, Some(&phase))?;
     s.reply.ok(
         line,
         format!(
