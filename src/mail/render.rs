@@ -62,9 +62,8 @@ pub fn new_message_id(unique: &str, domain: &str) -> String {
 /// picture. Dot-stuffing is the SMTP layer's job.
 pub fn render(letter: &Letter) -> Vec<u8> {
     let builder = headers(letter);
-    let text = text_part(&letter.body);
     let message = if letter.pictures.is_empty() {
-        builder.singlepart(text)
+        builder.singlepart(text_part(&letter.body))
     } else {
         let text = SinglePart::builder()
             .header(ContentType::TEXT_PLAIN)
@@ -119,16 +118,22 @@ fn headers(letter: &Letter) -> lettre::message::MessageBuilder {
 /// name in plain ASCII goes as RFC 5322 writes it (`Diplomacy Judge
 /// <judge@host>`, `"Smith, John" <john@host>`; lettre's `Display`), what
 /// the judge has always sent. Other names go as lettre's typed header.
+/// lettre reads the From back when it builds the mail and refuses one it
+/// cannot read: a name it would write so goes, the bare addresses instead.
 fn mailboxes<H>(list: Vec<Mailbox>) -> HeaderValue
 where
     H: Header + From<Mailboxes>,
 {
     let list = Mailboxes::from(list);
+    let written = list.to_string();
+    if written.parse::<Mailboxes>().is_err() {
+        let bare: Vec<Mailbox> = list.into_iter().map(|m| m.email.into()).collect();
+        return HeaderValue::new(H::name(), Mailboxes::from(bare).to_string());
+    }
     let ascii = list
         .iter()
         .all(|m| m.name.as_deref().is_none_or(|n| n.is_ascii()));
-    let written = list.to_string();
-    match ascii && written.parse::<Mailboxes>().is_ok() {
+    match ascii {
         true => HeaderValue::new(H::name(), written),
         false => H::from(list).display(),
     }
@@ -225,4 +230,46 @@ fn msg_id(id: &str) -> String {
         .collect();
     let id = id.trim_start_matches('<').trim_end_matches('>');
     format!("<{id}>")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn letter(from: Address) -> Letter {
+        Letter {
+            from,
+            to: Vec::new(),
+            subject: "s".into(),
+            body: "b\n".into(),
+            in_reply_to: None,
+            references: Vec::new(),
+            auto_replied: false,
+            message_id: "<1@example.org>".into(),
+            date: std::time::UNIX_EPOCH,
+            pictures: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn any_name_renders_and_reads_back_its_address() {
+        let judge = Address::parse("judge@example.org").unwrap();
+        for name in [
+            "Diplomacy Judge",
+            "Smith, John",
+            "Le Juge « EX »",
+            "a\"b\\c",
+            "<x@y.example>",
+            "=?utf-8?q?x?=",
+            "(comment",
+            "9 lives",
+        ] {
+            let raw = render(&letter(judge.clone().with_name(name)));
+            let text = String::from_utf8(raw.clone()).unwrap();
+            assert!(text.contains("To: undisclosed-recipients:;\r\n"), "{text}");
+            let back = crate::mail::read_mail(&raw, 1 << 20).unwrap();
+            let from = back.from.expect("a From");
+            assert_eq!(from.addr_spec(), "judge@example.org", "{name}: {text}");
+        }
+    }
 }
