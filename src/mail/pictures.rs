@@ -31,8 +31,11 @@ const MARK: &str = "X-Judge-Picture: ";
 /// the mark first (the filler replaces what follows it), and no body.
 pub(super) fn placeholder_part(part: &PicturePart) -> SinglePart {
     let name = part.filename.replace(['"', '\\', '\r', '\n'], "");
+    // The name parameter is for old readers; a name the MIME parser will
+    // not take is left out (Content-Disposition carries it too).
     let content_type = ContentType::parse(&format!("{}; name=\"{name}\"", part.content_type))
-        .unwrap_or(ContentType::TEXT_PLAIN);
+        .or_else(|_| ContentType::parse(part.content_type))
+        .expect("our picture types are valid MIME types");
     let empty = Body::new_with_encoding(Vec::new(), ContentTransferEncoding::Base64)
         .expect("base64 carries anything");
     SinglePart::builder()
