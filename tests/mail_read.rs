@@ -5,8 +5,8 @@
 use std::time::{Duration, Instant};
 
 use judge::mail::{
-    command_lines, new_message_id, read_mail, render, Address, AutoReason, Incoming, MailError,
-    Outgoing,
+    command_lines, new_message_id, read_mail, render, Address, AutoReason, Incoming, Letter,
+    MailError,
 };
 use proptest::prelude::*;
 
@@ -600,8 +600,8 @@ proptest! {
 
 // ---- outbound ----------------------------------------------------------
 
-fn outgoing() -> Outgoing {
-    Outgoing {
+fn outgoing() -> Letter {
+    Letter {
         from: addr("Judge EX <judge@example.org>"),
         to: vec![addr("\"Smith, John\" <john.smith@example.co.uk>"), addr("anna.meier@example.net")],
         subject: "EX:mygame - S1901M Re: orders".into(),
@@ -610,7 +610,8 @@ fn outgoing() -> Outgoing {
         references: vec!["<S1901M.mygame@judge.example.org>".into(), "<5f0c9a7e@example.net>".into()],
         auto_replied: true,
         message_id: new_message_id("ack-18.mygame", "judge.example.org"),
-        date: "Mon, 3 Nov 2026 20:00:00 +0000".into(),
+        date: std::time::UNIX_EPOCH + Duration::from_secs(1_793_736_000),
+        pictures: Vec::new(),
     }
 }
 
@@ -644,7 +645,7 @@ fn rendered_mail_is_well_formed() {
     let headers = headers_of(&raw);
     assert_eq!(
         headers,
-        "Date: Mon, 3 Nov 2026 20:00:00 +0000\r\n\
+        "Date: Tue, 03 Nov 2026 20:00:00 +0000\r\n\
          From: Judge EX <judge@example.org>\r\n\
          To: \"Smith, John\" <john.smith@example.co.uk>, anna.meier@example.net\r\n\
          Subject: EX:mygame - S1901M Re: orders\r\n\
@@ -690,7 +691,7 @@ fn round_trip_ascii() {
         Some(AutoReason::AutoSubmitted("auto-replied".into()))
     );
 
-    let results = Outgoing {
+    let results = Letter {
         auto_replied: false,
         in_reply_to: None,
         references: vec![],
@@ -704,7 +705,7 @@ fn round_trip_ascii() {
 #[test]
 fn round_trip_non_ascii_and_long() {
     let long_line = format!("Press: {}", "la paix est éternelle, ".repeat(60));
-    let out = Outgoing {
+    let out = Letter {
         from: addr("Judge <judge@example.org>").with_name("Le Juge « EX »"),
         to: vec![addr("juerg@example.ch").with_name("Jürg Müller")],
         subject: "EX:mygame - Presse aus Zürich: « très » important, ça va? Ünïcödé all the way to the fold and beyond it"
@@ -756,7 +757,7 @@ fn round_trip_odd_subjects() {
         &"word ".repeat(60),
         "line\r\nbreak injected",
     ] {
-        let out = Outgoing {
+        let out = Letter {
             subject: subject.to_string(),
             ..outgoing()
         };

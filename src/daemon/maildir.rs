@@ -7,15 +7,19 @@
 //! wait for a writer forever), a socket, a file that cannot be read —
 //! moves to `quarantine/` beside `new/`, with a log line, and the judge
 //! goes on.
-//! Out: every sent mail is one file delivered into the outbox's `new/`.
+//! Out: every sent mail is one file delivered into the outbox's `new/`:
+//! written under a unique name in `tmp/`, synced, renamed into `new/`.
+//!
+//! All with `std::fs`: the Maildir layout is three folders and a naming
+//! rule (<https://cr.yp.to/proto/maildir.html>).
 
 use std::collections::HashSet;
 use std::ffi::OsString;
 use std::fs;
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
-
-use maildir::Maildir;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::mailbox::InMail;
 use crate::mail::limit::read_bounded;
@@ -32,9 +36,7 @@ pub struct MaildirInbox {
 
 impl MaildirInbox {
     pub fn open(path: PathBuf, max_bytes: usize) -> Result<MaildirInbox, String> {
-        Maildir::from(path.clone())
-            .create_dirs()
-            .map_err(|e| format!("inbox Maildir {}: {e}", path.display()))?;
+        create_dirs(&path).map_err(|e| format!("inbox Maildir {}: {e}", path.display()))?;
         Ok(MaildirInbox {
             root: path,
             stuck: HashSet::new(),
@@ -197,25 +199,88 @@ fn kind_of(kind: &fs::FileType) -> &'static str {
     }
 }
 
+/// `new/`, `cur/` and `tmp/` under `root`, made if missing.
+fn create_dirs(root: &Path) -> std::io::Result<()> {
+    for sub in ["new", "cur", "tmp"] {
+        fs::create_dir_all(root.join(sub))?;
+    }
+    Ok(())
+}
+
 pub struct MaildirOutbox {
-    dir: Maildir,
+    root: PathBuf,
+    /// This host's name as Maildir file names carry it.
+    host: String,
 }
 
 impl MaildirOutbox {
     pub fn open(path: PathBuf) -> Result<MaildirOutbox, String> {
-        let dir = Maildir::from(path.clone());
-        dir.create_dirs()
-            .map_err(|e| format!("outbox Maildir {}: {e}", path.display()))?;
+        create_dirs(&path).map_err(|e| format!("outbox Maildir {}: {e}", path.display()))?;
         clean_tmp(&path);
-        Ok(MaildirOutbox { dir })
+        Ok(MaildirOutbox {
+            root: path,
+            host: maildir_host(),
+        })
     }
 
     pub fn send(&mut self, mail: &Outbound) -> Result<(), String> {
-        self.dir
-            .store_new(&mail.raw)
-            .map(|_| ())
+        self.deliver(&mail.raw)
             .map_err(|e| format!("writing to the outbox Maildir: {e}"))
     }
+
+    /// Writes `raw` to a new file in `tmp/`, syncs it, and renames it into
+    /// `new/`: a reader of `new/` never sees half a mail, and a delivered
+    /// mail survives a crash.
+    fn deliver(&self, raw: &[u8]) -> std::io::Result<()> {
+        let (name, mut file) = self.create_in_tmp()?;
+        let tmp = self.root.join("tmp").join(&name);
+        let written = file.write_all(raw).and_then(|()| file.sync_all());
+        if let Err(e) = written.and_then(|()| fs::rename(&tmp, self.root.join("new").join(&name))) {
+            let _ = fs::remove_file(&tmp);
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// A file in `tmp/` under a name not taken: `time.M<micros>P<pid>Q<n>.host`,
+    /// the counter making names unique within this process.
+    fn create_in_tmp(&self) -> std::io::Result<(String, fs::File)> {
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        loop {
+            let now = SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .unwrap_or_default();
+            let name = format!(
+                "{}.M{}P{}Q{}.{}",
+                now.as_secs(),
+                now.subsec_micros(),
+                std::process::id(),
+                COUNTER.fetch_add(1, Ordering::Relaxed),
+                self.host
+            );
+            let path = self.root.join("tmp").join(&name);
+            match fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&path)
+            {
+                Ok(file) => return Ok((name, file)),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(e),
+            }
+        }
+    }
+}
+
+/// The host name, with `/` and `:` written `\057` and `\072` as the
+/// Maildir convention asks (they would break the name apart).
+fn maildir_host() -> String {
+    let host = hostname::get()
+        .ok()
+        .and_then(|h| h.into_string().ok())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "localhost".to_string());
+    host.replace('/', "\\057").replace(':', "\\072")
 }
 
 /// Removes files left in `tmp/` by a write that was cut short (a crash)

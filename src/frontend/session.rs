@@ -3,7 +3,8 @@
 //! lives in `cmd/`.
 
 use argon2::password_hash::rand_core::{OsRng, RngCore};
-use chrono::{TimeZone, Utc};
+use std::time::{Duration, UNIX_EPOCH};
+
 use rusqlite::Transaction;
 
 use super::cmd;
@@ -12,7 +13,7 @@ use super::reply::Reply;
 use super::script::{read_script, Command, Line};
 use crate::config::Config;
 use crate::engine::map::Power;
-use crate::mail::{new_message_id, render, Address, Incoming};
+use crate::mail::{new_message_id, render, Address, Incoming, Letter, PicturePart};
 use crate::report::Templates;
 use crate::store::{self, Game, NewMail, Seat, StoreError};
 
@@ -59,7 +60,7 @@ pub struct Outgoing {
     /// the mail is sent.
     pub results_of: Option<String>,
     /// Pictures asked for (GET MAP), attached to every copy.
-    pub pictures: Vec<crate::mail::PicturePart>,
+    pub pictures: Vec<PicturePart>,
 }
 
 impl Outgoing {
@@ -69,26 +70,15 @@ impl Outgoing {
         let from = Address::parse(&config.judge.address)
             .map_err(|e| StoreError::Setup(format!("judge address: {e}")))?
             .with_name(&config.judge.name);
-        let domain = from.domain().to_string();
-        let date = Utc
-            .timestamp_opt(now, 0)
-            .single()
-            .map(|d| d.to_rfc2822())
-            .unwrap_or_default();
-        let (pictures, maps_off) = match (self.game_id, &self.results_of) {
-            (Some(game_id), Some(phase)) => (
-                crate::game::maps::results_parts(tx, game_id, phase, &config.maps)?,
-                store::maps_off(tx, game_id)?,
-            ),
-            _ => (self.pictures.clone(), Vec::new()),
-        };
-        let mut seen = Vec::new();
+        let (pictures, maps_off) = self.pictures(tx, config)?;
         // Observers are told in every mail of the game how to stop: anyone
         // can make an address an observer.
         let game = match self.game_id {
             Some(id) => store::game_by_id(tx, id)?,
             None => None,
         };
+        let (in_reply_to, references) = self.threading();
+        let mut seen = Vec::new();
         for to in &self.to {
             let Ok(addr) = Address::parse(to) else {
                 continue;
@@ -97,56 +87,92 @@ impl Outgoing {
             if seen.contains(&key) {
                 continue;
             }
-            seen.push(key);
-            let message_id = new_message_id(&random_token(), &domain);
-            let (in_reply_to, references) = match &self.answers {
-                // A mail without a Message-ID: nothing to refer to.
-                Some((id, refs)) if id.is_empty() => (None, last_references(refs.clone())),
-                Some((id, refs)) => {
-                    let mut r = refs.clone();
-                    r.push(id.clone());
-                    (Some(id.clone()), last_references(r))
-                }
-                None => (None, Vec::new()),
-            };
-            let body = match &game {
-                Some(game)
-                    if store::observer_by_address(tx, game.id, &addr.addr_spec())?.is_some() =>
-                {
-                    with_unobserve_line(&self.body, &game.name)
-                }
-                _ => self.body.clone(),
-            };
-            let raw = render(&crate::mail::Outgoing {
+            let letter = Letter {
                 from: from.clone(),
                 to: vec![addr.clone()],
                 subject: self.subject.clone(),
-                body,
-                in_reply_to,
-                references,
+                body: self.body_for(tx, game.as_ref(), &addr)?,
+                in_reply_to: in_reply_to.clone(),
+                references: references.clone(),
                 auto_replied: self.answers.is_some(),
-                message_id: message_id.clone(),
-                date: date.clone(),
-            });
-            let raw = if maps_off.contains(seen.last().expect("just pushed")) {
-                raw
-            } else {
-                crate::mail::with_pictures(&raw, &pictures)
-            };
-            let recipient = addr.addr_spec();
-            store::queue_mail(
-                tx,
-                &NewMail {
-                    message_id: &message_id,
-                    game_id: self.game_id,
-                    recipients: &[recipient.as_str()],
-                    subject: &self.subject,
-                    raw: &raw,
+                message_id: new_message_id(&random_token(), from.domain()),
+                date: UNIX_EPOCH + Duration::from_secs(u64::try_from(now).unwrap_or(0)),
+                pictures: if maps_off.contains(&key) {
+                    Vec::new()
+                } else {
+                    pictures.clone()
                 },
-                now,
-            )?;
+            };
+            self.queue_letter(tx, &letter, now)?;
+            seen.push(key);
         }
         Ok(())
+    }
+
+    /// The pictures to attach, and the addresses (lower-cased) of those
+    /// who SET MAPS OFF: a results mail carries the map of its phase.
+    fn pictures(
+        &self,
+        tx: &Transaction<'_>,
+        config: &Config,
+    ) -> Result<(Vec<PicturePart>, Vec<String>), StoreError> {
+        Ok(match (self.game_id, &self.results_of) {
+            (Some(game_id), Some(phase)) => (
+                crate::game::maps::results_parts(tx, game_id, phase, &config.maps)?,
+                store::maps_off(tx, game_id)?,
+            ),
+            _ => (self.pictures.clone(), Vec::new()),
+        })
+    }
+
+    /// In-Reply-To and References, for a mail that answers one.
+    fn threading(&self) -> (Option<String>, Vec<String>) {
+        match &self.answers {
+            // A mail without a Message-ID: nothing to refer to.
+            Some((id, refs)) if id.is_empty() => (None, last_references(refs.clone())),
+            Some((id, refs)) => {
+                let mut r = refs.clone();
+                r.push(id.clone());
+                (Some(id.clone()), last_references(r))
+            }
+            None => (None, Vec::new()),
+        }
+    }
+
+    /// The text for `to`: an observer of the game is told how to stop.
+    fn body_for(
+        &self,
+        tx: &Transaction<'_>,
+        game: Option<&Game>,
+        to: &Address,
+    ) -> Result<String, StoreError> {
+        Ok(match game {
+            Some(game) if store::observer_by_address(tx, game.id, &to.addr_spec())?.is_some() => {
+                with_unobserve_line(&self.body, &game.name)
+            }
+            _ => self.body.clone(),
+        })
+    }
+
+    fn queue_letter(
+        &self,
+        tx: &Transaction<'_>,
+        letter: &Letter,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        let recipient = letter.to[0].addr_spec();
+        store::queue_mail(
+            tx,
+            &NewMail {
+                message_id: &letter.message_id,
+                game_id: self.game_id,
+                recipients: &[recipient.as_str()],
+                subject: &self.subject,
+                raw: &render(letter),
+            },
+            now,
+        )
+        .map(|_| ())
     }
 }
 
@@ -170,7 +196,7 @@ pub struct Session<'a> {
     /// Mails other than the reply (press, notices, results).
     pub outgoing: Vec<Outgoing>,
     /// Pictures for the reply (GET MAP).
-    pub reply_pictures: Vec<crate::mail::PicturePart>,
+    pub reply_pictures: Vec<PicturePart>,
     /// Whether orders were given, so the reply ends with the order set.
     pub orders_touched: bool,
     /// The signed-on power's game and phase while order lines follow one

@@ -1,4 +1,9 @@
-//! A mail address: `local@domain`, validated, with an optional display name.
+//! A mail address: `local@domain`, validated by lettre, with an optional
+//! display name.
+//!
+//! lettre's [`lettre::Address`] checks the two halves; what is ours is the
+//! forms a player writes (`Name <a@b>`, `a@b (Name)`, a trailing dot),
+//! the lower-cased domain, and equality ignoring case (see [`Address`]).
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -14,8 +19,8 @@ use std::str::FromStr;
 #[derive(Clone, Debug)]
 pub struct Address {
     name: Option<String>,
-    local: String,
-    domain: String,
+    /// `local@domain`, the domain lower-cased.
+    spec: lettre::Address,
 }
 
 /// Why a string is not a usable address.
@@ -63,18 +68,13 @@ impl Address {
         if local.is_empty() || domain.is_empty() {
             return Err(AddressError::NotLocalAtDomain);
         }
-        if !valid_local(local) {
-            return Err(AddressError::BadLocalPart);
-        }
-        let domain = domain.strip_suffix('.').unwrap_or(domain);
-        if !valid_domain(domain) {
-            return Err(AddressError::BadDomain);
-        }
-        Ok(Address {
-            name: None,
-            local: local.to_string(),
-            domain: domain.to_lowercase(),
-        })
+        let domain = domain.strip_suffix('.').unwrap_or(domain).to_lowercase();
+        let spec = lettre::Address::new(local, &domain).map_err(|e| match e {
+            lettre::address::AddressError::InvalidUser => AddressError::BadLocalPart,
+            lettre::address::AddressError::InvalidDomain => AddressError::BadDomain,
+            _ => AddressError::NotLocalAtDomain,
+        })?;
+        Ok(Address { name: None, spec })
     }
 
     /// Any of the usual forms: `a@b`, `<a@b>`, `Name <a@b>`,
@@ -125,23 +125,28 @@ impl Address {
 
     /// The part before the `@`, as written.
     pub fn local(&self) -> &str {
-        &self.local
+        self.spec.user()
     }
 
     /// The part after the `@`, lower-cased.
     pub fn domain(&self) -> &str {
-        &self.domain
+        self.spec.domain()
     }
 
     /// `local@domain`, without the name (the same as `to_string()`).
     pub fn addr_spec(&self) -> String {
-        format!("{}@{}", self.local, self.domain)
+        self.spec.to_string()
+    }
+
+    /// The address with its name, as lettre writes it in a header.
+    pub fn mailbox(&self) -> lettre::message::Mailbox {
+        lettre::message::Mailbox::new(self.name.clone(), self.spec.clone())
     }
 
     /// `MAILER-DAEMON@…` or `postmaster@…`, in any case: mail from these is
     /// machine-made and never answered.
     pub fn is_daemon(&self) -> bool {
-        is_daemon_local(&self.local)
+        is_daemon_local(self.local())
     }
 }
 
@@ -151,7 +156,7 @@ pub(crate) fn is_daemon_local(local: &str) -> bool {
 
 impl fmt::Display for Address {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}@{}", self.local, self.domain)
+        write!(f, "{}", self.spec)
     }
 }
 
@@ -164,7 +169,7 @@ impl FromStr for Address {
 
 impl PartialEq for Address {
     fn eq(&self, other: &Address) -> bool {
-        self.local.eq_ignore_ascii_case(&other.local) && self.domain == other.domain
+        self.local().eq_ignore_ascii_case(other.local()) && self.domain() == other.domain()
     }
 }
 
@@ -172,8 +177,8 @@ impl Eq for Address {}
 
 impl Hash for Address {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.local.to_ascii_lowercase().hash(state);
-        self.domain.hash(state);
+        self.local().to_ascii_lowercase().hash(state);
+        self.domain().hash(state);
     }
 }
 
@@ -196,42 +201,6 @@ fn unquote_name(raw: &str) -> String {
         }
         None => raw.to_string(),
     }
-}
-
-fn valid_local(local: &str) -> bool {
-    if local.len() > 64 {
-        return false;
-    }
-    if let Some(inner) = local.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
-        // A quoted local part: printable characters, escapes allowed.
-        return !inner.is_empty() && inner.chars().all(|c| !c.is_control());
-    }
-    local.chars().all(|c| {
-        c.is_ascii_alphanumeric()
-            || "!#$%&'*+-/=?^_`{|}~.".contains(c)
-            || (!c.is_ascii() && !c.is_whitespace() && !c.is_control())
-    })
-}
-
-fn valid_domain(domain: &str) -> bool {
-    if domain.len() > 253 {
-        return false;
-    }
-    if let Some(literal) = domain.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
-        return !literal.is_empty()
-            && literal
-                .chars()
-                .all(|c| c.is_ascii_hexdigit() || ".:".contains(c) || c.is_ascii_alphabetic());
-    }
-    domain.split('.').all(|label| {
-        !label.is_empty()
-            && label.len() <= 63
-            && !label.starts_with('-')
-            && !label.ends_with('-')
-            && label.chars().all(|c| {
-                c.is_ascii_alphanumeric() || c == '-' || (!c.is_ascii() && c.is_alphanumeric())
-            })
-    })
 }
 
 #[cfg(test)]

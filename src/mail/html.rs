@@ -42,32 +42,47 @@ pub fn html_to_text(html: &str) -> String {
 /// Handles the tag (or comment, or declaration) that starts at `start`
 /// (a `<`) and returns the index just after it.
 fn tag(html: &str, start: usize, out: &mut Out) -> usize {
-    let bytes = html.as_bytes();
-    let rest = &html[start + 1..];
-    if let Some(comment) = rest.strip_prefix("!--") {
+    if let Some(comment) = html[start + 1..].strip_prefix("!--") {
         return match comment.find("-->") {
             Some(end) => start + 1 + 3 + end + 3,
             None => html.len(),
         };
     }
-    let mut i = start + 1;
-    let closing = bytes.get(i) == Some(&b'/');
-    if closing {
-        i += 1;
+    let bytes = html.as_bytes();
+    let closing = bytes.get(start + 1) == Some(&b'/');
+    let name_start = start + 1 + usize::from(closing);
+    let name_end = tag_name_end(bytes, name_start);
+    if name_end == name_start && !matches!(bytes.get(name_end), Some(b'!' | b'?')) {
+        // Not a tag at all ("a < b"): the `<` is text.
+        out.text("<");
+        return start + 1;
     }
-    let name_start = i;
+    let name = html[name_start..name_end].to_ascii_lowercase();
+    let after = after_attributes(bytes, name_end);
+    if closing {
+        out.close(&name);
+        after
+    } else if HIDDEN.contains(&name.as_str()) {
+        skip_hidden(html, after, &name)
+    } else {
+        out.open(&name);
+        after
+    }
+}
+
+/// Where the tag name starting at `i` ends.
+fn tag_name_end(bytes: &[u8], mut i: usize) -> usize {
     while i < bytes.len()
         && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b':' || bytes[i] == b'-')
     {
         i += 1;
     }
-    if i == name_start && !matches!(bytes.get(i), Some(b'!' | b'?')) {
-        // Not a tag at all ("a < b"): the `<` is text.
-        out.text("<");
-        return start + 1;
-    }
-    let name = html[name_start..i].to_ascii_lowercase();
-    // Skip the attributes, minding quoted values that may hold `>`.
+    i
+}
+
+/// Skips the attributes from `i`, minding quoted values that may hold
+/// `>`: the index just after the tag's `>` (or the end).
+fn after_attributes(bytes: &[u8], mut i: usize) -> usize {
     let mut quote: Option<u8> = None;
     while i < bytes.len() {
         let b = bytes[i];
@@ -80,51 +95,24 @@ fn tag(html: &str, start: usize, out: &mut Out) -> usize {
             None => {}
         }
     }
-    if closing {
-        if name == "blockquote" {
-            out.newline_soft();
-            out.quote_depth = out.quote_depth.saturating_sub(1);
-        } else if name == "pre" {
-            out.pre = false;
-            out.newline_soft();
-        } else if BLOCKS.contains(&name.as_str()) {
-            out.newline_soft();
-        } else if name == "td" || name == "th" {
-            out.pending_space = true;
-        }
-        return i;
-    }
-    if HIDDEN.contains(&name.as_str()) {
-        // Skip to the matching end tag (or to the end). The search resumes
-        // where the last one stopped, so the whole pass stays linear.
-        let close = format!("</{name}");
-        return match find_ignore_case(&bytes[i..], close.as_bytes()) {
-            Some(pos) => {
-                let after = i + pos;
-                match html[after..].find('>') {
-                    Some(gt) => after + gt + 1,
-                    None => html.len(),
-                }
-            }
-            None => html.len(),
-        };
-    }
-    match name.as_str() {
-        "br" => out.newline_hard(),
-        "blockquote" => {
-            out.newline_soft();
-            out.quote_depth += 1;
-        }
-        "pre" => {
-            out.newline_soft();
-            out.pre = true;
-        }
-        "td" | "th" => out.pending_space = true,
-        "img" => {}
-        n if BLOCKS.contains(&n) => out.newline_soft(),
-        _ => {}
-    }
     i
+}
+
+/// The index just after the end tag of the hidden element `name` whose
+/// content starts at `i` (or the end). The search resumes where the last
+/// one stopped, so the whole pass stays linear.
+fn skip_hidden(html: &str, i: usize, name: &str) -> usize {
+    let close = format!("</{name}");
+    match find_ignore_case(&html.as_bytes()[i..], close.as_bytes()) {
+        Some(pos) => {
+            let after = i + pos;
+            match html[after..].find('>') {
+                Some(gt) => after + gt + 1,
+                None => html.len(),
+            }
+        }
+        None => html.len(),
+    }
 }
 
 /// Where `needle` (ASCII) first occurs in `hay`, ignoring ASCII case.
@@ -143,6 +131,41 @@ struct Out {
 }
 
 impl Out {
+    /// What the start tag `name` (not a hidden element) does to the text.
+    fn open(&mut self, name: &str) {
+        match name {
+            "br" => self.newline_hard(),
+            "blockquote" => {
+                self.newline_soft();
+                self.quote_depth += 1;
+            }
+            "pre" => {
+                self.newline_soft();
+                self.pre = true;
+            }
+            "td" | "th" => self.pending_space = true,
+            n if BLOCKS.contains(&n) => self.newline_soft(),
+            _ => {}
+        }
+    }
+
+    /// What the end tag `name` does to the text.
+    fn close(&mut self, name: &str) {
+        match name {
+            "blockquote" => {
+                self.newline_soft();
+                self.quote_depth = self.quote_depth.saturating_sub(1);
+            }
+            "pre" => {
+                self.pre = false;
+                self.newline_soft();
+            }
+            "td" | "th" => self.pending_space = true,
+            n if BLOCKS.contains(&n) => self.newline_soft(),
+            _ => {}
+        }
+    }
+
     fn text(&mut self, raw: &str) {
         if raw.is_empty() {
             return;

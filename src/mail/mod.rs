@@ -5,12 +5,13 @@
 //!   (quotes, attributions, signatures and everything after `SIGNOFF` cut
 //!   away), and whether it was written by a machine ([`AutoReason`]) and so
 //!   must never be answered.
-//! - [`render`] turns an [`Outgoing`] into a complete RFC 5322 message
-//!   (CRLF line endings; dot-stuffing is the SMTP layer's job).
+//! - [`render`] turns a [`Letter`] into a complete RFC 5322 message
+//!   (CRLF line endings; dot-stuffing is the SMTP layer's job), built with
+//!   lettre's message builder.
 //! - [`Address`] is a validated `local@domain` with an optional display name.
 //!
 //! MIME decoding (multipart, quoted-printable, base64, charsets) is done by
-//! the `mail-parser` crate; the rest is ours.
+//! the `mail-parser` crate, MIME encoding by `lettre`; the rest is ours.
 
 mod address;
 mod body;
@@ -23,6 +24,6 @@ mod render;
 pub use address::{Address, AddressError};
 pub use body::command_lines;
 pub use html::html_to_text;
-pub use pictures::{fill_pictures, has_pictures, with_pictures, PicturePart};
+pub use pictures::{fill_pictures, has_pictures, PicturePart};
 pub use read::{read_mail, AutoReason, Incoming, MailError};
-pub use render::{new_message_id, render, Outgoing};
+pub use render::{new_message_id, render, Letter};

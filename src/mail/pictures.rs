@@ -8,7 +8,10 @@
 //! handing the mail over ([`fill_pictures`]), outside any transaction.
 //! The text part stays first and complete, for plain-text readers.
 
-use super::render::base64;
+use lettre::message::header::{
+    ContentDisposition, ContentTransferEncoding, ContentType, Header, HeaderName, HeaderValue,
+};
+use lettre::message::{Body, SinglePart};
 
 /// One picture part to attach.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,65 +23,46 @@ pub struct PicturePart {
     pub filename: String,
 }
 
-/// The header line that marks a part still to be filled.
+/// The header that marks a part still to be filled.
+const MARK_NAME: &str = "X-Judge-Picture";
 const MARK: &str = "X-Judge-Picture: ";
 
-/// A boundary that the text does not contain.
-fn boundary_for(raw: &[u8]) -> String {
-    let mut n = 0u32;
-    loop {
-        let b = format!("=_judge_map_{n}");
-        if !raw.windows(b.len()).any(|w| w == b.as_bytes()) {
-            return b;
-        }
-        n += 1;
-    }
+/// The empty part that stands for `part` in a queued mail: its headers,
+/// the mark first (the filler replaces what follows it), and no body.
+pub(super) fn placeholder_part(part: &PicturePart) -> SinglePart {
+    let name = part.filename.replace(['"', '\\', '\r', '\n'], "");
+    // The name parameter is for old readers; a name the MIME parser will
+    // not take is left out (Content-Disposition carries it too).
+    let content_type = ContentType::parse(&format!("{}; name=\"{name}\"", part.content_type))
+        .or_else(|_| ContentType::parse(part.content_type))
+        .expect("our picture types are valid MIME types");
+    let empty = Body::new_with_encoding(Vec::new(), ContentTransferEncoding::Base64)
+        .expect("base64 carries anything");
+    SinglePart::builder()
+        .header(PictureMark(part.reference.replace(['\r', '\n'], " ")))
+        .header(content_type)
+        .header(ContentDisposition::attachment(&name))
+        .body(empty)
 }
 
-/// `raw` (a single-part text mail as `render` writes it) with `parts`
-/// after its text: a `multipart/mixed` mail whose first part is the text.
-pub fn with_pictures(raw: &[u8], parts: &[PicturePart]) -> Vec<u8> {
-    if parts.is_empty() {
-        return raw.to_vec();
+/// `X-Judge-Picture: <reference>`.
+#[derive(Clone)]
+struct PictureMark(String);
+
+impl Header for PictureMark {
+    fn name() -> HeaderName {
+        HeaderName::new_from_ascii_str(MARK_NAME)
     }
-    let Some(split) = find(raw, b"\r\n\r\n") else {
-        return raw.to_vec();
-    };
-    let (head, body) = (&raw[..split + 2], &raw[split + 4..]);
-    let boundary = boundary_for(raw);
-    let mut out = Vec::with_capacity(raw.len() + 512);
-    let mut content = Vec::new();
-    for line in head.split_inclusive(|&b| b == b'\n') {
-        let lower = line.to_ascii_lowercase();
-        if lower.starts_with(b"content-type:") || lower.starts_with(b"content-transfer-encoding:") {
-            content.extend_from_slice(line);
-        } else {
-            out.extend_from_slice(line);
-        }
+
+    fn parse(s: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(PictureMark(s.to_string()))
     }
-    out.extend_from_slice(
-        format!("Content-Type: multipart/mixed; boundary=\"{boundary}\"\r\n\r\n").as_bytes(),
-    );
-    out.extend_from_slice(b"This is a message in several parts: the text, then the map.\r\n");
-    out.extend_from_slice(format!("--{boundary}\r\n").as_bytes());
-    out.extend_from_slice(&content);
-    out.extend_from_slice(b"Content-Disposition: inline\r\n\r\n");
-    out.extend_from_slice(body);
-    for part in parts {
-        let name = part.filename.replace(['"', '\r', '\n', '\\'], "");
-        let reference = part.reference.replace(['\r', '\n'], " ");
-        out.extend_from_slice(
-            format!(
-                "\r\n--{boundary}\r\n{MARK}{reference}\r\nContent-Type: {}; name=\"{name}\"\r\n\
-                 Content-Disposition: attachment; filename=\"{name}\"\r\n\
-                 Content-Transfer-Encoding: base64\r\n\r\n",
-                part.content_type
-            )
-            .as_bytes(),
-        );
+
+    /// Written as it is, never folded: the filler reads the reference back
+    /// from this one line (references are ours: short, one line).
+    fn display(&self) -> HeaderValue {
+        HeaderValue::dangerous_new_pre_encoded(Self::name(), self.0.clone(), self.0.clone())
     }
-    out.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
-    out
 }
 
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
@@ -112,11 +96,9 @@ pub fn fill_pictures(raw: &[u8], mut make: impl FnMut(&str) -> Option<Vec<u8>>) 
         match make(&reference) {
             Some(bytes) => {
                 out.extend_from_slice(&rest[headers_start..body_start]);
-                let text = base64(&bytes);
-                for chunk in text.as_bytes().chunks(76) {
-                    out.extend_from_slice(chunk);
-                    out.extend_from_slice(b"\r\n");
-                }
+                let body = Body::new_with_encoding(bytes, ContentTransferEncoding::Base64)
+                    .expect("base64 carries anything");
+                out.extend_from_slice(&body.into_vec());
             }
             None => out.extend_from_slice(
                 b"Content-Type: text/plain; charset=utf-8\r\n\r\nThe map could not be drawn.\r\n",
@@ -131,11 +113,11 @@ pub fn fill_pictures(raw: &[u8], mut make: impl FnMut(&str) -> Option<Vec<u8>>) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mail::{render, Address, Outgoing};
+    use crate::mail::{render, Address, Letter};
     use mail_parser::MimeHeaders;
 
-    fn text_mail(body: &str) -> Vec<u8> {
-        render(&Outgoing {
+    fn text_mail(body: &str, pictures: Vec<PicturePart>) -> Vec<u8> {
+        render(&Letter {
             from: Address::parse("judge@example.org").unwrap(),
             to: vec![Address::parse("player@example.net").unwrap()],
             subject: "JDG:demo - S1901M Results".into(),
@@ -144,17 +126,16 @@ mod tests {
             references: Vec::new(),
             auto_replied: false,
             message_id: "<1@example.org>".into(),
-            date: "Mon, 2 Nov 2026 20:00:00 +0000".into(),
+            date: std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_793_736_000),
+            pictures,
         })
     }
 
     #[test]
     fn the_text_comes_first_and_whole_then_the_picture() {
-        let raw =
-            text_mail("Movement results for Spring of 1901.\nAustria: Army Budapest -> Serbia.\n");
-        let queued = with_pictures(
-            &raw,
-            &[PicturePart {
+        let queued = text_mail(
+            "Movement results for Spring of 1901.\nAustria: Army Budapest -> Serbia.\n",
+            vec![PicturePart {
                 reference: "results 7 S1901M".into(),
                 content_type: "image/png",
                 filename: "demo-S1901M.png".into(),
@@ -197,8 +178,7 @@ mod tests {
 
     #[test]
     fn no_parts_leaves_the_mail_alone() {
-        let raw = text_mail("Hello.\n");
-        assert_eq!(with_pictures(&raw, &[]), raw);
+        let raw = text_mail("Hello.\n", Vec::new());
         assert!(!has_pictures(&raw));
         assert_eq!(fill_pictures(&raw, |_| panic!("nothing to fill")), raw);
     }
