@@ -1,7 +1,7 @@
 //! Joining a forming game (SIGNON ?<game>), and the start of the game
 //! once seven have joined: powers drawn by lot, preferences first.
 
-use super::signon::sign_on_player;
+use super::sign_on_player;
 use crate::engine::map::{Map, Power};
 use crate::engine::position::Position;
 use crate::frontend::script::Line;

@@ -11,7 +11,14 @@ pub mod signon;
 
 use super::script::Line;
 use super::session::{Session, Signed};
-use crate::store::{self, Game};
+use crate::engine::map::Power;
+use crate::store::{self, Game, Seat};
+
+/// The lines that follow speak for this seat's player (`power` is `None`
+/// until a forming game starts).
+pub fn sign_on_player(s: &mut Session<'_>, game: Game, seat: Seat, power: Option<Power>) {
+    s.signed = Some(Signed::Player { game, seat, power });
+}
 
 /// The game a command names, or a refusal saying there is none.
 pub fn find_game(

@@ -1,6 +1,6 @@
 //! SIGNON, OBSERVE and RESIGN: who the following lines speak for.
 
-use super::{find_game, join};
+use super::{find_game, join, sign_on_player};
 use crate::engine::map::Power;
 use crate::frontend::script::{Line, SignOnAs};
 use crate::frontend::session::{Session, Signed};
@@ -75,12 +75,6 @@ fn sign_on_game(s: &mut Session<'_>, line: &Line, name: &str) -> Result<Option<G
         s.reply.game = Some(game.name.clone());
     }
     Ok(game)
-}
-
-/// The lines that follow speak for this seat's player (`power` is `None`
-/// until a forming game starts).
-pub fn sign_on_player(s: &mut Session<'_>, game: Game, seat: Seat, power: Option<Power>) {
-    s.signed = Some(Signed::Player { game, seat, power });
 }
 
 pub fn sign_on(
