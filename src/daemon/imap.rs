@@ -22,7 +22,9 @@ use futures::TryStreamExt;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::time::{timeout, Instant};
 
-use super::mailbox::InMail;
+use futures::future::BoxFuture;
+
+use super::mailbox::{InMail, Inbox};
 use super::net::{self, ServerSettings, Tls, IO_TIMEOUT};
 
 /// Any byte stream async-imap can run on: plain TCP or TLS.
@@ -236,16 +238,20 @@ pub struct ImapInbox {
     retry_at: Option<Instant>,
     /// Unseen mails the server would not give (gone meanwhile): not "new".
     unreadable: HashSet<u32>,
+    /// `[mail] max_bytes`: a bigger mail is fetched only up to it and a
+    /// margin.
+    max_bytes: usize,
 }
 
 impl ImapInbox {
-    pub fn open(table: Option<&toml::Table>) -> Result<ImapInbox, String> {
+    pub fn open(table: Option<&toml::Table>, max_bytes: usize) -> Result<ImapInbox, String> {
         Ok(ImapInbox {
             settings: ImapSettings::from_table(table)?,
             conn: None,
             failures: 0,
             retry_at: None,
             unreadable: HashSet::new(),
+            max_bytes,
         })
     }
 
@@ -385,6 +391,25 @@ impl ImapInbox {
                 Ok(())
             }
         }
+    }
+}
+
+impl Inbox for ImapInbox {
+    fn fetch(&mut self) -> BoxFuture<'_, Result<Vec<InMail>, String>> {
+        Box::pin(ImapInbox::fetch(self))
+    }
+
+    fn acknowledge<'a>(&'a mut self, token: &'a str) -> BoxFuture<'a, Result<(), String>> {
+        Box::pin(self.ack(token))
+    }
+
+    fn wait(&mut self, timeout: Duration) -> BoxFuture<'_, Result<(), String>> {
+        Box::pin(ImapInbox::wait(self, timeout))
+    }
+
+    /// An IDLE dropped half-way would lose the connection.
+    fn wait_is_cancel_safe(&self) -> bool {
+        false
     }
 }
 

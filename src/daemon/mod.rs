@@ -6,6 +6,7 @@
 //! Stopping (SIGTERM, SIGINT): the mail or phase in hand is finished —
 //! every step is one SQLite transaction — and the loop exits cleanly.
 
+pub mod configured;
 pub mod imap;
 pub mod mailbox;
 mod maildir;
@@ -45,8 +46,8 @@ pub async fn run(config: Config, options: RunOptions) -> Result<(), String> {
         watch_signals(stop.clone(), stopping.clone())?;
     }
     let mut judge = Judge::open(config.clone())?;
-    let mut inbox = Inbox::open(&config)?;
-    let mut outbox = Outbox::open(&config)?;
+    let mut inbox = configured::inbox(&config)?;
+    let mut outbox = configured::outbox(&config)?;
     let tick_every = i64::from(config.clock.tick_seconds.max(1));
     let mut last_tick = i64::MIN / 2;
     // What the clock knows of the quiet games: an idle tick over many games
@@ -64,7 +65,7 @@ pub async fn run(config: Config, options: RunOptions) -> Result<(), String> {
         // Anything another process commits from here on wakes the wait
         // below at once.
         let seen = judge.store.data_version().unwrap_or(0);
-        let handled = match take_in(&mut judge, &mut inbox, t, &stop).await {
+        let handled = match take_in(&mut judge, inbox.as_mut(), t, &stop).await {
             Ok(n) => n,
             Err(e) => {
                 failed("taking in mail", e);
@@ -104,7 +105,7 @@ pub async fn run(config: Config, options: RunOptions) -> Result<(), String> {
             }
             last_tick = t;
         }
-        if let Err(e) = send_out(&mut judge, &mut outbox, now(options.now), &stop).await {
+        if let Err(e) = send_out(&mut judge, outbox.as_mut(), now(options.now), &stop).await {
             failed("sending mail", e);
         }
         if options.once || stop.load(Ordering::SeqCst) {
@@ -113,7 +114,7 @@ pub async fn run(config: Config, options: RunOptions) -> Result<(), String> {
         let until_tick = (last_tick + tick_every - now(options.now)).clamp(1, tick_every);
         let wait = Duration::from_secs(until_tick as u64);
         tokio::select! {
-            r = wait_for_work(&mut inbox, &judge.store, seen, wait) => {
+            r = wait_for_work(inbox.as_mut(), &judge.store, seen, wait) => {
                 if let Err(e) = r {
                     failed("waiting for mail", e);
                     // Whatever broke, do not spin on it.
@@ -147,7 +148,7 @@ const STORE_POLL: Duration = Duration::from_millis(250);
 /// pass), or `timeout` passes. The store is read once per [`STORE_POLL`]:
 /// one cheap pragma.
 async fn wait_for_work(
-    inbox: &mut Inbox,
+    inbox: &mut dyn Inbox,
     store: &store::Store,
     seen: i64,
     timeout: Duration,
@@ -178,7 +179,7 @@ async fn wait_for_work(
 /// stored stays in the inbox for the next pass.
 async fn take_in(
     judge: &mut Judge,
-    inbox: &mut Inbox,
+    inbox: &mut dyn Inbox,
     now: i64,
     stop: &AtomicBool,
 ) -> Result<usize, String> {
@@ -214,7 +215,7 @@ async fn take_in(
 /// only once the store is durable (one sync for them all) may they go.
 async fn acknowledge(
     judge: &Judge,
-    inbox: &mut Inbox,
+    inbox: &mut dyn Inbox,
     pending: &mut Vec<String>,
 ) -> Result<(), String> {
     if pending.is_empty() {
@@ -222,7 +223,7 @@ async fn acknowledge(
     }
     judge.store.sync().map_err(err)?;
     for token in pending.drain(..) {
-        inbox.ack(&token).await?;
+        inbox.acknowledge(&token).await?;
     }
     Ok(())
 }
@@ -281,7 +282,7 @@ fn run_clock(judge: &mut Judge, now: i64, cache: &mut TickCache) -> Result<(), S
 /// judgekeeper told.
 async fn send_out(
     judge: &mut Judge,
-    outbox: &mut Outbox,
+    outbox: &mut dyn Outbox,
     now: i64,
     stop: &AtomicBool,
 ) -> Result<(), String> {
