@@ -283,6 +283,14 @@ impl Daemon {
         line.split_whitespace().nth(1).unwrap().parse().unwrap()
     }
 
+    /// SIGTERM, and a clean exit; the log.
+    fn stop_cleanly(self, log: &Path) -> String {
+        let status = self.stop();
+        let logged = std::fs::read_to_string(log).unwrap();
+        assert!(status.success(), "{status}: {logged}");
+        logged
+    }
+
     /// SIGTERM; the exit status.
     fn stop(mut self) -> std::process::ExitStatus {
         let mut child = self.child.take().unwrap();
@@ -369,6 +377,20 @@ tick_seconds = 3600
     );
     std::fs::write(dir.join("judge.toml"), toml).unwrap();
     dir
+}
+
+/// A judge folder of its own (see [`judge_folder`]) and its players, for
+/// the test `name`.
+fn imap_judge(name: &str, s: &Servers) -> (PathBuf, Players) {
+    let tag = format!("{}{}x{}", &name[..1], std::process::id(), unique());
+    let dir = judge_folder(name, s, &tag, &s.password);
+    let players = Players {
+        servers: s.clone(),
+        tag,
+        seen: HashMap::new(),
+        log: dir.join("judge.log"),
+    };
+    (dir, players)
 }
 
 /// The seven players: user, preference list, the power they get.
@@ -625,15 +647,8 @@ async fn a_huge_mail_over_imap_is_fetched_only_up_to_the_limit() {
     let Some(s) = servers("a_huge_mail_over_imap_is_fetched_only_up_to_the_limit") else {
         return;
     };
-    let tag = format!("h{}x{}", std::process::id(), unique());
-    let dir = judge_folder("huge", &s, &tag, &s.password);
-    let log = dir.join("judge.log");
-    let mut p = Players {
-        servers: s.clone(),
-        tag,
-        seen: HashMap::new(),
-        log: log.clone(),
-    };
+    let (dir, mut p) = imap_judge("huge", &s);
+    let log = p.log.clone();
     // 64 MiB: fetched whole, the judge would hold at least that much.
     let raw = format!(
         "From: {}\r\nTo: {}\r\nSubject: huge\r\nMessage-ID: <huge-{}@players.example>\r\n\
@@ -654,9 +669,7 @@ async fn a_huge_mail_over_imap_is_fetched_only_up_to_the_limit() {
         r.body
     );
     let peak = daemon.peak_memory_kib();
-    let status = daemon.stop();
-    let logged = std::fs::read_to_string(&log).unwrap();
-    assert!(status.success(), "{status}: {logged}");
+    let logged = daemon.stop_cleanly(&log);
     assert!(logged.contains("only its first"), "{logged}");
     assert!(peak < 48 * 1024, "the judge held {peak} KiB: {logged}");
     assert!(p.folder("judge", "INBOX").await.is_empty());
@@ -670,23 +683,14 @@ async fn the_processed_copy_of_a_mail_keeps_no_password() {
     let Some(s) = servers("the_processed_copy_of_a_mail_keeps_no_password") else {
         return;
     };
-    let tag = format!("r{}x{}", std::process::id(), unique());
-    let dir = judge_folder("redact", &s, &tag, &s.password);
-    let log = dir.join("judge.log");
-    let mut p = Players {
-        servers: s.clone(),
-        tag,
-        seen: HashMap::new(),
-        log: log.clone(),
-    };
+    let (dir, mut p) = imap_judge("redact", &s);
+    let log = p.log.clone();
     let daemon = Daemon::start(&dir.join("judge.toml"), &log);
     p.send("master", "new game", "CREATE ?kept kept-secret-pw")
         .await;
     let r = p.expect("master", "new game").await;
     assert!(r.body.contains("you are its Master"), "{}", r.body);
-    let status = daemon.stop();
-    let logged = std::fs::read_to_string(&log).unwrap();
-    assert!(status.success(), "{status}: {logged}");
+    daemon.stop_cleanly(&log);
     assert!(p.folder("judge", "INBOX").await.is_empty());
     let kept = p.folder("judge", "processed").await;
     assert_eq!(kept.len(), 1, "{kept:#?}");
