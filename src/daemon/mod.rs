@@ -54,16 +54,17 @@ pub async fn run(config: Config, options: RunOptions) -> Result<(), String> {
     } else {
         Shutdown::on_signals()?
     };
-    let inbox = configured::inbox(&config)?;
-    let outbox = configured::outbox(&config)?;
+    let judge = {
+        let config = config.clone();
+        tokio::task::spawn_blocking(move || Judge::open(config))
+            .await
+            .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()))?
+    };
     let tick_every = i64::from(config.clock.tick_seconds.max(1));
-    let judge = tokio::task::spawn_blocking(move || Judge::open(config))
-        .await
-        .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()))?;
     let mut service = Service {
         work: Work::new(judge),
-        inbox,
-        outbox,
+        inbox: configured::inbox(&config)?,
+        outbox: configured::outbox(&config)?,
         shutdown,
         fixed_now: options.now,
         tick_every,
@@ -129,9 +130,10 @@ impl Shutdown {
     }
 }
 
-/// What the blocking store work needs, kept between passes: the judge
-/// (its store connection) and what the clock knows of the quiet games (an
-/// idle tick over many games only reads their fingerprints).
+/// What the blocking store work needs: the judge (its store connection),
+/// what the clock knows of the quiet games, kept between passes (an idle
+/// tick over many games only reads their fingerprints), and the pictures
+/// drawn in this pass's sending.
 struct StoreSide {
     judge: Judge,
     clock_cache: TickCache,
