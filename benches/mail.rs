@@ -28,7 +28,7 @@
 //! (a new process-level credential cache), then
 //!
 //! - cold: 10,000 mails delivered into the Maildir inbox's `new/` (not
-//!   timed), then timed: fetched (`daemon::mailbox::Inbox`), handled, and
+//!   timed), then timed: fetched (`daemon::mailbox::Inbox`, as `daemon::configured` opens it), handled, and
 //!   synced and acknowledged in batches of 32 as `daemon::take_in` does;
 //!   every seat's first sign-on pays its argon2id check;
 //! - warm: another 10,000 distinct mails (new Message-IDs, other orders) on
@@ -65,6 +65,7 @@ use std::time::{Duration, Instant};
 
 use judge::app::Judge;
 use judge::config::Config;
+use judge::daemon::configured;
 use judge::daemon::mailbox::Inbox;
 use judge::engine::map::{Map, Power};
 use judge::engine::order::{Order, OrderKind};
@@ -220,12 +221,12 @@ fn main() {
         let _ = std::fs::remove_dir_all(&dir);
         copy_dir(&template, &dir);
         let config = Config::load(&dir.join("judge.toml")).expect("judge.toml");
-        let mut inbox = Inbox::open(&config).expect("the inbox Maildir");
+        let mut inbox = configured::inbox(&config).expect("the inbox Maildir");
         let inbox_dir = config.resolve(Path::new("var/inbox"));
         let mut judge = Judge::open(config).expect("open the judge");
         let mut intake = MailIntake {
             judge: &mut judge,
-            inbox: &mut inbox,
+            inbox: inbox.as_mut(),
             inbox_dir: &inbox_dir,
             runtime: &runtime,
         };
@@ -919,14 +920,14 @@ struct PassStats {
     /// The fsyncs (`Store::sync`), one per batch, and their time.
     syncs: usize,
     sync: Duration,
-    /// Moving the mails to `cur/` (`Inbox::ack`).
+    /// Moving the mails to `cur/` (`Inbox::acknowledge`).
     ack: Duration,
 }
 
 /// What `judge run` takes mail with: the judge and its Maildir inbox.
 struct MailIntake<'a> {
     judge: &'a mut Judge,
-    inbox: &'a mut Inbox,
+    inbox: &'a mut dyn Inbox,
     inbox_dir: &'a Path,
     runtime: &'a tokio::runtime::Runtime,
 }
@@ -972,7 +973,9 @@ impl MailIntake<'_> {
                 sync += t.elapsed();
                 let t = Instant::now();
                 for token in pending.drain(..) {
-                    self.runtime.block_on(self.inbox.ack(&token)).expect("ack");
+                    self.runtime
+                        .block_on(self.inbox.acknowledge(&token))
+                        .expect("ack");
                 }
                 ack += t.elapsed();
             }

@@ -1,7 +1,7 @@
 //! The `judge` command line.
 
 use std::io::{self, BufReader, BufWriter};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -81,48 +81,11 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command {
-        Command::Adjudicate { threads } => {
-            use judge::commands::adjudicate;
-            // A large buffer: whole batches of lines at hand per read.
-            let mut stdin = BufReader::with_capacity(1 << 20, io::stdin().lock());
-            // Not locked: the writer thread owns it.
-            let mut stdout = BufWriter::with_capacity(1 << 16, io::stdout());
-            let threads = threads.unwrap_or_else(adjudicate::default_threads);
-            match adjudicate::run(&mut stdin, &mut stdout, threads) {
-                Ok(0) => Ok(ExitCode::SUCCESS),
-                Ok(n) => Err(format!("adjudicate: {n} line(s) could not be adjudicated")),
-                Err(e) => Err(format!("adjudicate: {e}")),
-            }
-        }
-        Command::Handle { now } => {
-            use judge::commands::handle;
-            // Only 0 and 75 may leave here: any other status makes a mail
-            // system bounce the mail to its sender.
-            match handle::run(&cli.config, now.as_deref()) {
-                Ok(handled) => {
-                    eprintln!("judge handle: {handled:?}");
-                    Ok(ExitCode::SUCCESS)
-                }
-                Err(e) => {
-                    eprintln!("judge handle: not stored, to be offered again: {e}");
-                    Ok(ExitCode::from(handle::EX_TEMPFAIL))
-                }
-            }
-        }
+        Command::Adjudicate { threads } => adjudicate(threads),
+        Command::Handle { now } => Ok(handle(&cli.config, now.as_deref())),
         Command::Run { once, now } => {
             let config = Config::load(&cli.config)?;
-            let now = match now {
-                Some(t) => Some(judge::commands::parse_now(Some(t.as_str()))?),
-                None => None,
-            };
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .map_err(|e| format!("starting the runtime: {e}"))?;
-            runtime.block_on(judge::daemon::run(
-                config,
-                judge::daemon::RunOptions { once, now },
-            ))?;
+            judge::commands::run::run(config, once, now.as_deref())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Init { dir } => {
@@ -131,40 +94,14 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Check => {
-            let (lines, ok) = judge::commands::check::run(&cli.config);
-            for line in lines {
-                println!("{line}");
-            }
-            Ok(if ok {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::FAILURE
-            })
-        }
+        Command::Check => Ok(check(&cli.config)),
         Command::Map {
             game,
             phase,
             svg,
             png,
             output,
-        } => {
-            use judge::commands::map::{self, Format};
-            let config = Config::load(&cli.config)?;
-            let format = Format::choose(svg, png, output.as_deref());
-            let bytes = map::run(&config, &game, phase.as_deref(), format)?;
-            match output {
-                Some(path) => std::fs::write(&path, bytes)
-                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
-                None => {
-                    use std::io::Write;
-                    io::stdout()
-                        .write_all(&bytes)
-                        .map_err(|e| format!("writing the picture: {e}"))?;
-                }
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        } => map(&cli.config, &game, phase.as_deref(), (svg, png), output),
         Command::Export { game } => {
             let config = Config::load(&cli.config)?;
             let value = judge::commands::export::run(&config, &game)?;
@@ -172,4 +109,71 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+fn adjudicate(threads: Option<usize>) -> Result<ExitCode, String> {
+    use judge::commands::adjudicate;
+    // A large buffer: whole batches of lines at hand per read.
+    let mut stdin = BufReader::with_capacity(1 << 20, io::stdin().lock());
+    // Not locked: the writer thread owns it.
+    let mut stdout = BufWriter::with_capacity(1 << 16, io::stdout());
+    let threads = threads.unwrap_or_else(adjudicate::default_threads);
+    match adjudicate::run(&mut stdin, &mut stdout, threads) {
+        Ok(0) => Ok(ExitCode::SUCCESS),
+        Ok(n) => Err(format!("adjudicate: {n} line(s) could not be adjudicated")),
+        Err(e) => Err(format!("adjudicate: {e}")),
+    }
+}
+
+fn handle(config: &Path, now: Option<&str>) -> ExitCode {
+    use judge::commands::handle;
+    // Only 0 and 75 may leave here: any other status makes a mail
+    // system bounce the mail to its sender.
+    match handle::run(config, now) {
+        Ok(handled) => {
+            eprintln!("judge handle: {handled:?}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("judge handle: not stored, to be offered again: {e}");
+            ExitCode::from(handle::EX_TEMPFAIL)
+        }
+    }
+}
+
+fn check(config: &Path) -> ExitCode {
+    let (lines, ok) = judge::commands::check::run(config);
+    for line in lines {
+        println!("{line}");
+    }
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// `judge map`; `(svg, png)`: the format flags given.
+fn map(
+    config: &Path,
+    game: &str,
+    phase: Option<&str>,
+    (svg, png): (bool, bool),
+    output: Option<PathBuf>,
+) -> Result<ExitCode, String> {
+    use judge::commands::map::{self, Format};
+    let config = Config::load(config)?;
+    let format = Format::choose(svg, png, output.as_deref());
+    let bytes = map::run(&config, game, phase, format)?;
+    match output {
+        Some(path) => std::fs::write(&path, bytes)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
+        None => {
+            use std::io::Write;
+            io::stdout()
+                .write_all(&bytes)
+                .map_err(|e| format!("writing the picture: {e}"))?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -17,7 +17,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use async_imap::Client;
+use async_imap::{Client, Session};
 use futures::TryStreamExt;
 use lettre::address::Envelope;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
@@ -158,18 +158,34 @@ impl Players {
             .unwrap_or_else(|e| panic!("SMTP to 127.0.0.1:{}: {e}", self.servers.smtp));
     }
 
-    /// Every mail of `user`'s `folder`, oldest first (read without setting \Seen).
-    async fn folder(&self, user: &str, folder: &str) -> Vec<Received> {
+    /// `user` logged in over IMAP.
+    async fn session(&self, user: &str) -> Session<TcpStream> {
         let tcp = TcpStream::connect(("127.0.0.1", self.servers.imap))
             .await
             .expect("IMAP connects");
         let mut client = Client::new(tcp);
         client.read_response().await.unwrap().expect("a greeting");
-        let mut session = client
+        client
             .login(self.login(user), &self.servers.password)
             .await
             .map_err(|(e, _)| e)
-            .expect("IMAP login");
+            .expect("IMAP login")
+    }
+
+    /// Puts `raw` into `user`'s `folder` as it is (unseen), past SMTP and
+    /// its size limit.
+    async fn append(&self, user: &str, folder: &str, raw: &[u8]) {
+        let mut session = self.session(user).await;
+        session
+            .append(folder, None, None, raw)
+            .await
+            .expect("IMAP APPEND");
+        let _ = session.logout().await;
+    }
+
+    /// Every mail of `user`'s `folder`, oldest first (read without setting \Seen).
+    async fn folder(&self, user: &str, folder: &str) -> Vec<Received> {
+        let mut session = self.session(user).await;
         session.select(folder).await.expect("select");
         let mut uids: Vec<u32> = session
             .uid_search("ALL")
@@ -205,16 +221,7 @@ impl Players {
 
     /// How many mails of `user`'s `folder` are unseen.
     async fn unseen(&self, user: &str, folder: &str) -> usize {
-        let tcp = TcpStream::connect(("127.0.0.1", self.servers.imap))
-            .await
-            .unwrap();
-        let mut client = Client::new(tcp);
-        client.read_response().await.unwrap();
-        let mut session = client
-            .login(self.login(user), &self.servers.password)
-            .await
-            .map_err(|(e, _)| e)
-            .unwrap();
+        let mut session = self.session(user).await;
         session.select(folder).await.unwrap();
         let n = session.uid_search("UNSEEN").await.unwrap().len();
         let _ = session.logout().await;
@@ -263,6 +270,25 @@ impl Daemon {
             .spawn()
             .expect("judge run starts");
         Daemon { child: Some(child) }
+    }
+
+    /// The most memory the judge has held so far (VmHWM), in KiB.
+    fn peak_memory_kib(&self) -> u64 {
+        let id = self.child.as_ref().unwrap().id();
+        let status = std::fs::read_to_string(format!("/proc/{id}/status")).unwrap();
+        let line = status
+            .lines()
+            .find(|l| l.starts_with("VmHWM:"))
+            .expect("VmHWM in /proc/<pid>/status");
+        line.split_whitespace().nth(1).unwrap().parse().unwrap()
+    }
+
+    /// SIGTERM, and a clean exit; the log.
+    fn stop_cleanly(self, log: &Path) -> String {
+        let status = self.stop();
+        let logged = std::fs::read_to_string(log).unwrap();
+        assert!(status.success(), "{status}: {logged}");
+        logged
     }
 
     /// SIGTERM; the exit status.
@@ -351,6 +377,20 @@ tick_seconds = 3600
     );
     std::fs::write(dir.join("judge.toml"), toml).unwrap();
     dir
+}
+
+/// A judge folder of its own (see [`judge_folder`]) and its players, for
+/// the test `name`.
+fn imap_judge(name: &str, s: &Servers) -> (PathBuf, Players) {
+    let tag = format!("{}{}x{}", &name[..1], std::process::id(), unique());
+    let dir = judge_folder(name, s, &tag, &s.password);
+    let players = Players {
+        servers: s.clone(),
+        tag,
+        seen: HashMap::new(),
+        log: dir.join("judge.log"),
+    };
+    (dir, players)
 }
 
 /// The seven players: user, preference list, the power they get.
@@ -595,6 +635,68 @@ async fn a_server_without_idle_is_polled() {
     assert!(p.folder("judge", "INBOX").await.is_empty());
     assert_eq!(p.folder("judge", "processed").await.len(), 2);
     assert_eq!(p.unseen("judge", "processed").await, 0, "moved as seen");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A mail far over `[mail] max_bytes` (it came past SMTP, or the server
+/// has no limit) is fetched only up to it and a margin: stored cut short
+/// with a note of its size, the reply says how big it was, and the judge
+/// never holds the mail in memory.
+#[tokio::test]
+async fn a_huge_mail_over_imap_is_fetched_only_up_to_the_limit() {
+    let Some(s) = servers("a_huge_mail_over_imap_is_fetched_only_up_to_the_limit") else {
+        return;
+    };
+    let (dir, mut p) = imap_judge("huge", &s);
+    let log = p.log.clone();
+    // 64 MiB: fetched whole, the judge would hold at least that much.
+    let raw = format!(
+        "From: {}\r\nTo: {}\r\nSubject: huge\r\nMessage-ID: <huge-{}@players.example>\r\n\
+         Date: {}\r\nContent-Type: text/plain\r\n\r\n{}",
+        p.address("p1"),
+        p.address("judge"),
+        p.tag,
+        chrono::Utc::now().to_rfc2822(),
+        "HELP\r\n".repeat(64 * 1024 * 1024 / 6),
+    );
+    p.append("judge", "INBOX", raw.as_bytes()).await;
+    let daemon = Daemon::start(&dir.join("judge.toml"), &log);
+    let r = p.expect("p1", "huge").await;
+    assert!(
+        r.body
+            .contains(&format!("Your mail is {} bytes", raw.len())),
+        "{}",
+        r.body
+    );
+    let peak = daemon.peak_memory_kib();
+    let logged = daemon.stop_cleanly(&log);
+    assert!(logged.contains("only its first"), "{logged}");
+    assert!(peak < 48 * 1024, "the judge held {peak} KiB: {logged}");
+    assert!(p.folder("judge", "INBOX").await.is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The copy of a handled mail the IMAP inbox keeps in `processed` has its
+/// passwords overwritten, as the store's copy has.
+#[tokio::test]
+async fn the_processed_copy_of_a_mail_keeps_no_password() {
+    let Some(s) = servers("the_processed_copy_of_a_mail_keeps_no_password") else {
+        return;
+    };
+    let (dir, mut p) = imap_judge("redact", &s);
+    let log = p.log.clone();
+    let daemon = Daemon::start(&dir.join("judge.toml"), &log);
+    p.send("master", "new game", "CREATE ?kept kept-secret-pw")
+        .await;
+    let r = p.expect("master", "new game").await;
+    assert!(r.body.contains("you are its Master"), "{}", r.body);
+    daemon.stop_cleanly(&log);
+    assert!(p.folder("judge", "INBOX").await.is_empty());
+    let kept = p.folder("judge", "processed").await;
+    assert_eq!(kept.len(), 1, "{kept:#?}");
+    assert!(kept[0].body.contains("CREATE ?kept"), "{}", kept[0].body);
+    assert!(!kept[0].body.contains("kept-secret-pw"), "{}", kept[0].body);
+    assert_eq!(p.unseen("judge", "processed").await, 0, "kept as seen");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

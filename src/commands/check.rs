@@ -79,10 +79,10 @@ pub fn run(config_path: &Path) -> (Vec<String>, bool) {
             other => check(Ok(format!("[{name}] kind {other}"))),
         }
     }
-    if let Err(e) = crate::daemon::mailbox::Inbox::open(&config) {
+    if let Err(e) = crate::daemon::configured::inbox(&config) {
         check(Err(e));
     }
-    if let Err(e) = crate::daemon::mailbox::Outbox::open(&config) {
+    if let Err(e) = crate::daemon::configured::outbox(&config) {
         check(Err(e));
     }
     (lines, ok)

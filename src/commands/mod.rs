@@ -6,6 +6,7 @@ pub mod export;
 pub mod handle;
 pub mod init;
 pub mod map;
+pub mod run;
 
 /// `--now` (RFC 3339) as unix seconds; the clock when absent.
 pub fn parse_now(now: Option<&str>) -> Result<i64, String> {

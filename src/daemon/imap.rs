@@ -6,12 +6,20 @@
 //! mail unseen: it is read again after reconnecting, and the store knows
 //! its Message-ID, so it is not handled twice.
 //!
+//! A mail over `[mail] max_bytes` is fetched only up to it and a margin
+//! (`BODY.PEEK[]<0.N>`, beside its `RFC822.SIZE`) and stored cut short
+//! with the same note as the other kinds: memory stays bounded. A handled
+//! mail with passwords in it is not kept as it came: a copy with the
+//! passwords overwritten (as the store keeps it) is appended, `\Seen`, to
+//! `processed` (or to the folder read, without one) and the original
+//! deleted.
+//!
 //! Waiting uses IDLE where the server offers it (the server says at once
 //! when mail arrives), polling every `poll_seconds` otherwise. Any
 //! connection error is logged and the connection made again after 1 s,
 //! 2 s, 4 s ... up to 60 s between tries; the daemon never stops for it.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Debug;
 use std::time::Duration;
 
@@ -22,8 +30,11 @@ use futures::TryStreamExt;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::time::{timeout, Instant};
 
-use super::mailbox::InMail;
+use futures::future::BoxFuture;
+
+use super::mailbox::{InMail, Inbox};
 use super::net::{self, ServerSettings, Tls, IO_TIMEOUT};
+use crate::mail::limit::{cut_with_note, kept_bytes};
 
 /// Any byte stream async-imap can run on: plain TCP or TLS.
 pub trait Stream: AsyncRead + AsyncWrite + Unpin + Send + Debug {}
@@ -236,16 +247,24 @@ pub struct ImapInbox {
     retry_at: Option<Instant>,
     /// Unseen mails the server would not give (gone meanwhile): not "new".
     unreadable: HashSet<u32>,
+    /// `[mail] max_bytes`: a bigger mail is fetched only up to it and a
+    /// margin.
+    max_bytes: usize,
+    /// By token, of the mails fetched last: the copy to keep once the mail
+    /// is stored, its passwords overwritten (only mails that had any).
+    redacted: HashMap<String, Vec<u8>>,
 }
 
 impl ImapInbox {
-    pub fn open(table: Option<&toml::Table>) -> Result<ImapInbox, String> {
+    pub fn open(table: Option<&toml::Table>, max_bytes: usize) -> Result<ImapInbox, String> {
         Ok(ImapInbox {
             settings: ImapSettings::from_table(table)?,
             conn: None,
             failures: 0,
             retry_at: None,
             unreadable: HashSet::new(),
+            max_bytes,
+            redacted: HashMap::new(),
         })
     }
 
@@ -303,8 +322,16 @@ impl ImapInbox {
             return Ok(Vec::new());
         }
         let conn = self.conn.as_mut().expect("connected");
-        match fetch_unseen(conn, &mut self.unreadable).await {
-            Ok(mails) => Ok(mails),
+        self.redacted.clear();
+        match fetch_unseen(conn, &mut self.unreadable, self.max_bytes).await {
+            Ok(mails) => {
+                for mail in &mails {
+                    if let Some(copy) = redacted_copy(&mail.raw, self.max_bytes) {
+                        self.redacted.insert(mail.token.clone(), copy);
+                    }
+                }
+                Ok(mails)
+            }
             Err(e) => {
                 self.fail(&e);
                 Ok(Vec::new())
@@ -312,7 +339,8 @@ impl ImapInbox {
         }
     }
 
-    /// The mail is stored: flag it `\Seen` and move it if so configured.
+    /// The mail is stored: flag it `\Seen` and move it if so configured
+    /// (its redacted copy instead of it, if it had passwords).
     /// If the connection breaks, the mail stays unseen and is read again
     /// later; the store recognises it. So a failure here is only logged.
     pub async fn ack(&mut self, token: &str) -> Result<(), String> {
@@ -334,7 +362,12 @@ impl ImapInbox {
             );
             return Ok(());
         }
-        if let Err(e) = ack_uid(conn, uid, self.settings.processed.as_deref()).await {
+        let keep = Keep {
+            folder: &self.settings.folder,
+            processed: self.settings.processed.as_deref(),
+            redacted: self.redacted.remove(token),
+        };
+        if let Err(e) = ack_uid(conn, uid, keep).await {
             self.fail(&e);
         }
         Ok(())
@@ -388,6 +421,25 @@ impl ImapInbox {
     }
 }
 
+impl Inbox for ImapInbox {
+    fn fetch(&mut self) -> BoxFuture<'_, Result<Vec<InMail>, String>> {
+        Box::pin(ImapInbox::fetch(self))
+    }
+
+    fn acknowledge<'a>(&'a mut self, token: &'a str) -> BoxFuture<'a, Result<(), String>> {
+        Box::pin(self.ack(token))
+    }
+
+    fn wait(&mut self, timeout: Duration) -> BoxFuture<'_, Result<(), String>> {
+        Box::pin(ImapInbox::wait(self, timeout))
+    }
+
+    /// An IDLE dropped half-way would lose the connection.
+    fn wait_is_cancel_safe(&self) -> bool {
+        false
+    }
+}
+
 /// `UID SEARCH UNSEEN`, sorted, without the unreadable ones.
 async fn search_unseen(
     session: &mut Session<Conn>,
@@ -408,10 +460,17 @@ async fn unseen(conn: &mut Connected, unreadable: &HashSet<u32>) -> Result<bool,
         .is_empty())
 }
 
+/// The unseen mails, oldest first: each whole when within `max_bytes`
+/// and the margin, else its first bytes and a note of its size.
 async fn fetch_unseen(
     conn: &mut Connected,
     unreadable: &mut HashSet<u32>,
+    max_bytes: usize,
 ) -> Result<Vec<InMail>, String> {
+    let keep = kept_bytes(max_bytes);
+    // PEEK: reading must not set \Seen before the judge has the mail. A
+    // partial fetch gives a smaller mail whole.
+    let query = format!("(UID RFC822.SIZE BODY.PEEK[]<0.{keep}>)");
     let mut uids = search_unseen(&mut conn.session, unreadable).await?;
     uids.truncate(BATCH);
     let mut mails: Vec<(u32, InMail)> = Vec::with_capacity(uids.len());
@@ -423,20 +482,21 @@ async fn fetch_unseen(
             .collect::<Vec<_>>()
             .join(",");
         let fetches = timed("fetching unseen mail", async {
-            // PEEK: reading must not set \Seen before the judge has the mail.
-            let stream = conn.session.uid_fetch(&set, "(UID BODY.PEEK[])").await?;
+            let stream = conn.session.uid_fetch(&set, &query).await?;
             stream.try_collect::<Vec<_>>().await
         })
         .await?;
         for f in &fetches {
             if let (Some(uid), Some(body)) = (f.uid, f.body()) {
-                mails.push((
-                    uid,
-                    InMail {
-                        raw: body.to_vec(),
-                        token: format!("{}:{uid}", conn.validity),
-                    },
-                ));
+                let size = f.size.map_or(body.len() as u64, u64::from);
+                if size > keep as u64 {
+                    log::info!(
+                        "mail {uid} is {size} bytes, over [mail] max_bytes: only its first {keep} fetched"
+                    );
+                }
+                let raw = cut_with_note(body.to_vec(), size, max_bytes);
+                let token = format!("{}:{uid}", conn.validity);
+                mails.push((uid, InMail { raw, token }));
             }
         }
     }
@@ -448,46 +508,86 @@ async fn fetch_unseen(
     Ok(mails.into_iter().map(|(_, m)| m).collect())
 }
 
-async fn ack_uid(conn: &mut Connected, uid: u32, processed: Option<&str>) -> Result<(), String> {
-    let session = &mut conn.session;
+/// Where a stored mail is kept, and how.
+struct Keep<'a> {
+    /// The folder read.
+    folder: &'a str,
+    /// Where handled mail goes; none: it stays in `folder`.
+    processed: Option<&'a str>,
+    /// The copy to keep instead of the mail: its passwords overwritten.
+    redacted: Option<Vec<u8>>,
+}
+
+/// Flags the stored mail `\Seen`, then keeps it as `keep` says: its
+/// redacted copy appended (seen) and the mail deleted; or the mail moved
+/// to `processed`; or the mail left where it is.
+async fn ack_uid(conn: &mut Connected, uid: u32, keep: Keep<'_>) -> Result<(), String> {
     let uid_s = uid.to_string();
     timed(&format!("flagging mail {uid} \\Seen"), async {
-        let stream = session.uid_store(&uid_s, "+FLAGS.SILENT (\\Seen)").await?;
+        let stream = conn
+            .session
+            .uid_store(&uid_s, "+FLAGS.SILENT (\\Seen)")
+            .await?;
         stream.try_collect::<Vec<_>>().await
     })
     .await?;
-    let Some(folder) = processed else {
+    if let Some(copy) = keep.redacted {
+        let to = keep.processed.unwrap_or(keep.folder);
+        let what = format!("keeping mail {uid} redacted in {to:?}");
+        // The copy first: a failure in between leaves both, not neither.
+        timed(
+            &what,
+            conn.session.append(to, Some("(\\Seen)"), None, &copy),
+        )
+        .await?;
+        return delete_uid(conn, uid, &what).await;
+    }
+    let Some(folder) = keep.processed else {
         return Ok(());
     };
     let what = format!("moving mail {uid} to {folder:?}");
     if conn.moves {
-        timed(&what, session.uid_mv(&uid_s, folder)).await
+        timed(&what, conn.session.uid_mv(&uid_s, folder)).await
     } else {
-        timed(&what, session.uid_copy(&uid_s, folder)).await?;
-        timed(&what, async {
-            let stream = session
-                .uid_store(&uid_s, "+FLAGS.SILENT (\\Deleted)")
-                .await?;
+        timed(&what, conn.session.uid_copy(&uid_s, folder)).await?;
+        delete_uid(conn, uid, &what).await
+    }
+}
+
+/// Deletes one mail of the folder: `\Deleted`, then UID EXPUNGE where the
+/// server has it (only this mail goes), else EXPUNGE.
+async fn delete_uid(conn: &mut Connected, uid: u32, what: &str) -> Result<(), String> {
+    let session = &mut conn.session;
+    let uid_s = uid.to_string();
+    timed(what, async {
+        let stream = session
+            .uid_store(&uid_s, "+FLAGS.SILENT (\\Deleted)")
+            .await?;
+        stream.try_collect::<Vec<_>>().await
+    })
+    .await?;
+    if conn.uidplus {
+        timed(what, async {
+            let stream = session.uid_expunge(&uid_s).await?;
             stream.try_collect::<Vec<_>>().await
         })
-        .await?;
-        // Only this mail goes: UID EXPUNGE where the server has it.
-        if conn.uidplus {
-            timed(&what, async {
-                let stream = session.uid_expunge(&uid_s).await?;
-                stream.try_collect::<Vec<_>>().await
-            })
-            .await
-            .map(|_| ())
-        } else {
-            timed(&what, async {
-                let stream = session.expunge().await?;
-                stream.try_collect::<Vec<_>>().await
-            })
-            .await
-            .map(|_| ())
-        }
+        .await
+        .map(|_| ())
+    } else {
+        timed(what, async {
+            let stream = session.expunge().await?;
+            stream.try_collect::<Vec<_>>().await
+        })
+        .await
+        .map(|_| ())
     }
+}
+
+/// `raw` with its passwords overwritten, as the store keeps it once the
+/// mail is handled; None when it has none.
+fn redacted_copy(raw: &[u8], max_bytes: usize) -> Option<Vec<u8>> {
+    let mail = crate::mail::read_mail(raw, max_bytes).ok()?;
+    crate::frontend::redact::redact_passwords(raw, &mail.lines)
 }
 
 /// IDLE until the server reports a change or `limit` passes; the session

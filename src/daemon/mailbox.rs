@@ -1,15 +1,13 @@
-//! Where mail comes from and goes to, as configured in `[inbox]` and
-//! `[outbox]` of `judge.toml`. Each kind is one file; this one reads the
-//! configuration and dispatches.
+//! What a mailbox is to the service: an [`Inbox`] mail comes from, an
+//! [`Outbox`] mail goes to. Each kind (Maildir, IMAP, SMTP, sendmail) is
+//! one file implementing these; [`super::configured`] picks the kinds that
+//! `judge.toml` names. The kinds know these traits only, not who calls
+//! them or how they are chosen.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
-use super::imap::ImapInbox;
-use super::maildir::{MaildirInbox, MaildirOutbox};
-use super::sendmail::SendmailOutbox;
-use super::smtp::SmtpOutbox;
-use crate::config::Config;
+use futures::future::BoxFuture;
+
 use crate::store::Outbound;
 
 /// One inbound mail and how to tell the mailbox it is safely stored.
@@ -18,152 +16,35 @@ pub struct InMail {
     pub token: String,
 }
 
-pub enum Inbox {
-    Maildir(MaildirInbox),
-    Imap(Box<ImapInbox>),
-    /// Mail arrives through `judge handle` (a pipe from the mail system):
-    /// `judge run` only keeps the clock and the outbox.
-    Pipe,
-}
-
-pub enum Outbox {
-    Maildir(MaildirOutbox),
-    Sendmail(SendmailOutbox),
-    Smtp(Box<SmtpOutbox>),
-}
-
-fn kind(table: Option<&toml::Table>, section: &str, default: &str) -> Result<String, String> {
-    match table.and_then(|t| t.get("kind")) {
-        None => Ok(default.to_string()),
-        Some(toml::Value::String(k)) => Ok(k.clone()),
-        Some(v) => Err(format!(
-            "[{section}] kind = {v:?}: write a string such as \"maildir\""
-        )),
-    }
-}
-
-/// A string key of a section.
-pub fn key<'a>(
-    table: Option<&'a toml::Table>,
-    section: &str,
-    name: &str,
-) -> Result<Option<&'a str>, String> {
-    match table.and_then(|t| t.get(name)) {
-        None => Ok(None),
-        Some(toml::Value::String(s)) => Ok(Some(s)),
-        Some(v) => Err(format!("[{section}] {name} = {v:?}: write a string")),
-    }
-}
-
-fn path(
-    config: &Config,
-    table: Option<&toml::Table>,
-    section: &str,
-    default: &str,
-) -> Result<PathBuf, String> {
-    let p = key(table, section, "path")?.unwrap_or(default);
-    Ok(config.resolve(std::path::Path::new(p)))
-}
-
-impl Inbox {
-    pub fn open(config: &Config) -> Result<Inbox, String> {
-        let table = config.inbox.as_ref();
-        match kind(table, "inbox", "maildir")?.as_str() {
-            "maildir" => Ok(Inbox::Maildir(MaildirInbox::open(
-                path(config, table, "inbox", "var/inbox")?,
-                config.mail.max_bytes,
-            )?)),
-            "imap" => Ok(Inbox::Imap(Box::new(ImapInbox::open(table)?))),
-            "pipe" => Ok(Inbox::Pipe),
-            other => Err(format!(
-                "[inbox] kind = \"{other}\": this judge reads \"maildir\", \"imap\" or \"pipe\""
-            )),
-        }
-    }
-
+/// Where mail comes from. A mail is given out by [`Inbox::fetch`] until it
+/// is acknowledged: the service acknowledges only what the store durably
+/// holds, so a crash in between gives the same mail again.
+pub trait Inbox: Send {
     /// The mails waiting now, oldest first.
-    pub async fn fetch(&mut self) -> Result<Vec<InMail>, String> {
-        match self {
-            Inbox::Maildir(m) => m.fetch(),
-            Inbox::Imap(i) => i.fetch().await,
-            Inbox::Pipe => Ok(Vec::new()),
-        }
-    }
+    fn fetch(&mut self) -> BoxFuture<'_, Result<Vec<InMail>, String>>;
 
-    /// The mail is stored in the database: the mailbox may let it go.
-    pub async fn ack(&mut self, token: &str) -> Result<(), String> {
-        match self {
-            Inbox::Maildir(m) => m.ack(token),
-            Inbox::Imap(i) => i.ack(token).await,
-            Inbox::Pipe => Ok(()),
-        }
-    }
+    /// The mail (its [`InMail::token`]) is stored in the database: the
+    /// mailbox may let it go.
+    fn acknowledge<'a>(&'a mut self, token: &'a str) -> BoxFuture<'a, Result<(), String>>;
+
+    /// Waits until mail may have arrived, or `timeout` passes.
+    fn wait(&mut self, timeout: Duration) -> BoxFuture<'_, Result<(), String>>;
 
     /// Whether [`Inbox::wait`] may be dropped half-way without harm (an
     /// IMAP IDLE may not: the connection would be lost).
-    pub fn wait_is_cancel_safe(&self) -> bool {
-        !matches!(self, Inbox::Imap(_))
-    }
-
-    /// Waits until mail may have arrived, or `timeout` passes.
-    pub async fn wait(&mut self, timeout: Duration) -> Result<(), String> {
-        match self {
-            Inbox::Maildir(m) => {
-                m.wait(timeout).await;
-                Ok(())
-            }
-            Inbox::Imap(i) => i.wait(timeout).await,
-            Inbox::Pipe => {
-                tokio::time::sleep(timeout).await;
-                Ok(())
-            }
-        }
+    fn wait_is_cancel_safe(&self) -> bool {
+        true
     }
 }
 
-impl Outbox {
-    pub fn open(config: &Config) -> Result<Outbox, String> {
-        let table = config.outbox.as_ref();
-        match kind(table, "outbox", "maildir")?.as_str() {
-            "maildir" => Ok(Outbox::Maildir(MaildirOutbox::open(path(
-                config,
-                table,
-                "outbox",
-                "var/outbox",
-            )?)?)),
-            "sendmail" => {
-                let timeout = match table.and_then(|t| t.get("timeout_seconds")) {
-                    None => super::sendmail::DEFAULT_TIMEOUT,
-                    Some(toml::Value::Integer(s)) if *s > 0 => Duration::from_secs(*s as u64),
-                    Some(v) => {
-                        return Err(format!(
-                            "[outbox] timeout_seconds = {v:?}: write a whole number of seconds above 0"
-                        ))
-                    }
-                };
-                Ok(Outbox::Sendmail(SendmailOutbox::new(
-                    key(table, "outbox", "command")?.unwrap_or("/usr/sbin/sendmail"),
-                    timeout,
-                )))
-            }
-            "smtp" => Ok(Outbox::Smtp(Box::new(SmtpOutbox::open(table)?))),
-            other => Err(format!(
-                "[outbox] kind = \"{other}\": this judge sends by \"maildir\", \"smtp\" or \"sendmail\""
-            )),
-        }
-    }
-
+/// Where mail goes.
+pub trait Outbox: Send {
     /// Hands one queued mail to the mail system.
-    pub async fn send(&mut self, mail: &Outbound, envelope_from: &str) -> Result<(), SendError> {
-        match self {
-            Outbox::Maildir(m) => m.send(mail).map_err(SendError::passing),
-            Outbox::Sendmail(s) => s
-                .send(mail, envelope_from)
-                .await
-                .map_err(SendError::passing),
-            Outbox::Smtp(s) => s.send(mail, envelope_from).await,
-        }
-    }
+    fn send<'a>(
+        &'a mut self,
+        mail: &'a Outbound,
+        envelope_from: &'a str,
+    ) -> BoxFuture<'a, Result<(), SendError>>;
 }
 
 /// Why a mail could not be sent.

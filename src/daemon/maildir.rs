@@ -21,7 +21,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use super::mailbox::InMail;
+use futures::future::BoxFuture;
+
+use super::mailbox::{InMail, Inbox, Outbox, SendError};
 use crate::mail::limit::read_bounded;
 use crate::store::Outbound;
 
@@ -300,5 +302,32 @@ fn clean_tmp(root: &std::path::Path) {
         if old {
             let _ = std::fs::remove_file(entry.path());
         }
+    }
+}
+
+impl Inbox for MaildirInbox {
+    fn fetch(&mut self) -> BoxFuture<'_, Result<Vec<InMail>, String>> {
+        Box::pin(async move { MaildirInbox::fetch(self) })
+    }
+
+    fn acknowledge<'a>(&'a mut self, token: &'a str) -> BoxFuture<'a, Result<(), String>> {
+        Box::pin(async move { self.ack(token) })
+    }
+
+    fn wait(&mut self, timeout: Duration) -> BoxFuture<'_, Result<(), String>> {
+        Box::pin(async move {
+            MaildirInbox::wait(self, timeout).await;
+            Ok(())
+        })
+    }
+}
+
+impl Outbox for MaildirOutbox {
+    fn send<'a>(
+        &'a mut self,
+        mail: &'a Outbound,
+        _: &'a str,
+    ) -> BoxFuture<'a, Result<(), SendError>> {
+        Box::pin(async move { MaildirOutbox::send(self, mail).map_err(SendError::passing) })
     }
 }

@@ -1,11 +1,26 @@
-//! `judge run`: the long-running service. One loop, in order, forever:
-//! take in the waiting mail (each stored before the mailbox lets it go),
-//! run the clock, send what is queued; then wait for mail, the next tick,
-//! or a signal to stop. `--once` does one pass and exits.
+//! `judge run`: the long-running service, one async task on one runtime.
+//! Each pass, in order: take in the waiting mail (each stored before the
+//! mailbox lets it go), handle mail other processes stored, run the clock,
+//! send what is queued; then wait for mail, another process's commit, the
+//! next tick, or the shutdown signal. `--once` does one pass and exits.
 //!
-//! Stopping (SIGTERM, SIGINT): the mail or phase in hand is finished —
-//! every step is one SQLite transaction — and the loop exits cleanly.
+//! Why this shape: the mailboxes are async (IMAP by async-imap, SMTP by
+//! lettre's tokio transport, sendmail a tokio child), the store is
+//! blocking (SQLite). So the service is async, and every piece of store
+//! work — handling one mail, one clock tick, recording one sending — runs
+//! on `spawn_blocking` ([`Work::blocking`]), one SQLite transaction each.
+//! That keeps the runtime's thread free while it runs, so the signal task
+//! on the same runtime sees SIGTERM/SIGINT at once and sets the
+//! [`Shutdown`] signal passed down to every step, which looks at it between
+//! mails and between phases: the mail or phase in hand is finished, the
+//! rest stays safe in the database or the mailbox for the next start.
+//! The parts of a pass run one after another, not as tasks of their own:
+//! the order is what makes the guarantees plain to see — a mail is acted
+//! on and its replies sent in the same pass (`--once` does all of it), the
+//! clock ticks after the mail it may depend on, and only one connection
+//! writes to the store from this process.
 
+pub mod configured;
 pub mod imap;
 pub mod mailbox;
 mod maildir;
@@ -13,18 +28,18 @@ pub mod net;
 mod sendmail;
 pub mod smtp;
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use tokio::sync::Notify;
+use tokio::sync::watch;
 
 use crate::app::Judge;
 use crate::config::Config;
 use crate::frontend::{tell_keeper, Outgoing};
+use crate::game::maps::PictureMaker;
 use crate::game::tick::{tick_cached, TickCache};
 use crate::store::{self, Outbound, StoreError};
-use mailbox::{Inbox, Outbox};
+use mailbox::{Inbox, Outbox, SendError};
 
 pub struct RunOptions {
     /// One pass, then exit.
@@ -33,105 +48,385 @@ pub struct RunOptions {
     pub now: Option<i64>,
 }
 
-/// The time: the system clock, or a fixed time given on the command line.
-fn now(fixed: Option<i64>) -> i64 {
-    fixed.unwrap_or_else(|| chrono::Utc::now().timestamp())
-}
-
 pub async fn run(config: Config, options: RunOptions) -> Result<(), String> {
     // Watched from the start: a signal during start-up stops cleanly too.
-    let stop = Arc::new(AtomicBool::new(false));
-    let stopping = Arc::new(Notify::new());
-    if !options.once {
-        watch_signals(stop.clone(), stopping.clone())?;
-    }
-    let mut judge = Judge::open(config.clone())?;
-    let mut inbox = Inbox::open(&config)?;
-    let mut outbox = Outbox::open(&config)?;
+    let shutdown = if options.once {
+        Shutdown::never()
+    } else {
+        Shutdown::on_signals()?
+    };
+    let judge = {
+        let config = config.clone();
+        tokio::task::spawn_blocking(move || Judge::open(config))
+            .await
+            .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()))?
+    };
     let tick_every = i64::from(config.clock.tick_seconds.max(1));
-    let mut last_tick = i64::MIN / 2;
-    // What the clock knows of the quiet games: an idle tick over many games
-    // only reads their fingerprints.
-    let mut clock_cache = TickCache::new();
-    // A pass goes on past an error (logged) so that one failing part does
-    // not stop the others; `--once` reports the first at the end.
-    let mut first_error: Option<String> = None;
-    let mut failed = |what: &str, e: String| {
-        log::error!("{what}: {e}");
-        first_error.get_or_insert(format!("{what}: {e}"));
+    let mut service = Service {
+        work: Work::new(judge),
+        inbox: configured::inbox(&config)?,
+        outbox: configured::outbox(&config)?,
+        shutdown,
+        fixed_now: options.now,
+        tick_every,
+        last_tick: i64::MIN / 2,
+        first_error: None,
     };
     loop {
-        let t = now(options.now);
-        // Anything another process commits from here on wakes the wait
-        // below at once.
-        let seen = judge.store.data_version().unwrap_or(0);
-        let handled = match take_in(&mut judge, &mut inbox, t, &stop).await {
-            Ok(n) => n,
-            Err(e) => {
-                failed("taking in mail", e);
-                0
-            }
-        };
-        if stop.load(Ordering::SeqCst) {
-            // Asked to stop: the mail in hand is done; the clock and the
-            // queue are safe in the database for the next start.
+        let seen = service.pass().await;
+        if options.once || service.shutdown.is_set() {
             break;
         }
-        // Mail stored but not handled: by `judge handle` processes that
-        // left it (another held the lock), or by a crash or passing error.
-        let mut handled_here = 0;
-        while !stop.load(Ordering::SeqCst) {
-            match judge.handle_one_pending(t) {
-                Ok(Some((id, outcome))) => {
-                    log::info!("stored mail #{id}: {outcome:?}");
-                    handled_here += 1;
-                }
-                Ok(None) => break,
-                Err(e) => {
-                    failed("handling stored mail", e.to_string());
-                    break;
-                }
-            }
-        }
-        if stop.load(Ordering::SeqCst) {
-            break;
-        }
-        // A clock set back ticks at once (the tick says so in the log)
-        // instead of waiting for the time it had reached.
-        if handled + handled_here > 0 || t < last_tick || t.saturating_sub(last_tick) >= tick_every
-        {
-            if let Err(e) = run_clock(&mut judge, t, &mut clock_cache) {
-                failed("the clock", e);
-            }
-            last_tick = t;
-        }
-        if let Err(e) = send_out(&mut judge, &mut outbox, now(options.now), &stop).await {
-            failed("sending mail", e);
-        }
-        if options.once || stop.load(Ordering::SeqCst) {
-            break;
-        }
-        let until_tick = (last_tick + tick_every - now(options.now)).clamp(1, tick_every);
-        let wait = Duration::from_secs(until_tick as u64);
-        tokio::select! {
-            r = wait_for_work(&mut inbox, &judge.store, seen, wait) => {
-                if let Err(e) = r {
-                    failed("waiting for mail", e);
-                    // Whatever broke, do not spin on it.
-                    tokio::time::sleep(Duration::from_secs(1)).await;
-                }
-            }
-            _ = wait_for(&stop, &stopping) => {}
-        }
-        if stop.load(Ordering::SeqCst) {
+        service.wait(seen).await;
+        if service.shutdown.is_set() {
             break;
         }
     }
     log::info!("stopped cleanly");
-    match first_error {
+    match service.first_error {
         Some(e) if options.once => Err(e),
         _ => Ok(()),
     }
+}
+
+/// The signal to stop, passed down to every step: set once, by SIGTERM or
+/// SIGINT, watched by a task on the service's own runtime.
+#[derive(Clone)]
+struct Shutdown(watch::Receiver<bool>);
+
+impl Shutdown {
+    /// Installs the handlers now (a signal from here on is not lost) and
+    /// spawns the task that sets the signal.
+    fn on_signals() -> Result<Shutdown, String> {
+        use tokio::signal::unix::{signal, SignalKind};
+        let listen = |kind| signal(kind).map_err(|e| format!("watching for signals: {e}"));
+        let mut term = listen(SignalKind::terminate())?;
+        let mut int = listen(SignalKind::interrupt())?;
+        let (set, watched) = watch::channel(false);
+        tokio::spawn(async move {
+            tokio::select! {
+                _ = term.recv() => {}
+                _ = int.recv() => {}
+            }
+            log::info!("asked to stop: finishing the work in hand");
+            let _ = set.send(true);
+        });
+        Ok(Shutdown(watched))
+    }
+
+    /// For `--once`: no handlers, a signal ends the process as usual.
+    fn never() -> Shutdown {
+        Shutdown(watch::channel(false).1)
+    }
+
+    fn is_set(&self) -> bool {
+        *self.0.borrow()
+    }
+
+    /// Returns once the signal is set (never, if it cannot be).
+    async fn set(&mut self) {
+        if self.0.wait_for(|stop| *stop).await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    }
+}
+
+/// What the blocking store work needs: the judge (its store connection),
+/// what the clock knows of the quiet games, kept between passes (an idle
+/// tick over many games only reads their fingerprints), and the pictures
+/// drawn in this pass's sending.
+struct StoreSide {
+    judge: Judge,
+    clock_cache: TickCache,
+    pictures: PictureMaker,
+}
+
+/// The store side, lent to one blocking task at a time.
+#[derive(Clone)]
+struct Work(Arc<Mutex<StoreSide>>);
+
+impl Work {
+    fn new(judge: Judge) -> Work {
+        Work(Arc::new(Mutex::new(StoreSide {
+            judge,
+            clock_cache: TickCache::new(),
+            pictures: PictureMaker::default(),
+        })))
+    }
+
+    /// Runs `job` on the blocking pool, off the runtime's thread. The
+    /// service awaits each job before the next, so the lock is never
+    /// contended; a panic in the job goes on in the caller, as if it had
+    /// run here.
+    async fn blocking<T: Send + 'static>(
+        &self,
+        job: impl FnOnce(&mut StoreSide) -> T + Send + 'static,
+    ) -> T {
+        let side = self.0.clone();
+        tokio::task::spawn_blocking(move || {
+            job(&mut side.lock().unwrap_or_else(PoisonError::into_inner))
+        })
+        .await
+        .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()))
+    }
+
+    /// The store's data version: one cheap pragma, read in place.
+    fn data_version(&self) -> Option<i64> {
+        let side = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        side.judge.store.data_version().ok()
+    }
+}
+
+/// The service: the store side, the mailboxes, the clock's state.
+struct Service {
+    work: Work,
+    inbox: Box<dyn Inbox>,
+    outbox: Box<dyn Outbox>,
+    shutdown: Shutdown,
+    /// `--now`: act at this time instead of the clock's.
+    fixed_now: Option<i64>,
+    tick_every: i64,
+    last_tick: i64,
+    /// A pass goes on past an error (logged) so that one failing part does
+    /// not stop the others; `--once` reports the first at the end.
+    first_error: Option<String>,
+}
+
+impl Service {
+    /// The time: the system clock, or a fixed time given on the command line.
+    fn now(&self) -> i64 {
+        self.fixed_now
+            .unwrap_or_else(|| chrono::Utc::now().timestamp())
+    }
+
+    fn failed(&mut self, what: &str, e: String) {
+        log::error!("{what}: {e}");
+        self.first_error.get_or_insert(format!("{what}: {e}"));
+    }
+
+    /// One pass; the store's data version before it, for [`Service::wait`].
+    async fn pass(&mut self) -> i64 {
+        let t = self.now();
+        // Anything another process commits from here on wakes the wait
+        // after the pass at once.
+        let seen = self.work.data_version().unwrap_or(0);
+        let handled = match self.take_in(t).await {
+            Ok(n) => n,
+            Err(e) => {
+                self.failed("taking in mail", e);
+                0
+            }
+        };
+        // Asked to stop: the mail in hand is done; the clock and the queue
+        // are safe in the database for the next start.
+        if self.shutdown.is_set() {
+            return seen;
+        }
+        let handled_here = self.handle_stored(t).await;
+        if self.shutdown.is_set() {
+            return seen;
+        }
+        self.tick_if_due(t, handled + handled_here > 0).await;
+        let t = self.now();
+        if let Err(e) = self.send_out(t).await {
+            self.failed("sending mail", e);
+        }
+        seen
+    }
+
+    /// Waits for work (see [`wait_for_work`]), the next tick, or the
+    /// shutdown signal.
+    async fn wait(&mut self, seen: i64) {
+        let until_tick = (self.last_tick + self.tick_every - self.now()).clamp(1, self.tick_every);
+        let wait = Duration::from_secs(until_tick as u64);
+        let mut shutdown = self.shutdown.clone();
+        let r = tokio::select! {
+            r = wait_for_work(self.inbox.as_mut(), &self.work, seen, wait) => r,
+            _ = shutdown.set() => Ok(()),
+        };
+        if let Err(e) = r {
+            self.failed("waiting for mail", e);
+            // Whatever broke, do not spin on it.
+            tokio::time::sleep(Duration::from_secs(1)).await;
+        }
+    }
+
+    /// Stores and handles every waiting mail; how many. A mail that cannot
+    /// be stored stays in the inbox for the next pass.
+    async fn take_in(&mut self, now: i64) -> Result<usize, String> {
+        let mails = self.inbox.fetch().await?;
+        // Handled, stored, not yet acknowledged.
+        let mut pending = Vec::new();
+        let mut n = 0;
+        for mail in mails {
+            if self.shutdown.is_set() {
+                break;
+            }
+            let raw = mail.raw;
+            let handled = self
+                .work
+                .blocking(move |side| side.judge.handle(&raw, now))
+                .await;
+            match handled {
+                Ok(handled) => log::info!("mail {}: {handled:?}", mail.token),
+                Err(e) => {
+                    // Those before it are stored: let them go, then say
+                    // why. The rest wait for the next pass (the same
+                    // error, most likely, would meet them now).
+                    self.acknowledge(&mut pending).await?;
+                    return Err(format!("storing mail {}: {e}", mail.token));
+                }
+            }
+            pending.push(mail.token);
+            n += 1;
+            if pending.len() == ACK_BATCH {
+                self.acknowledge(&mut pending).await?;
+            }
+        }
+        self.acknowledge(&mut pending).await?;
+        Ok(n)
+    }
+
+    /// Lets the mailbox drop the mails in `pending`, which the store holds:
+    /// only once the store is durable (one sync for them all) may they go.
+    async fn acknowledge(&mut self, pending: &mut Vec<String>) -> Result<(), String> {
+        if pending.is_empty() {
+            return Ok(());
+        }
+        self.work
+            .blocking(|side| side.judge.store.sync())
+            .await
+            .map_err(err)?;
+        for token in pending.drain(..) {
+            self.inbox.acknowledge(&token).await?;
+        }
+        Ok(())
+    }
+
+    /// Handles the mail stored but not handled: by `judge handle` processes
+    /// that left it (another held the lock), or by a crash or passing
+    /// error. How many.
+    async fn handle_stored(&mut self, now: i64) -> usize {
+        let mut handled = 0;
+        while !self.shutdown.is_set() {
+            let next = self
+                .work
+                .blocking(move |side| side.judge.handle_one_pending(now))
+                .await;
+            match next {
+                Ok(Some((id, outcome))) => {
+                    log::info!("stored mail #{id}: {outcome:?}");
+                    handled += 1;
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    self.failed("handling stored mail", e.to_string());
+                    break;
+                }
+            }
+        }
+        handled
+    }
+
+    /// Runs the clock if a tick is due, or mail was handled (it may have
+    /// made something due). A clock set back ticks at once (the tick says
+    /// so in the log) instead of waiting for the time it had reached.
+    async fn tick_if_due(&mut self, now: i64, mail_handled: bool) {
+        let due = now < self.last_tick || now.saturating_sub(self.last_tick) >= self.tick_every;
+        if !(mail_handled || due) {
+            return;
+        }
+        let ticked = self
+            .work
+            .blocking(move |side| run_clock(&mut side.judge, now, &mut side.clock_cache))
+            .await;
+        if let Err(e) = ticked {
+            self.failed("the clock", e);
+        }
+        self.last_tick = now;
+    }
+
+    /// Sends every queued mail that is due. A passing failure is retried
+    /// later (with the rest of the queue: the server is probably down); a
+    /// permanent refusal of one mail is given up at once, logged, and the
+    /// judgekeeper told.
+    async fn send_out(&mut self, now: i64) -> Result<(), String> {
+        let from = self
+            .work
+            .blocking(|side| {
+                side.pictures = PictureMaker::default();
+                side.judge.config.judge.address.clone()
+            })
+            .await;
+        loop {
+            let due = self
+                .work
+                .blocking(move |side| store::due_mail(side.judge.store.conn(), now, 100))
+                .await
+                .map_err(err)?;
+            if due.is_empty() {
+                return Ok(());
+            }
+            for mail in due {
+                if self.shutdown.is_set() {
+                    return Ok(());
+                }
+                // Maps are drawn now, outside any transaction.
+                let mail = self
+                    .work
+                    .blocking(move |side| draw_pictures(side, mail))
+                    .await;
+                let sent = self.outbox.send(&mail, &from).await;
+                let go_on = self
+                    .work
+                    .blocking(move |side| record_sending(&mut side.judge, &mail, sent, now))
+                    .await
+                    .map_err(err)?;
+                if !go_on {
+                    return Ok(());
+                }
+            }
+        }
+    }
+}
+
+/// `mail` with the pictures it names drawn in.
+fn draw_pictures(side: &mut StoreSide, mut mail: Outbound) -> Outbound {
+    if crate::mail::has_pictures(&mail.raw) {
+        let judge = &side.judge;
+        mail.raw = side.pictures.fill(
+            judge.store.conn(),
+            &judge.config.judge.code,
+            &judge.config.maps,
+            &mail.raw,
+        );
+    }
+    mail
+}
+
+/// Records how sending `mail` went; whether to go on with the queue (not
+/// after a passing failure: the server is probably down, the rest waits
+/// too).
+fn record_sending(
+    judge: &mut Judge,
+    mail: &Outbound,
+    sent: Result<(), SendError>,
+    now: i64,
+) -> Result<bool, StoreError> {
+    match sent {
+        Ok(()) => store::mark_sent(judge.store.conn(), mail.id, now)?,
+        Err(e) if e.permanent => give_up(judge, mail, &e.text, now)?,
+        Err(e) => {
+            let next = store::mark_failed(judge.store.conn(), mail.id, &e.text, now)?;
+            log::warn!(
+                "sending {} failed ({}); next try at {next}",
+                mail.message_id,
+                e.text
+            );
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 fn err(e: StoreError) -> String {
@@ -148,8 +443,8 @@ const STORE_POLL: Duration = Duration::from_millis(250);
 /// pass), or `timeout` passes. The store is read once per [`STORE_POLL`]:
 /// one cheap pragma.
 async fn wait_for_work(
-    inbox: &mut Inbox,
-    store: &store::Store,
+    inbox: &mut dyn Inbox,
+    work: &Work,
     seen: i64,
     timeout: Duration,
 ) -> Result<(), String> {
@@ -159,7 +454,7 @@ async fn wait_for_work(
     let store_changed = async {
         let deadline = tokio::time::Instant::now() + timeout;
         loop {
-            if store.data_version().is_ok_and(|v| v != seen) {
+            if work.data_version().is_some_and(|v| v != seen) {
                 return;
             }
             let left = deadline.saturating_duration_since(tokio::time::Instant::now());
@@ -173,59 +468,6 @@ async fn wait_for_work(
         r = inbox.wait(timeout) => r,
         _ = store_changed => Ok(()),
     }
-}
-
-/// Stores and handles every waiting mail; how many. A mail that cannot be
-/// stored stays in the inbox for the next pass.
-async fn take_in(
-    judge: &mut Judge,
-    inbox: &mut Inbox,
-    now: i64,
-    stop: &AtomicBool,
-) -> Result<usize, String> {
-    let mails = inbox.fetch().await?;
-    // Handled, stored, not yet acknowledged.
-    let mut pending = Vec::new();
-    let mut n = 0;
-    for mail in mails {
-        if stop.load(Ordering::SeqCst) {
-            break;
-        }
-        match judge.handle(&mail.raw, now) {
-            Ok(handled) => log::info!("mail {}: {handled:?}", mail.token),
-            Err(e) => {
-                // Those before it are stored: let them go, then say why.
-                // The rest wait for the next pass (the same error, most
-                // likely, would meet them now).
-                acknowledge(judge, inbox, &mut pending).await?;
-                return Err(format!("storing mail {}: {e}", mail.token));
-            }
-        }
-        pending.push(mail.token);
-        n += 1;
-        if pending.len() == ACK_BATCH {
-            acknowledge(judge, inbox, &mut pending).await?;
-        }
-    }
-    acknowledge(judge, inbox, &mut pending).await?;
-    Ok(n)
-}
-
-/// Lets the mailbox drop the mails in `pending`, which the store holds:
-/// only once the store is durable (one sync for them all) may they go.
-async fn acknowledge(
-    judge: &Judge,
-    inbox: &mut Inbox,
-    pending: &mut Vec<String>,
-) -> Result<(), String> {
-    if pending.is_empty() {
-        return Ok(());
-    }
-    judge.store.sync().map_err(err)?;
-    for token in pending.drain(..) {
-        inbox.ack(&token).await?;
-    }
-    Ok(())
 }
 
 /// Mails handled between two syncs of the store: one fsync for so many,
@@ -278,55 +520,6 @@ fn run_clock(judge: &mut Judge, now: i64, cache: &mut TickCache) -> Result<(), S
     Ok(())
 }
 
-/// Sends every queued mail that is due. A passing failure is retried
-/// later (with the rest of the queue: the server is probably down); a
-/// permanent refusal of one mail is given up at once, logged, and the
-/// judgekeeper told.
-async fn send_out(
-    judge: &mut Judge,
-    outbox: &mut Outbox,
-    now: i64,
-    stop: &AtomicBool,
-) -> Result<(), String> {
-    let from = judge.config.judge.address.clone();
-    let mut pictures = crate::game::maps::PictureMaker::default();
-    loop {
-        let due = store::due_mail(judge.store.conn(), now, 100).map_err(err)?;
-        if due.is_empty() {
-            return Ok(());
-        }
-        for mut mail in due {
-            if stop.load(Ordering::SeqCst) {
-                return Ok(());
-            }
-            // Maps are drawn now, outside any transaction.
-            if crate::mail::has_pictures(&mail.raw) {
-                mail.raw = pictures.fill(
-                    judge.store.conn(),
-                    &judge.config.judge.code,
-                    &judge.config.maps,
-                    &mail.raw,
-                );
-            }
-            match outbox.send(&mail, &from).await {
-                Ok(()) => store::mark_sent(judge.store.conn(), mail.id, now).map_err(err)?,
-                Err(e) if e.permanent => give_up(judge, &mail, &e.text, now).map_err(err)?,
-                Err(e) => {
-                    let next = store::mark_failed(judge.store.conn(), mail.id, &e.text, now)
-                        .map_err(err)?;
-                    log::warn!(
-                        "sending {} failed ({}); next try at {next}",
-                        mail.message_id,
-                        e.text
-                    );
-                    // The server is probably down: try the rest later too.
-                    return Ok(());
-                }
-            }
-        }
-    }
-}
-
 /// The mail was refused for good: abandoned, and the judgekeeper told
 /// (unless the mail was to the judgekeeper: no note about a note).
 fn give_up(judge: &mut Judge, mail: &Outbound, why: &str, now: i64) -> Result<(), StoreError> {
@@ -358,59 +551,4 @@ fn give_up(judge: &mut Judge, mail: &Outbound, why: &str, now: i64) -> Result<()
     }
     tx.commit()?;
     Ok(())
-}
-
-/// Sets `stop` on SIGTERM or SIGINT. The signals are watched on a thread
-/// of their own, with its own small runtime: the loop's work (handling a
-/// mail, processing a phase) runs on the main runtime without yielding, so
-/// a task there would only see the signal after the whole batch of waiting
-/// mail — not after the mail in hand.
-fn watch_signals(stop: Arc<AtomicBool>, stopping: Arc<Notify>) -> Result<(), String> {
-    use tokio::signal::unix::{signal, SignalKind};
-    let (ready, installed) = std::sync::mpsc::channel::<Result<(), String>>();
-    std::thread::Builder::new()
-        .name("signals".to_string())
-        .spawn(move || {
-            let runtime = match tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-            {
-                Ok(r) => r,
-                Err(e) => {
-                    let _ = ready.send(Err(format!("starting the signal watcher: {e}")));
-                    return;
-                }
-            };
-            runtime.block_on(async move {
-                let signals = signal(SignalKind::terminate())
-                    .and_then(|term| Ok((term, signal(SignalKind::interrupt())?)));
-                let (mut term, mut int) = match signals {
-                    Ok(s) => s,
-                    Err(e) => {
-                        let _ = ready.send(Err(e.to_string()));
-                        return;
-                    }
-                };
-                let _ = ready.send(Ok(()));
-                tokio::select! {
-                    _ = term.recv() => {}
-                    _ = int.recv() => {}
-                }
-                log::info!("asked to stop: finishing the work in hand");
-                stop.store(true, Ordering::SeqCst);
-                // Wakes the loop's wait (or leaves a permit for its next one).
-                stopping.notify_one();
-            });
-        })
-        .map_err(|e| format!("starting the signal watcher: {e}"))?;
-    installed
-        .recv()
-        .map_err(|_| "the signal watcher stopped".to_string())?
-}
-
-/// Returns once `stop` is set: woken by the signal watcher, no polling.
-async fn wait_for(stop: &AtomicBool, stopping: &Notify) {
-    while !stop.load(Ordering::SeqCst) {
-        stopping.notified().await;
-    }
 }

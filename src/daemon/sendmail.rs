@@ -7,6 +7,9 @@ use std::time::Duration;
 use tokio::io::AsyncWriteExt;
 use tokio::process::Command;
 
+use futures::future::BoxFuture;
+
+use super::mailbox::{Outbox, SendError};
 use crate::store::Outbound;
 
 /// How long `sendmail` may take over one mail, unless `[outbox]
@@ -66,5 +69,19 @@ impl SendmailOutbox {
         } else {
             Err(format!("{command} exited with {status}"))
         }
+    }
+}
+
+impl Outbox for SendmailOutbox {
+    fn send<'a>(
+        &'a mut self,
+        mail: &'a Outbound,
+        envelope_from: &'a str,
+    ) -> BoxFuture<'a, Result<(), SendError>> {
+        Box::pin(async move {
+            SendmailOutbox::send(self, mail, envelope_from)
+                .await
+                .map_err(SendError::passing)
+        })
     }
 }

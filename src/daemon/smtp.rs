@@ -9,7 +9,9 @@ use lettre::address::Envelope;
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::{Address, AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 
-use super::mailbox::SendError;
+use futures::future::BoxFuture;
+
+use super::mailbox::{Outbox, SendError};
 use super::net::{self, ServerSettings, Tls};
 use crate::store::Outbound;
 
@@ -108,6 +110,16 @@ impl SmtpOutbox {
                 SEND_TIMEOUT.as_secs()
             ))),
         }
+    }
+}
+
+impl Outbox for SmtpOutbox {
+    fn send<'a>(
+        &'a mut self,
+        mail: &'a Outbound,
+        envelope_from: &'a str,
+    ) -> BoxFuture<'a, Result<(), SendError>> {
+        Box::pin(SmtpOutbox::send(self, mail, envelope_from))
     }
 }
 
