@@ -253,11 +253,12 @@ pub fn set_seat_wait(conn: &Connection, seat_id: i64, wait: bool) -> Result<()> 
 /// `draw_powers` column of older databases is never written: a draw is
 /// always among all survivors.)
 pub fn set_seat_draw(conn: &Connection, seat_id: i64, phase: Option<&str>) -> Result<()> {
-    let n = conn.execute(
+    update(
+        conn,
+        seat_id,
         "UPDATE seats SET draw_vote = ?2 WHERE id = ?1",
-        params![seat_id, phase],
-    )?;
-    expect_one(n, || format!("seat #{seat_id}"))
+        &phase,
+    )
 }
 
 /// Clears every WAIT of the game (after a phase is processed).
@@ -426,20 +427,22 @@ pub fn remove_seat(conn: &Connection, seat_id: i64) -> Result<()> {
 
 /// Joins a seat to a bloc: the seats one player holds.
 pub fn set_seat_bloc(conn: &Connection, seat_id: i64, bloc: Option<i64>) -> Result<()> {
-    let n = conn.execute(
+    update(
+        conn,
+        seat_id,
         "UPDATE seats SET bloc = ?2 WHERE id = ?1",
-        params![seat_id, bloc],
-    )?;
-    expect_one(n, || format!("seat {seat_id}"))
+        &bloc,
+    )
 }
 
 /// SET CONCEDE <power> (None: withdrawn).
 pub fn set_seat_concession(conn: &Connection, seat_id: i64, to: Option<&str>) -> Result<()> {
-    let n = conn.execute(
+    update(
+        conn,
+        seat_id,
         "UPDATE seats SET concede_to = ?2 WHERE id = ?1",
-        params![seat_id, to],
-    )?;
-    expect_one(n, || format!("seat {seat_id}"))
+        &to,
+    )
 }
 
 /// Clears every concession of a game (after each processing).

@@ -52,12 +52,18 @@ pub fn render(map: &Map, scene: &Scene<'_>) -> String {
     draw_lines(&mut out, board);
     draw_centres(&mut out, map, board, scene.position);
     draw_labels(&mut out, map, board);
-    let marks = Marks::of(map, board, scene);
-    draw_orders(&mut out, map, board, scene, &marks);
-    out.0.push_str("</g>\n");
-    draw_title(&mut out, scene.title);
-    draw_legend(&mut out, map, board, scene);
+    draw_phase(&mut out, map, board, scene);
     out.close()
+}
+
+/// Over the board: the orders and units (closing the board's group),
+/// then the title and the legend.
+fn draw_phase(out: &mut Svg, map: &Map, board: &Board, scene: &Scene<'_>) {
+    let marks = Marks::of(map, board, scene);
+    draw_orders(out, map, board, scene, &marks);
+    out.0.push_str("</g>\n");
+    draw_title(out, scene.title);
+    draw_legend(out, map, board, scene);
 }
 
 /// The picture in layers, for a raster that draws the board's unchanging
@@ -125,11 +131,7 @@ pub mod layers {
         let mut out = Svg::document(board);
         out.open_board();
         draw_centres(&mut out, map, board, scene.position);
-        let marks = Marks::of(map, board, scene);
-        draw_orders(&mut out, map, board, scene, &marks);
-        out.0.push_str("</g>\n");
-        draw_title(&mut out, scene.title);
-        draw_legend(&mut out, map, board, scene);
+        draw_phase(&mut out, map, board, scene);
         out.close()
     }
 }
