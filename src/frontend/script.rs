@@ -70,9 +70,10 @@ pub enum Command {
         body: Vec<String>,
         closed: bool,
     },
-    /// An njudge form this judge does not offer (`PHASE`, `IF`/`ELSE`/
-    /// `ENDIF`, `POSTAL PRESS`), with the lines it held back: the orders
-    /// under it, which are not applied, or the postal press's text.
+    /// An njudge form this judge does not offer (`PHASE` for a phase other
+    /// than the current one, `IF`/`ELSE`/`ENDIF`, `POSTAL PRESS`), with the
+    /// lines it held back: the orders under it, never applied unless
+    /// `PHASE` names the current phase, or the postal press's text.
     NotOffered {
         form: Njudge,
         held: Vec<String>,
@@ -96,7 +97,8 @@ pub enum Command {
     },
 }
 
-/// The njudge forms the judge recognises but does not offer.
+/// The njudge forms the judge recognises but does not offer (`PHASE` only
+/// for the current phase).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Njudge {
     /// `PHASE <phase>`: the orders under it are for a later phase.
@@ -245,7 +247,9 @@ fn held_back(block: &mut Line, command: &Command, text: &str) -> Held {
             held.push(text.to_string());
             Held::Kept
         }
-        Command::SignOn { .. } | Command::NotOffered { .. } => Held::Closes,
+        Command::SignOn { .. } | Command::Observe { .. } | Command::NotOffered { .. } => {
+            Held::Closes
+        }
         _ => Held::Passes,
     }
 }
