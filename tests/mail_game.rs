@@ -38,14 +38,6 @@ fn everyone() -> Vec<&'static str> {
     v
 }
 
-fn dump(mails: &[Sent]) -> String {
-    mails
-        .iter()
-        .map(|m| format!("=== to {:?} | {}\n{}", m.recipients, m.subject, m.body))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 /// The mail the sender got back (the first queued: the reply). Every
 /// reply is marked as one, so that robots do not answer it, and threads.
 fn reply(mails: &[Sent]) -> &Sent {
@@ -647,16 +639,6 @@ fn power_name(initial: &str) -> &'static str {
 fn fixture(name: &str) -> Vec<u8> {
     let path = format!("{}/tests/mail/game/{name}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
-
-/// France's stored orders in the current phase of `game`.
-fn stored_orders(j: &TestJudge, game: &str, power: &str) -> Vec<String> {
-    let export = j.export(game);
-    let last = export["phases"].as_array().unwrap().last().unwrap().clone();
-    last["orders"][power]
-        .as_array()
-        .map(|a| a.iter().map(|v| v.as_str().unwrap().to_string()).collect())
-        .unwrap_or_default()
 }
 
 /// Feeds a fixture; returns what it queued.

@@ -624,6 +624,56 @@ fn adjustments() {
     );
 }
 
+/// njudge's habits: `ferry`/`ff` for convoy, and in the adjustment phase a
+/// unit without Build or Remove (a build when builds are due, a removal
+/// when removals are).
+#[test]
+fn njudge_convoy_words_and_bare_adjustments() {
+    let mut pos = board("S1901M", &[(England, "F NTH"), (England, "A LON")]);
+    own(&mut pos, England, &["LON"]);
+    check_all(
+        &pos,
+        England,
+        &[
+            ("F Nth ferry A Lon - Bel", "F NTH C A LON - BEL"),
+            ("F Nth ff A Lon - Bel", "F NTH C A LON - BEL"),
+            ("F Nth ferries A Lon-Bel", "F NTH C A LON - BEL"),
+        ],
+    );
+    let mut pos = board("W1901A", &[(France, "A BEL"), (Germany, "A KIE")]);
+    own(&mut pos, France, &["PAR", "BRE", "MAR", "BEL"]);
+    check_all(
+        &pos,
+        France,
+        &[
+            ("A Par", "BUILD A PAR"),
+            ("F Bre", "BUILD F BRE"),
+            ("Par", "BUILD A PAR"),
+        ],
+    );
+    assert_eq!(
+        err(&pos, France, "A Bel"),
+        "A Bel: Belgium is not one of your home supply centres."
+    );
+    let mut pos = board(
+        "W1901A",
+        &[(Germany, "A MUN"), (Germany, "F KIE"), (Germany, "A BER")],
+    );
+    own(&mut pos, Germany, &["MUN", "KIE"]);
+    check_all(
+        &pos,
+        Germany,
+        &[("A Ber", "REMOVE A BER"), ("F Kie", "REMOVE F KIE")],
+    );
+    let mut pos = board("W1901A", &[(Germany, "A MUN")]);
+    own(&mut pos, Germany, &["MUN"]);
+    assert_eq!(
+        err(&pos, Germany, "A Mun"),
+        "A Mun: You have neither builds nor removals due (you own 1 supply centre and have \
+         1 unit): there is nothing to order."
+    );
+}
+
 #[test]
 fn power_names_before_orders() {
     let pos = start();

@@ -64,9 +64,19 @@ pub enum Command {
         /// False when the mail ended before ENDPRESS.
         closed: bool,
     },
+    /// `BROADCAST [GREY|WHITE]`: press to the whole game.
     Broadcast {
+        grey: Option<bool>,
         body: Vec<String>,
         closed: bool,
+    },
+    /// An njudge form this judge does not offer (`PHASE` for a phase other
+    /// than the current one, `IF`/`ELSE`/`ENDIF`, `POSTAL PRESS`), with the
+    /// lines it held back: the orders under it, never applied unless
+    /// `PHASE` names the current phase, or the postal press's text.
+    NotOffered {
+        form: Njudge,
+        held: Vec<String>,
     },
     Resign,
     Clear,
@@ -85,6 +95,27 @@ pub enum Command {
     Malformed {
         usage: &'static str,
     },
+}
+
+/// The njudge forms the judge recognises but does not offer (`PHASE` only
+/// for the current phase).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Njudge {
+    /// `PHASE <phase>`: the orders under it are for a later phase.
+    Phase,
+    /// `IF <condition>` (or `ELSE`): conditional orders, up to `ENDIF`.
+    Conditional,
+    /// `ENDIF` with no `IF` open.
+    EndIf,
+    /// `POSTAL PRESS`: press published with the next results.
+    PostalPress,
+}
+
+impl Njudge {
+    /// Whether the orders after this line belong to it (and are held back).
+    fn holds_orders(self) -> bool {
+        matches!(self, Njudge::Phase | Njudge::Conditional)
+    }
 }
 
 /// One command and where it came from.
@@ -144,9 +175,13 @@ fn password_place(words: &[&str]) -> Option<usize> {
 }
 
 /// Reads the mail's lines into commands. Blank lines between commands are
-/// skipped; inside press they are kept.
+/// skipped; inside press they are kept. The orders under an njudge
+/// `PHASE` or `IF` are held back in that line's command (up to `ENDIF`,
+/// the next sign-on or the end of the mail), never read as orders.
 pub fn read_script(lines: &[String]) -> Vec<Line> {
-    let mut out = Vec::new();
+    let mut out: Vec<Line> = Vec::new();
+    // The line (in `out`) whose block of orders is open.
+    let mut open: Option<usize> = None;
     let mut i = 0;
     while i < lines.len() {
         let text = lines[i].trim();
@@ -155,20 +190,22 @@ pub fn read_script(lines: &[String]) -> Vec<Line> {
         if text.is_empty() {
             continue;
         }
-        let words: Vec<&str> = text.split_whitespace().collect();
-        let keyword = words[0].to_ascii_uppercase();
-        let command = match keyword.as_str() {
-            "PRESS" | "BROADCAST" => {
-                let (body, closed, next) = press_body(lines, i);
-                i = next;
-                if keyword == "BROADCAST" {
-                    Command::Broadcast { body, closed }
-                } else {
-                    press_header(&words[1..], body, closed)
+        let (command, next) = read_line(lines, i, text);
+        i = next;
+        if let Some(b) = open {
+            match held_back(&mut out[b], &command, text) {
+                Held::Kept => continue,
+                Held::Closed => {
+                    open = None;
+                    continue;
                 }
+                Held::Closes => open = None,
+                Held::Passes => {}
             }
-            _ => read_command(&keyword, &words[1..], text),
-        };
+        }
+        if matches!(&command, Command::NotOffered { form, .. } if form.holds_orders()) {
+            open = Some(out.len());
+        }
         out.push(Line {
             number,
             text: text.to_string(),
@@ -178,13 +215,84 @@ pub fn read_script(lines: &[String]) -> Vec<Line> {
     out
 }
 
+/// What a line does to an open `PHASE` or `IF` block.
+enum Held {
+    /// Held back in the block (orders, or `ELSE` within `IF`).
+    Kept,
+    /// `ENDIF`: the block ends with it.
+    Closed,
+    /// A sign-on or another block: the block ends before it.
+    Closes,
+    /// Another command: run as usual, the block stays open.
+    Passes,
+}
+
+fn held_back(block: &mut Line, command: &Command, text: &str) -> Held {
+    let Command::NotOffered { form, held } = &mut block.command else {
+        return Held::Closes;
+    };
+    match command {
+        Command::Other(_) => {
+            held.push(text.to_string());
+            Held::Kept
+        }
+        Command::NotOffered {
+            form: Njudge::EndIf,
+            ..
+        } if *form == Njudge::Conditional => Held::Closed,
+        Command::NotOffered {
+            form: Njudge::Conditional,
+            ..
+        } if *form == Njudge::Conditional && is_else(text) => {
+            held.push(text.to_string());
+            Held::Kept
+        }
+        Command::SignOn { .. } | Command::Observe { .. } | Command::NotOffered { .. } => {
+            Held::Closes
+        }
+        _ => Held::Passes,
+    }
+}
+
+fn is_else(text: &str) -> bool {
+    text.split_whitespace()
+        .next()
+        .is_some_and(|w| w.eq_ignore_ascii_case("ELSE"))
+}
+
+/// The command a line starts (`i` is the index after it), and the index
+/// of the line after it: press takes the lines of its message.
+fn read_line(lines: &[String], i: usize, text: &str) -> (Command, usize) {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let keyword = words[0].to_ascii_uppercase();
+    let second = words.get(1).map(|w| w.to_ascii_uppercase());
+    match (keyword.as_str(), second.as_deref()) {
+        ("PRESS" | "BROADCAST", _) => {
+            let (body, closed, next) = press_body(lines, i);
+            let command = if keyword == "BROADCAST" {
+                broadcast_header(&words[1..], body, closed)
+            } else {
+                press_header(&words[1..], body, closed, PRESS_USAGE)
+            };
+            (command, next)
+        }
+        ("POSTAL", Some("PRESS")) => {
+            let (held, _, next) = press_body(lines, i);
+            let form = Njudge::PostalPress;
+            (Command::NotOffered { form, held }, next)
+        }
+        ("SIGN", Some("ON")) => (read_command("SIGNON", &words[2..], text), i),
+        _ => (read_command(&keyword, &words[1..], text), i),
+    }
+}
+
 /// The lines of a press body from `start` up to ENDPRESS (which is
 /// consumed). Returns the body, whether ENDPRESS was found, and the index
 /// after it.
 fn press_body(lines: &[String], start: usize) -> (Vec<String>, bool, usize) {
     let mut body = Vec::new();
     for (k, line) in lines.iter().enumerate().skip(start) {
-        if line.trim().eq_ignore_ascii_case("ENDPRESS") {
+        if ends_press(line) {
             trim_blank_ends(&mut body);
             return (body, true, k + 1);
         }
@@ -192,6 +300,19 @@ fn press_body(lines: &[String], start: usize) -> (Vec<String>, bool, usize) {
     }
     trim_blank_ends(&mut body);
     (body, false, lines.len())
+}
+
+/// `ENDPRESS`, and njudge's `ENDBROADCAST`, `END PRESS`, `END BROADCAST`.
+fn ends_press(line: &str) -> bool {
+    let words: Vec<String> = line
+        .split_whitespace()
+        .map(|w| w.to_ascii_uppercase())
+        .collect();
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    matches!(
+        words[..],
+        ["ENDPRESS" | "ENDBROADCAST"] | ["END", "PRESS" | "BROADCAST"]
+    )
 }
 
 fn trim_blank_ends(body: &mut Vec<String>) {
@@ -202,8 +323,26 @@ fn trim_blank_ends(body: &mut Vec<String>) {
     body.drain(..lead);
 }
 
+const PRESS_USAGE: &str = "PRESS TO <initials> [GREY|WHITE], the message, then ENDPRESS";
+const BROADCAST_USAGE: &str = "BROADCAST [GREY|WHITE] (or BROADCAST TO <initials>), the \
+                               message, then ENDPRESS";
+
+/// `BROADCAST [GREY|WHITE]` to the whole game; `BROADCAST TO <initials>`
+/// (njudge) is press to those powers only.
+fn broadcast_header(words: &[&str], body: Vec<String>, closed: bool) -> Command {
+    match press_header(words, body, closed, BROADCAST_USAGE) {
+        Command::Press {
+            to: None,
+            grey,
+            body,
+            closed,
+        } => Command::Broadcast { grey, body, closed },
+        other => other,
+    }
+}
+
 /// `PRESS [TO <initials>] [GREY|WHITE]`, in either order.
-fn press_header(words: &[&str], body: Vec<String>, closed: bool) -> Command {
+fn press_header(words: &[&str], body: Vec<String>, closed: bool, usage: &'static str) -> Command {
     let mut to = None;
     let mut grey = None;
     let mut k = 0;
@@ -215,11 +354,7 @@ fn press_header(words: &[&str], body: Vec<String>, closed: bool) -> Command {
             }
             "GREY" | "GRAY" => grey = Some(true),
             "WHITE" => grey = Some(false),
-            _ => {
-                return Command::Malformed {
-                    usage: "PRESS [TO <initials>] [GREY|WHITE], the message, then ENDPRESS",
-                }
-            }
+            _ => return Command::Malformed { usage },
         }
         k += 1;
     }
@@ -317,7 +452,8 @@ fn read_player(keyword: &str, args: &[&str]) -> Option<Command> {
     Some(command)
 }
 
-/// The Master's commands, and a stray ENDPRESS.
+/// The Master's commands, a stray ENDPRESS, and the njudge forms the
+/// judge does not offer.
 fn read_master(keyword: &str, args: &[&str]) -> Option<Command> {
     let arg = |k: usize| args.get(k).map(|s| s.to_string());
     let command = match (keyword, args.len()) {
@@ -338,12 +474,35 @@ fn read_master(keyword: &str, args: &[&str]) -> Option<Command> {
             usage: "BECOME <power>",
         },
         ("START", 0) => Command::Start,
-        ("ENDPRESS", 0) => Command::Malformed {
-            usage: "ENDPRESS ends a PRESS or BROADCAST block; none was open",
+        ("ENDPRESS" | "ENDBROADCAST", 0) => Command::Malformed {
+            usage: NO_PRESS_OPEN,
         },
-        _ => return None,
+        ("END", 1) if ["PRESS", "BROADCAST"].contains(&args[0].to_ascii_uppercase().as_str()) => {
+            Command::Malformed {
+                usage: NO_PRESS_OPEN,
+            }
+        }
+        _ => return read_njudge(keyword, args),
     };
     Some(command)
+}
+
+const NO_PRESS_OPEN: &str = "ENDPRESS ends a PRESS or BROADCAST block; none was open";
+
+/// `PHASE <phase>`, `IF <condition>`, `ELSE`, `ENDIF`: njudge's forms for
+/// pre-orders and conditional orders.
+fn read_njudge(keyword: &str, args: &[&str]) -> Option<Command> {
+    let form = match (keyword, args.len()) {
+        ("PHASE", _) => Njudge::Phase,
+        ("IF", _) => Njudge::Conditional,
+        ("ELSE", _) => Njudge::Conditional,
+        ("ENDIF", 0) => Njudge::EndIf,
+        _ => return None,
+    };
+    Some(Command::NotOffered {
+        form,
+        held: Vec::new(),
+    })
 }
 
 /// `SIGNON Fgame pw`, `SIGNON ?game pw`, `SIGNON Mgame pw`, `SIGNON Ogame pw`.

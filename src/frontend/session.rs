@@ -532,9 +532,10 @@ fn dispatch(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
             body,
             closed,
         } => cmd::press::press(s, line, to.as_deref(), *grey, body, *closed, false)?,
-        Command::Broadcast { body, closed } => {
-            cmd::press::press(s, line, None, None, body, *closed, true)?
+        Command::Broadcast { grey, body, closed } => {
+            cmd::press::press(s, line, None, *grey, body, *closed, true)?
         }
+        Command::NotOffered { form, held } => cmd::njudge::not_offered(s, line, *form, held)?,
         Command::Resign => cmd::signon::resign(s, line)?,
         Command::Clear => cmd::orders::clear(s, line)?,
         Command::Process(phase) => cmd::master::process(s, line, phase.as_deref())?,

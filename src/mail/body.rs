@@ -37,7 +37,7 @@ const MOBILE_SIGNATURES: &[&str] = &[
 ///   ("On <date>, <someone> wrote:", also wrapped over two lines, and the
 ///   same in a few other languages, or "<someone> wrote:").
 /// - Everything from one of these lines on is dropped, the line included:
-///   `SIGNOFF` (any case), a signature separator `-- ` (or `--`),
+///   `SIGNOFF` or `SIGN OFF` (any case), a signature separator `-- ` (or `--`),
 ///   `-----Original Message-----`, Outlook's quoted header block (a line of
 ///   underscores, or a `From:` line, followed by `Sent:`/`Date:`), and an
 ///   "On … wrote:" attribution that is followed by unquoted text (clients
@@ -133,7 +133,7 @@ fn starts_with_ci(s: &str, prefix: &str) -> bool {
 fn ends_here(raw: &[&str], i: usize) -> bool {
     let line = raw[i].trim_end();
     let s = line.trim();
-    if s.eq_ignore_ascii_case("signoff") || line == "--" {
+    if is_sign_off(s) || line == "--" {
         return true;
     }
     if s.starts_with("----") && s.to_lowercase().contains("original message") {
@@ -157,6 +157,16 @@ fn ends_here(raw: &[&str], i: usize) -> bool {
         }
     }
     false
+}
+
+/// `SIGNOFF`, or `SIGN OFF` in two words (njudge), in any case.
+fn is_sign_off(s: &str) -> bool {
+    let words: Vec<&str> = s.split_whitespace().collect();
+    match words[..] {
+        [one] => one.eq_ignore_ascii_case("signoff"),
+        [sign, off] => sign.eq_ignore_ascii_case("sign") && off.eq_ignore_ascii_case("off"),
+        _ => false,
+    }
 }
 
 /// "… wrote:", or "… schrieb Name <addr>:" (the German order).
@@ -224,6 +234,7 @@ mod tests {
     #[test]
     fn cuts() {
         assert_eq!(lines("\n\nA Par-Bur\r\n\r\nSIGNOFF\r\njunk"), ["A Par-Bur"]);
+        assert_eq!(lines("A Par-Pic\nSign  Off\nA Par H"), ["A Par-Pic"]);
         assert_eq!(lines("a\n-- \nsig"), ["a"]);
         assert_eq!(lines("a\n--\nsig"), ["a"]);
         assert_eq!(lines("a\n---x\nb"), ["a", "---x", "b"]);

@@ -313,6 +313,27 @@ impl Sent {
     }
 }
 
+/// Every mail of `mails`, its recipients, subject and body, for a
+/// failure's message.
+pub fn dump(mails: &[Sent]) -> String {
+    mails
+        .iter()
+        .map(|m| format!("=== to {:?} | {}\n{}", m.recipients, m.subject, m.body))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The stored orders of `power` (`FRANCE`) in the current phase of
+/// `game`, in short form.
+pub fn stored_orders(j: &TestJudge, game: &str, power: &str) -> Vec<String> {
+    let export = j.export(game);
+    let last = export["phases"].as_array().unwrap().last().unwrap().clone();
+    last["orders"][power]
+        .as_array()
+        .map(|a| a.iter().map(|v| v.as_str().unwrap().to_string()).collect())
+        .unwrap_or_default()
+}
+
 /// A mail to send to the judge.
 #[derive(Clone, Debug)]
 pub struct Mail {

@@ -4,6 +4,7 @@ pub mod create;
 pub mod info;
 pub mod join;
 pub mod master;
+pub mod njudge;
 pub mod orders;
 pub mod press;
 pub mod set;

@@ -85,7 +85,7 @@ pub fn press(
         );
         return Ok(());
     };
-    if let Some(why) = unsent(body, closed) {
+    if let Some(why) = unsent(body, to.is_none() && !broadcast) {
         s.reply.refuse(line, why);
         return Ok(());
     }
@@ -138,13 +138,25 @@ pub fn press(
     };
     record(s, &game, &sender, &recipients, &message)?;
     deliver(s, line, &game, addresses, message);
+    if !closed {
+        s.reply.add_to_last(
+            "(No ENDPRESS line: the message was taken to run to the end of the mail, \
+             or to SIGNOFF.)",
+        );
+    }
     Ok(())
 }
 
-/// Why a press block sends nothing: it was never closed, or says nothing.
-fn unsent(body: &[String], closed: bool) -> Option<&'static str> {
-    if !closed {
-        Some("The press has no ENDPRESS line: nothing was sent. End the message with ENDPRESS.")
+/// Why a press block sends nothing: PRESS names no recipients (njudge
+/// sends nothing then), or the message says nothing. A message ended by
+/// the end of the mail (or SIGNOFF) is sent, as njudge does.
+fn unsent(body: &[String], no_recipients: bool) -> Option<&'static str> {
+    if no_recipients {
+        Some(
+            "PRESS without TO names no recipients: nothing was sent. Write PRESS TO \
+             <initials> (PRESS TO FG for France and Germany, M for the Master), or \
+             BROADCAST for the whole game; then the message, then ENDPRESS.",
+        )
     } else if body.iter().all(|l| l.trim().is_empty()) {
         Some("The press is empty: nothing was sent.")
     } else {
@@ -185,7 +197,7 @@ fn refusal(
     } else if !grey && !settings.white {
         Some("White press is not allowed in this game: send it GREY.")
     } else if !to_everyone && !settings.partial {
-        Some("Partial press is not allowed in this game: use BROADCAST, or PRESS without TO.")
+        Some("Partial press is not allowed in this game: use BROADCAST.")
     } else {
         None
     })

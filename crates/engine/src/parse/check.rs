@@ -126,6 +126,7 @@ impl<'a> Checker<'a> {
                 _ => Err(problem(0, "A retreat is a single step, never by convoy.")),
             },
             (Verb::Retreat { .. } | Verb::LeadR { .. }, _, _) => Err(problem(0, RETREAT_PHASE)),
+            (Verb::Missing, Some(at), Adjustment) => self.bare_adjustment(s.unit, at),
             (Verb::Missing, _, _) => Err(problem(0, missing(kind))),
             (Verb::Hold | Verb::Support { .. } | Verb::Convoy { .. }, _, Retreat) => {
                 Err(problem(0, RETREAT_ONLY))
@@ -880,6 +881,23 @@ impl<'a> Checker<'a> {
                     "{} has two coasts ({}): say which.",
                     self.name(p),
                     self.coast_names(coasts).join(", ")
+                ),
+            )),
+        }
+    }
+
+    /// A unit written without Build or Remove in the adjustment phase
+    /// (`A Ber`, as njudge reads it): a build when builds are due, a
+    /// removal when removals are.
+    fn bare_adjustment(&self, given: Option<UnitType>, at: &Pick) -> Checked {
+        match self.pos.adjustment_due(self.power) {
+            due if due > 0 => self.build(given, at),
+            due if due < 0 => self.remove(given, at),
+            _ => Err(problem(
+                0,
+                format!(
+                    "You have neither builds nor removals due ({}): there is nothing to order.",
+                    self.counts()
                 ),
             )),
         }

@@ -44,6 +44,10 @@ pub(super) fn is_convoy(w: &str) -> bool {
             | "transport"
             | "transports"
             | "transporting"
+            | "ff"
+            | "ferry"
+            | "ferries"
+            | "ferrying"
     )
 }
 
