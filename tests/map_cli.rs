@@ -158,22 +158,34 @@ fn the_results_mail_carries_the_map() {
         if to == france || found == 1 {
             let pixmap = Pixmap::decode_png(attachment.contents()).expect("a PNG");
             assert_eq!(pixmap.width(), 1200);
-            let board = judge::draw::board::Board::standard();
-            let map = judge::engine::map::Map::standard();
             // A PAR - BUR succeeded: the drawing shows the army in Paris
             // (where it stood when ordered), France's colour on its badge.
-            let (x, y) = board.unit_point(map.location_by_abbr("PAR").unwrap());
-            let zoom = 1200.0 / board.width();
-            let c = pixmap
-                .pixel(
-                    ((x + 5.7) * zoom) as u32,
-                    ((y - 2.2 + judge::draw::style::TITLE_BAND) * zoom) as u32,
-                )
-                .unwrap();
-            assert_eq!([c.red(), c.green(), c.blue()], [0x56, 0xB4, 0xE9]);
+            assert_eq!(badge_colour(&pixmap, "PAR"), [0x56, 0xB4, 0xE9]);
+            // The second picture: the position for the next orders, the
+            // army now in Burgundy and Paris empty.
+            let next = message.attachment(1).expect("the next position");
+            assert_eq!(next.attachment_name(), Some("mailmap-F1901M.png"));
+            let pixmap = Pixmap::decode_png(next.contents()).expect("a PNG");
+            assert_eq!(badge_colour(&pixmap, "BUR"), [0x56, 0xB4, 0xE9]);
+            assert_ne!(badge_colour(&pixmap, "PAR"), [0x56, 0xB4, 0xE9]);
         }
     }
     assert_eq!(found, 8);
+}
+
+/// The colour where a unit's badge would be in `province`.
+fn badge_colour(pixmap: &Pixmap, province: &str) -> [u8; 3] {
+    let board = judge::draw::board::Board::standard();
+    let map = judge::engine::map::Map::standard();
+    let (x, y) = board.unit_point(map.location_by_abbr(province).unwrap());
+    let zoom = pixmap.width() as f32 / board.width();
+    let c = pixmap
+        .pixel(
+            ((x + 5.7) * zoom) as u32,
+            ((y - 2.2 + judge::draw::style::TITLE_BAND) * zoom) as u32,
+        )
+        .unwrap();
+    [c.red(), c.green(), c.blue()]
 }
 
 /// The queued mails' raw text to `to` whose subject has `what`.

@@ -34,6 +34,10 @@ pub struct MapSettings {
     /// Also attach the SVG (for zooming without blur).
     #[serde(default)]
     pub svg: bool,
+    /// Also the position for the next orders, as a second picture (where
+    /// every unit stands after the phase, who owns what).
+    #[serde(default = "yes")]
+    pub next: bool,
 }
 
 impl Default for MapSettings {
@@ -42,6 +46,7 @@ impl Default for MapSettings {
             enabled: true,
             width: default_map_width(),
             svg: false,
+            next: true,
         }
     }
 }
@@ -183,19 +188,44 @@ pub fn results_parts(
         return Ok(Vec::new());
     }
     let name = store::game_by_id(conn, game_id)?.map_or_else(|| game_id.to_string(), |g| g.name);
+    let mut parts = picture_parts(maps, "results", game_id, &name, phase);
+    if maps.next {
+        // The phase the results lead to (none after the game's end).
+        let phases = store::phases_of_game(conn, game_id)?;
+        let after = phases
+            .iter()
+            .position(|p| p.phase == phase)
+            .and_then(|i| phases.get(i + 1));
+        if let Some(next) = after {
+            parts.extend(picture_parts(maps, "position", game_id, &name, &next.phase));
+        }
+    }
+    Ok(parts)
+}
+
+/// The PNG of a picture (and its SVG, if `[maps] svg`): `kind` is
+/// `results` (a phase with its orders drawn) or `position` (the position
+/// at a phase's start, for its orders).
+fn picture_parts(
+    maps: &MapSettings,
+    kind: &str,
+    game_id: i64,
+    game: &str,
+    phase: &str,
+) -> Vec<PicturePart> {
     let mut parts = vec![PicturePart {
-        reference: format!("results {game_id} {phase} png"),
+        reference: format!("{kind} {game_id} {phase} png"),
         content_type: "image/png",
-        filename: format!("{name}-{phase}.png"),
+        filename: format!("{game}-{phase}.png"),
     }];
     if maps.svg {
         parts.push(PicturePart {
-            reference: format!("results {game_id} {phase} svg"),
+            reference: format!("{kind} {game_id} {phase} svg"),
             content_type: "image/svg+xml",
-            filename: format!("{name}-{phase}.svg"),
+            filename: format!("{game}-{phase}.svg"),
         });
     }
-    Ok(parts)
+    parts
 }
 
 /// Draws the pictures queued mails ask for, just before they are sent
@@ -246,8 +276,9 @@ impl PictureMaker {
     }
 }
 
-/// Draws `results|phase <game id> <phase> png|svg` (the same picture: a
-/// processed phase with its results, else the position).
+/// Draws `results|phase|position <game id> <phase> png|svg`: `results`
+/// and `phase` a processed phase with its results, else the position;
+/// `position` always the position at the phase's start.
 fn draw_reference(
     conn: &Connection,
     judge_code: &str,
@@ -255,15 +286,24 @@ fn draw_reference(
     reference: &str,
 ) -> Result<Vec<u8>, String> {
     let words: Vec<&str> = reference.split(' ').collect();
-    let ["results" | "phase", id, phase, format] = words[..] else {
+    let [kind @ ("results" | "phase" | "position"), id, phase, format] = words[..] else {
         return Err("not a picture reference".to_string());
     };
     let id: i64 = id.parse().map_err(|_| "not a game id".to_string())?;
     let game = store::game_by_id(conn, id)
         .map_err(|e| e.to_string())?
         .ok_or_else(|| format!("no game {id}"))?;
-    let picture =
-        picture_of_phase(conn, judge_code, &game, Some(phase)).map_err(|e| e.to_string())?;
+    let picture = if kind == "position" {
+        // The position at the phase's start, even once it is processed
+        // (a mail may be sent after the next processing).
+        let record = store::phase_by_name(conn, id, phase)
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| format!("no phase {phase} of game {id}"))?;
+        let position = position_of(&record).map_err(|e| e.to_string())?;
+        PhasePicture::position(judge_code, &game.name, position)
+    } else {
+        picture_of_phase(conn, judge_code, &game, Some(phase)).map_err(|e| e.to_string())?
+    };
     match format {
         "svg" => Ok(picture.svg().into_bytes()),
         _ => picture.png(maps.width),
