@@ -259,20 +259,23 @@ fn to_indexed(pixmap: &tiny_skia::Pixmap) -> (Vec<u8>, Vec<u8>) {
     // No premultiplied pixel has colour without alpha: a key none is.
     const NO_PIXEL: u32 = 0x00FF_FFFF;
     let mut seen = vec![(NO_PIXEL, 0u8); 4096];
-    let mut last = (NO_PIXEL, 0u8);
+    let mut last_pixel = None;
+    let mut last_index = 0u8;
     let indices = pixmap
-        .data()
-        .chunks_exact(4)
-        .map(|rgba| {
-            let key = u32::from_le_bytes([rgba[0], rgba[1], rgba[2], rgba[3]]);
-            if key != last.0 {
+        .pixels()
+        .iter()
+        .map(|&pixel| {
+            if last_pixel != Some(pixel) {
+                let rgba = [pixel.red(), pixel.green(), pixel.blue(), pixel.alpha()];
+                let key = u32::from_le_bytes(rgba);
                 let slot = (key.wrapping_mul(2_654_435_761) >> 20) as usize;
                 if seen[slot].0 != key {
-                    seen[slot] = (key, index_of(opaque_rgb(rgba)));
+                    seen[slot] = (key, index_of(opaque_rgb(&rgba)));
                 }
-                last = seen[slot];
+                last_pixel = Some(pixel);
+                last_index = seen[slot].1;
             }
-            last.1
+            last_index
         })
         .collect();
     (palette, indices)

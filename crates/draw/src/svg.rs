@@ -52,18 +52,19 @@ pub fn render(map: &Map, scene: &Scene<'_>) -> String {
     draw_lines(&mut out, board);
     draw_centres(&mut out, map, board, scene.position);
     draw_labels(&mut out, map, board);
-    draw_phase(&mut out, map, board, scene);
+    draw_phase(&mut out, map, board, scene, true);
     out.close()
 }
 
 /// Over the board: the orders and units (closing the board's group),
-/// then the title and the legend.
-fn draw_phase(out: &mut Svg, map: &Map, board: &Board, scene: &Scene<'_>) {
+/// then the title and the legend (with its `fixed` part, or only the
+/// counts).
+fn draw_phase(out: &mut Svg, map: &Map, board: &Board, scene: &Scene<'_>, fixed: bool) {
     let marks = Marks::of(map, board, scene);
     draw_orders(out, map, board, scene, &marks);
     out.0.push_str("</g>\n");
     draw_title(out, scene.title);
-    draw_legend(out, map, board, scene);
+    draw_legend(out, board, Some(scene.position), fixed);
 }
 
 /// The picture in layers, for a raster that draws the board's unchanging
@@ -112,7 +113,8 @@ pub mod layers {
         map.provinces().map(|p| fill_of(map, position, p)).collect()
     }
 
-    /// The borders, coastlines and labels, on a transparent ground.
+    /// The borders, coastlines and labels, and the fixed part of the
+    /// legend (badges, names, the key), on a transparent ground.
     pub fn board_lines(map: &Map) -> String {
         let board = Board::standard();
         let mut out = Svg::document(board);
@@ -120,18 +122,19 @@ pub mod layers {
         draw_lines(&mut out, board);
         draw_labels(&mut out, map, board);
         out.0.push_str("</g>\n");
+        draw_legend(&mut out, board, None, true);
         out.close()
     }
 
     /// What changes from phase to phase over the board's lines: the
     /// supply centres' rings, the orders, the units, the title and the
-    /// legend, on a transparent ground.
+    /// legend's counts, on a transparent ground.
     pub fn scene_marks(map: &Map, scene: &Scene<'_>) -> String {
         let board = Board::standard();
         let mut out = Svg::document(board);
         out.open_board();
         draw_centres(&mut out, map, board, scene.position);
-        draw_phase(&mut out, map, board, scene);
+        draw_phase(&mut out, map, board, scene, false);
         out.close()
     }
 }
@@ -773,9 +776,11 @@ fn draw_title(out: &mut Svg, title: &str) {
     );
 }
 
-/// Per power: its colour, its name, its centres and units (and, in a
-/// Winter, the builds or removals due); then a key to the orders.
-fn draw_legend(out: &mut Svg, map: &Map, board: &Board, scene: &Scene<'_>) {
+/// The legend, or part of it. Per power: its badge and name (`fixed`),
+/// its centres and units in `counts_of`'s position (and, in a Winter, the
+/// builds or removals due); then (`fixed`) a key to the orders. The
+/// layered picture draws the fixed part once per size.
+fn draw_legend(out: &mut Svg, board: &Board, counts_of: Option<&Position>, fixed: bool) {
     let top = style::TITLE_BAND + board.height();
     let o = &mut out.0;
     let _ = write!(
@@ -784,45 +789,54 @@ fn draw_legend(out: &mut Svg, map: &Map, board: &Board, scene: &Scene<'_>) {
         n(top),
         style::LABEL
     );
-    draw_power_counts(o, board, scene.position);
-    draw_key(o);
-    let _ = map;
-    o.push_str("</g>\n");
-}
-
-/// Per power, in a column of its own: its badge, name, centres and units
-/// (and the adjustments due).
-fn draw_power_counts(o: &mut String, board: &Board, position: &Position) {
     let column = board.width() / 7.0;
     for power in Power::ALL {
         let x = 6.0 + column * power.index() as f32;
-        let units = position.unit_count(power);
-        let centres = position.centre_count(power);
-        let unit = Unit {
-            power,
-            kind: UnitType::Army,
-            location: Location(0),
-        };
-        unit_badge(o, &unit, (x + 7.0, 10.0), false);
-        let _ = write!(
-            o,
-            r#"<text x="{}" y="12.5" font-weight="bold">{}</text>"#,
-            n(x + 17.0),
-            power.name()
-        );
-        let mut counts = format!("{centres} SC, {units} units");
-        if position.phase.kind == PhaseKind::Adjustment {
-            let due = position.adjustment_due(power);
-            if due != 0 {
-                let _ = write!(counts, ", {due:+}");
-            }
+        if fixed {
+            draw_power_name(o, power, x);
         }
-        let _ = write!(
-            o,
-            r#"<text x="{}" y="21" font-size="6">{counts}</text>"#,
-            n(x + 17.0)
-        );
+        if let Some(position) = counts_of {
+            draw_power_counts(o, power, x, position);
+        }
     }
+    if fixed {
+        draw_key(o);
+    }
+    o.push_str("</g>\n");
+}
+
+/// A power's badge and name, in its column at `x`.
+fn draw_power_name(o: &mut String, power: Power, x: f32) {
+    let unit = Unit {
+        power,
+        kind: UnitType::Army,
+        location: Location(0),
+    };
+    unit_badge(o, &unit, (x + 7.0, 10.0), false);
+    let _ = write!(
+        o,
+        r#"<text x="{}" y="12.5" font-weight="bold">{}</text>"#,
+        n(x + 17.0),
+        power.name()
+    );
+}
+
+/// A power's centres and units (and the adjustments due), under its name.
+fn draw_power_counts(o: &mut String, power: Power, x: f32, position: &Position) {
+    let units = position.unit_count(power);
+    let centres = position.centre_count(power);
+    let mut counts = format!("{centres} SC, {units} units");
+    if position.phase.kind == PhaseKind::Adjustment {
+        let due = position.adjustment_due(power);
+        if due != 0 {
+            let _ = write!(counts, ", {due:+}");
+        }
+    }
+    let _ = write!(
+        o,
+        r#"<text x="{}" y="21" font-size="6">{counts}</text>"#,
+        n(x + 17.0)
+    );
 }
 
 /// The key: one sample of each kind of mark, with its name.
