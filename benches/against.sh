@@ -39,7 +39,7 @@ cargo bench --no-run --quiet
 # What each bench prints that is worth seeing side by side.
 summary() { # bench file
     case $1 in
-    adjudicate) grep -E '^\| *(opening|midgame)|peer/ours' "$2" || true ;;
+    adjudicate) grep -E '^(case|opening|midgame|Criterion)' "$2" || true ;;
     mail) grep -E '^\| (cold|warm|pipe)|^(cold|warm):|^argon2id' "$2" || true ;;
     daemon) grep -E '^\| (storm|idle|imap)' "$2" || true ;;
     draw) grep -E '^medians|^PNG per phase|^  rasterise' "$2" || true ;;
