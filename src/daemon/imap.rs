@@ -587,7 +587,7 @@ async fn delete_uid(conn: &mut Connected, uid: u32, what: &str) -> Result<(), St
 /// mail is handled; None when it has none.
 fn redacted_copy(raw: &[u8], max_bytes: usize) -> Option<Vec<u8>> {
     let mail = crate::mail::read_mail(raw, max_bytes).ok()?;
-    crate::frontend::redact::redact_passwords(raw, &mail.lines)
+    crate::frontend::redact::kept_copy(raw, &mail)
 }
 
 /// IDLE until the server reports a change or `limit` passes; the session

@@ -137,7 +137,7 @@ impl MaildirInbox {
         let Ok(mail) = crate::mail::read_mail(&raw, self.max_bytes) else {
             return Ok(());
         };
-        let Some(redacted) = crate::frontend::redact::redact_passwords(&raw, &mail.lines) else {
+        let Some(redacted) = crate::frontend::redact::kept_copy(&raw, &mail) else {
             return Ok(());
         };
         let tmp = self.root.join("tmp").join(format!("{base}.redacted"));

@@ -4,6 +4,27 @@
 //! encoding (base64, quoted-printable) is replaced by its masked commands.
 
 use super::script::{mask_passwords, password_words};
+use crate::mail::Incoming;
+
+/// The copy of a handled mail to keep (in the store, in the mailbox):
+/// `raw` with its password words overwritten; None when nothing needs to
+/// change. An over-size mail was never read, so where its passwords
+/// stand is unknown: only its header block is kept, with a note.
+pub fn kept_copy(raw: &[u8], mail: &Incoming) -> Option<Vec<u8>> {
+    if mail.oversized {
+        let mut out = raw[..body_start(raw)].to_vec();
+        out.extend_from_slice(
+            format!(
+                "[The judge kept only the header of this mail of {} bytes: it was over \
+                 the size limit and never read.]\r\n",
+                mail.size
+            )
+            .as_bytes(),
+        );
+        return Some(out);
+    }
+    redact_passwords(raw, &mail.lines)
+}
 
 /// `raw` with the password words of `lines` (the mail's command lines)
 /// redacted; None when there was none.
