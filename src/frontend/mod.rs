@@ -307,7 +307,7 @@ fn act_on(
         let raw = store::inbound_by_id(tx, id)?
             .ok_or_else(|| StoreError::NotFound(format!("inbound mail #{id}")))?
             .raw;
-        if let Some(redacted) = redact::kept_copy(&raw, &mail) {
+        if let Some(redacted) = redact::kept_copy(&raw, mail) {
             store::set_inbound_raw(tx, id, &redacted)?;
         }
     }
