@@ -41,7 +41,7 @@ summary() { # bench file
     case $1 in
     adjudicate) grep -E '^(case|opening|midgame|Criterion)' "$2" || true ;;
     mail) grep -E '^\| (cold|warm|pipe)|^(cold|warm):|^argon2id' "$2" || true ;;
-    daemon) grep -E '^\| (storm|idle|imap)' "$2" || true ;;
+    daemon) grep -E '^(storm/[a-z-]+: median|idle|sending side|imap)' "$2" || true ;;
     draw) grep -E '^medians|^PNG per phase|^  rasterise' "$2" || true ;;
     *) tail -n 20 "$2" ;;
     esac
