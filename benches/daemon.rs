@@ -54,6 +54,7 @@ use std::time::{Duration, Instant};
 use judge::app::Judge;
 use judge::config::Config;
 use judge::engine::map::{Map, Power};
+use judge::engine::position::Position;
 use judge::frontend::Outgoing;
 use judge::game::orders::order_key;
 use judge::game::settings::GameSettings;
@@ -185,6 +186,35 @@ fn storm(root: &Path, hash: &PasswordHash, runs: usize) -> Vec<Figure> {
     ];
     let mut figures = Vec::new();
     for (name, plan, maps, moment) in cases {
+        let case = StormCase { name, maps, moment };
+        figures.push(case.bench(root, hash, &plan, runs));
+    }
+    figures.extend(idle_tick(root, hash));
+    figures
+}
+
+/// One case of the storm: which, whether `[maps]` is on, the tick's moment.
+struct StormCase {
+    name: &'static str,
+    maps: bool,
+    moment: i64,
+}
+
+/// One storm run's times, in seconds: the whole, the tick, the queueing,
+/// the commit.
+#[derive(Default)]
+struct StormTimes {
+    totals: Vec<f64>,
+    ticks: Vec<f64>,
+    queues: Vec<f64>,
+    commits: Vec<f64>,
+}
+
+impl StormCase {
+    /// The template made, then `runs` runs each from a fresh copy of it;
+    /// each run printed, then the medians.
+    fn bench(&self, root: &Path, hash: &PasswordHash, plan: &Plan, runs: usize) -> Figure {
+        let (name, moment) = (self.name, self.moment);
         println!();
         println!(
             "== storm/{name}: {GAMES} games, one tick at {} ==",
@@ -192,198 +222,198 @@ fn storm(root: &Path, hash: &PasswordHash, runs: usize) -> Vec<Figure> {
         );
         let template = root.join(format!("storm-{name}"));
         let t = Instant::now();
-        make_judge(&template, hash, &plan);
+        make_judge(&template, hash, plan);
         println!("set-up: {:.1} s", t.elapsed().as_secs_f64());
 
-        let mut totals = Vec::new();
-        let mut ticks = Vec::new();
-        let mut queues = Vec::new();
-        let mut commits = Vec::new();
+        let mut times = StormTimes::default();
         for run in 0..runs {
             let dir = root.join(format!("storm-{name}-run"));
             let _ = std::fs::remove_dir_all(&dir);
             copy_dir(&template, &dir);
-            let mut config = Config::load(&dir.join("judge.toml")).expect("judge.toml");
-            config.maps.enabled = maps;
-            let mut judge = Judge::open(config).expect("open the judge");
-            let before_out = count(&judge, "SELECT count(*) FROM outbound");
-
-            let code = judge.config.judge.code.clone();
-            let clock = judge.config.clock.clone();
-            // The daemon's cache, as the tick 30 s before left it (that
-            // tick's work is in the template: this one finds nothing).
-            let mut cache = TickCache::new();
-            let tx = judge.store.transaction().expect("begin");
-            let (report, mails) = tick_cached(
-                &tx,
-                &clock,
-                &judge.templates,
-                &code,
-                moment - 30,
-                &mut cache,
-            )
-            .expect("tick");
-            tx.commit().expect("commit");
-            assert!(mails.is_empty() && report == Default::default());
-            assert_eq!(cache.len(), GAMES, "every game quiet 30 s before");
-
-            // The tick at the moment, as `daemon::run_clock` does it.
-            let started = Instant::now();
-            let tx = judge.store.transaction().expect("begin");
-            let (report, mails) =
-                tick_cached(&tx, &clock, &judge.templates, &code, moment, &mut cache)
-                    .expect("tick");
-            let ticked = started.elapsed();
-            for m in &mails {
-                Outgoing::from(m)
-                    .queue(&tx, &judge.config, moment)
-                    .expect("queue");
-            }
-            let queued = started.elapsed();
-            tx.commit().expect("commit");
-            let total = started.elapsed();
-
-            // Checks.
-            assert_eq!(report.processed.len(), GAMES, "games processed by the tick");
-            let processed = count(
-                &judge,
-                &format!("SELECT count(*) FROM phases WHERE processed_at = {moment}"),
-            );
-            assert_eq!(processed, GAMES as i64, "phases marked processed");
-            let next = count(
-                &judge,
-                &format!("SELECT count(*) FROM phases WHERE started_at = {moment}"),
-            );
-            assert_eq!(next, GAMES as i64, "games now in their next phase");
-            let results = count(
-                &judge,
-                &format!("SELECT count(*) FROM outbound WHERE created_at = {moment}"),
-            );
-            // Seven players and the Master per game.
-            assert_eq!(results, 8 * GAMES as i64, "results mails queued");
-            let out = count(&judge, "SELECT count(*) FROM outbound") - before_out;
-            let named = count(
-                &judge,
-                &format!(
-                    "SELECT count(*) FROM outbound WHERE created_at = {moment} \
-                     AND instr(CAST(raw AS TEXT), 'X-Judge-Picture: results') > 0"
-                ),
-            );
-            assert_eq!(named, if maps { 8 * GAMES as i64 } else { 0 }, "maps named");
-            // After the commit, as the sender does it (no write lock): the
-            // maps of the first games' results mails drawn in, timed.
-            if maps && run == 0 {
-                let raws: Vec<Vec<u8>> = store::due_mail(judge.store.conn(), moment, 8 * MAP_GAMES)
-                    .expect("due mail")
-                    .into_iter()
-                    .filter(|m| m.created_at == moment)
-                    .map(|m| m.raw)
-                    .collect();
-                let mut maker = judge::game::maps::PictureMaker::default();
-                let t = Instant::now();
-                let mut bytes = 0;
-                for raw in &raws {
-                    bytes += maker
-                        .fill(
-                            judge.store.conn(),
-                            &judge.config.judge.code,
-                            &judge.config.maps,
-                            raw,
-                        )
-                        .len();
-                }
-                let took = t.elapsed().as_secs_f64();
-                println!(
-                    "sending side: {} results mails of {MAP_GAMES} games drawn in {took:.2} s \
-                     ({:.1} ms per game, {} KB per mail): {:.1} s for all {GAMES} games",
-                    raws.len(),
-                    took * 1e3 / MAP_GAMES as f64,
-                    bytes / raws.len().max(1) / 1024,
-                    took * GAMES as f64 / MAP_GAMES as f64
-                );
-            }
-            drop(judge);
+            self.run(&dir, run, &mut times);
             let _ = std::fs::remove_dir_all(&dir);
-
-            println!(
-                "run {}: {:.3} s  (tick {:.3} s, queueing {} mails to {out} recipients {:.3} s, commit {:.3} s)",
-                run + 1,
-                total.as_secs_f64(),
-                ticked.as_secs_f64(),
-                mails.len(),
-                (queued - ticked).as_secs_f64(),
-                (total - queued).as_secs_f64(),
-            );
-            totals.push(total.as_secs_f64());
-            ticks.push(ticked.as_secs_f64());
-            queues.push((queued - ticked).as_secs_f64());
-            commits.push((total - queued).as_secs_f64());
         }
+        let totals = &times.totals;
         let m = median(totals.clone());
         println!(
             "storm/{name}: median {m:.3} s over {runs} runs (min {:.3}, max {:.3}); \
              tick {:.3} s, queueing {:.3} s, commit {:.3} s",
-            min(&totals),
-            max(&totals),
-            median(ticks),
-            median(queues),
-            median(commits)
+            min(totals),
+            max(totals),
+            median(times.ticks),
+            median(times.queues),
+            median(times.commits)
         );
-        figures.push((
+        (
             format!("storm/{name}: 1,000 processed + queued"),
             format!("{m:.3} s"),
             format!("<= {STORM_TARGET_S} s"),
             m <= STORM_TARGET_S,
-        ));
+        )
     }
 
-    // The idle tick: the same games, nothing due.
+    /// One run in `dir`: the tick at the moment timed, checked, printed.
+    fn run(&self, dir: &Path, run: usize, times: &mut StormTimes) {
+        let moment = self.moment;
+        let mut config = Config::load(&dir.join("judge.toml")).expect("judge.toml");
+        config.maps.enabled = self.maps;
+        let mut judge = Judge::open(config).expect("open the judge");
+        let before_out = count(&judge, "SELECT count(*) FROM outbound");
+
+        let code = judge.config.judge.code.clone();
+        let clock = judge.config.clock.clone();
+        // The daemon's cache, as the tick 30 s before left it (that
+        // tick's work is in the template: this one finds nothing).
+        let mut cache = TickCache::new();
+        let tx = judge.store.transaction().expect("begin");
+        let (report, mails) = tick_cached(
+            &tx,
+            &clock,
+            &judge.templates,
+            &code,
+            moment - 30,
+            &mut cache,
+        )
+        .expect("tick");
+        tx.commit().expect("commit");
+        assert!(mails.is_empty() && report == Default::default());
+        assert_eq!(cache.len(), GAMES, "every game quiet 30 s before");
+
+        // The tick at the moment, as `daemon::run_clock` does it.
+        let started = Instant::now();
+        let tx = judge.store.transaction().expect("begin");
+        let (report, mails) =
+            tick_cached(&tx, &clock, &judge.templates, &code, moment, &mut cache).expect("tick");
+        let ticked = started.elapsed();
+        for m in &mails {
+            Outgoing::from(m)
+                .queue(&tx, &judge.config, moment)
+                .expect("queue");
+        }
+        let queued = started.elapsed();
+        tx.commit().expect("commit");
+        let total = started.elapsed();
+
+        assert_eq!(report.processed.len(), GAMES, "games processed by the tick");
+        let out = self.check(&judge, before_out);
+        // After the commit, as the sender does it (no write lock): the
+        // maps of the first games' results mails drawn in, timed.
+        if self.maps && run == 0 {
+            draw_maps(&judge, moment);
+        }
+        drop(judge);
+
+        println!(
+            "run {}: {:.3} s  (tick {:.3} s, queueing {} mails to {out} recipients {:.3} s, commit {:.3} s)",
+            run + 1,
+            total.as_secs_f64(),
+            ticked.as_secs_f64(),
+            mails.len(),
+            (queued - ticked).as_secs_f64(),
+            (total - queued).as_secs_f64(),
+        );
+        times.totals.push(total.as_secs_f64());
+        times.ticks.push(ticked.as_secs_f64());
+        times.queues.push((queued - ticked).as_secs_f64());
+        times.commits.push((total - queued).as_secs_f64());
+    }
+
+    /// Checks the store after the tick: every game processed and in its
+    /// next phase, one results mail per recipient (naming its map when
+    /// maps are on). Returns the number of mails queued since `before_out`.
+    fn check(&self, judge: &Judge, before_out: i64) -> i64 {
+        let moment = self.moment;
+        let processed = count(
+            judge,
+            &format!("SELECT count(*) FROM phases WHERE processed_at = {moment}"),
+        );
+        assert_eq!(processed, GAMES as i64, "phases marked processed");
+        let next = count(
+            judge,
+            &format!("SELECT count(*) FROM phases WHERE started_at = {moment}"),
+        );
+        assert_eq!(next, GAMES as i64, "games now in their next phase");
+        let results = count(
+            judge,
+            &format!("SELECT count(*) FROM outbound WHERE created_at = {moment}"),
+        );
+        // Seven players and the Master per game.
+        assert_eq!(results, 8 * GAMES as i64, "results mails queued");
+        let out = count(judge, "SELECT count(*) FROM outbound") - before_out;
+        let named = count(
+            judge,
+            &format!(
+                "SELECT count(*) FROM outbound WHERE created_at = {moment} \
+                 AND instr(CAST(raw AS TEXT), 'X-Judge-Picture: results') > 0"
+            ),
+        );
+        let want = if self.maps { 8 * GAMES as i64 } else { 0 };
+        assert_eq!(named, want, "maps named");
+        out
+    }
+}
+
+/// The maps of the first MAP_GAMES games' results mails drawn in, as the
+/// sender does it, timed and printed.
+fn draw_maps(judge: &Judge, moment: i64) {
+    let raws: Vec<Vec<u8>> = store::due_mail(judge.store.conn(), moment, 8 * MAP_GAMES)
+        .expect("due mail")
+        .into_iter()
+        .filter(|m| m.created_at == moment)
+        .map(|m| m.raw)
+        .collect();
+    let mut maker = judge::game::maps::PictureMaker::default();
+    let t = Instant::now();
+    let mut bytes = 0;
+    for raw in &raws {
+        bytes += maker
+            .fill(
+                judge.store.conn(),
+                &judge.config.judge.code,
+                &judge.config.maps,
+                raw,
+            )
+            .len();
+    }
+    let took = t.elapsed().as_secs_f64();
+    println!(
+        "sending side: {} results mails of {MAP_GAMES} games drawn in {took:.2} s \
+         ({:.1} ms per game, {} KB per mail): {:.1} s for all {GAMES} games",
+        raws.len(),
+        took * 1e3 / MAP_GAMES as f64,
+        bytes / raws.len().max(1) / 1024,
+        took * GAMES as f64 / MAP_GAMES as f64
+    );
+}
+
+/// The idle tick: the same games, nothing due; 21 full ticks, then 21
+/// with the daemon's cache.
+fn idle_tick(root: &Path, hash: &PasswordHash) -> Vec<Figure> {
     println!();
     println!("== idle tick: {GAMES} games, deadlines 3 days away, nothing due ==");
     let template = root.join("idle-tick");
     make_judge(&template, hash, &idle_plan(T0));
     let config = Config::load(&template.join("judge.toml")).expect("judge.toml");
     let mut judge = Judge::open(config).expect("open the judge");
-    let code = judge.config.judge.code.clone();
-    let clock = judge.config.clock.clone();
     let mut cache = TickCache::new();
+    let mut figures = Vec::new();
     for (round, cached) in [false, true].into_iter().enumerate() {
-        let mut times = Vec::new();
-        for i in 0..21 {
-            // Time goes on, 30 s a tick.
-            let now = T0 + 3600 + 30 * (i + 21 * round as i64);
-            let started = Instant::now();
-            let tx = judge.store.transaction().expect("begin");
-            let (report, mails) = if cached {
-                tick_cached(&tx, &clock, &judge.templates, &code, now, &mut cache)
-            } else {
-                tick(&tx, &clock, &judge.templates, &code, now)
-            }
-            .expect("tick");
-            tx.commit().expect("commit");
-            times.push(started.elapsed().as_secs_f64() * 1000.0);
-            assert!(
-                mails.is_empty() && report == Default::default(),
-                "nothing due"
-            );
-            if cached && i > 0 {
-                assert_eq!(cache.skipped(), GAMES, "every game skipped");
-            }
-        }
+        let times = idle_ticks(&mut judge, round as i64, cached.then_some(&mut cache));
         // The first cached tick fills the cache: the median is of the rest.
         let kind = if cached {
             "cached (judge run)"
         } else {
             "full (judge run --once)"
         };
+        let tick_seconds = judge.config.clock.tick_seconds;
         let m = median(times.clone());
         println!(
             "idle tick, {kind}: median {m:.2} ms of 21 (min {:.2}, max {:.2}); \
              every {} s that is {:.3}% of a core",
             min(&times),
             max(&times),
-            clock.tick_seconds,
-            m / 1000.0 / f64::from(clock.tick_seconds.max(1)) * 100.0
+            tick_seconds,
+            m / 1000.0 / f64::from(tick_seconds.max(1)) * 100.0
         );
         figures.push((
             format!("idle tick over 1,000 games, {kind}"),
@@ -395,6 +425,37 @@ fn storm(root: &Path, hash: &PasswordHash, runs: usize) -> Vec<Figure> {
     drop(judge);
     let _ = std::fs::remove_dir_all(&template);
     figures
+}
+
+/// 21 ticks with nothing due (with the cache if given), 30 s apart from
+/// where `round` left time; each in ms.
+fn idle_ticks(judge: &mut Judge, round: i64, mut cache: Option<&mut TickCache>) -> Vec<f64> {
+    let code = judge.config.judge.code.clone();
+    let clock = judge.config.clock.clone();
+    let mut times = Vec::new();
+    for i in 0..21 {
+        // Time goes on, 30 s a tick.
+        let now = T0 + 3600 + 30 * (i + 21 * round);
+        let started = Instant::now();
+        let tx = judge.store.transaction().expect("begin");
+        let (report, mails) = match cache.as_deref_mut() {
+            Some(cache) => tick_cached(&tx, &clock, &judge.templates, &code, now, cache),
+            None => tick(&tx, &clock, &judge.templates, &code, now),
+        }
+        .expect("tick");
+        tx.commit().expect("commit");
+        times.push(started.elapsed().as_secs_f64() * 1000.0);
+        assert!(
+            mails.is_empty() && report == Default::default(),
+            "nothing due"
+        );
+        if let Some(cache) = cache.as_deref() {
+            if i > 0 {
+                assert_eq!(cache.skipped(), GAMES, "every game skipped");
+            }
+        }
+    }
+    times
 }
 
 /// Deadlines three days after `start`; in three games of four, two or three
@@ -430,90 +491,13 @@ fn make_judge(dir: &Path, hash: &PasswordHash, plan: &Plan) {
     let config = Config::load(&dir.join("judge.toml")).expect("judge.toml");
     let mut db = Store::open(config.database_path()).expect("open the store");
     let settings = serde_json::to_string(&GameSettings::new(&config.games)).expect("settings");
-    let map = Map::standard();
-    let deadline = plan.start + MOVE_HOURS * 3600;
-    let grace = deadline + GRACE_HOURS * 3600;
     let mut rng = Rng(0x5EED_0FD1_9A01_u64);
     let mut phases = std::collections::BTreeMap::new();
 
     let tx = db.transaction().expect("begin");
     for g in 0..GAMES {
-        let name = format!("storm{g:04}");
-        let master = format!("gm.{name}@masters.example");
-        let game_id = store::create_game(
-            &tx,
-            &NewGame {
-                name: &name,
-                variant: "standard",
-                settings: &settings,
-                master_address: Some(&master),
-                master_password: Some(hash),
-                seed: g as i64,
-            },
-            plan.start - 3600,
-        )
-        .expect("create game");
-        let missing = (plan.missing)(g);
-        // Zero to four movement phases played: S1901M to S1903M.
-        let position = played_position(map, g % 5, &mut rng);
-        let phase = position.phase.to_string();
-        *phases.entry(phase.clone()).or_insert(0) += 1;
-        for (i, power) in Power::ALL.into_iter().enumerate() {
-            let address = format!("{}.{name}@players.example", power.name().to_lowercase());
-            let seat = store::add_seat(
-                &tx,
-                &NewSeat {
-                    game_id,
-                    power: None,
-                    address: &address,
-                    password: hash,
-                    status: SeatStatus::Forming,
-                    preferences: None,
-                },
-                plan.start - 3600,
-            )
-            .expect("add seat");
-            store::assign_power(&tx, seat, power.upper(), &phase).expect("assign power");
-            if i == g % 7 && (plan.wait)(g) {
-                store::set_seat_wait(&tx, seat, true).expect("wait");
-            }
-        }
-        store::insert_phase(
-            &tx,
-            game_id,
-            &phase,
-            &PositionJson::from_position(map, &position),
-            Some(deadline),
-            Some(grace),
-            plan.start,
-        )
-        .expect("insert phase");
-        store::set_game_state(&tx, game_id, GameState::Active, plan.start).expect("activate");
-        for power in Power::ALL {
-            if missing.contains(&power) {
-                continue;
-            }
-            for (unit, order) in movement_orders(map, &position, power, &mut rng)
-                .into_iter()
-                .enumerate()
-            {
-                let short = order.short(map);
-                store::set_order(
-                    &tx,
-                    &NewOrder {
-                        game_id,
-                        phase: &phase,
-                        power: power.upper(),
-                        unit: &order_key(map, &order, 0),
-                        written: &short,
-                        understood: &short,
-                        inbound_id: None,
-                    },
-                    plan.start + 3600 + (g * 34 + power.index() * 5 + unit) as i64,
-                )
-                .expect("set order");
-            }
-        }
+        let phase = add_game(&tx, g, hash, plan, &settings, &mut rng);
+        *phases.entry(phase).or_insert(0) += 1;
     }
     tx.commit().expect("commit");
     drop(db);
@@ -521,28 +505,141 @@ fn make_judge(dir: &Path, hash: &PasswordHash, plan: &Plan) {
     println!("games: {}", spread.join(", "));
 
     if let Some(at) = plan.previous_tick {
-        let mut judge = Judge::open(config).expect("open the judge");
-        let code = judge.config.judge.code.clone();
-        let clock = judge.config.clock.clone();
-        let tx = judge.store.transaction().expect("begin");
-        let (report, mails) = tick(&tx, &clock, &judge.templates, &code, at).expect("tick");
-        for m in &mails {
-            Outgoing::from(m)
-                .queue(&tx, &judge.config, at)
-                .expect("queue");
-        }
-        tx.commit().expect("commit");
-        assert!(
-            report.processed.is_empty(),
-            "nothing processed before the moment"
-        );
-        println!(
-            "previous tick at {}: {} reminders, {} late notices",
-            iso(at),
-            report.reminders,
-            report.late_notices
-        );
+        previous_tick(config, at);
     }
+}
+
+/// Game `g`: created, its seven seats taken, its position (zero to four
+/// movement phases played: S1901M to S1903M) its current phase, active,
+/// every power's orders set but those of the plan's missing powers.
+/// Returns the phase.
+fn add_game(
+    tx: &store::rusqlite::Connection,
+    g: usize,
+    hash: &PasswordHash,
+    plan: &Plan,
+    settings: &str,
+    rng: &mut Rng,
+) -> String {
+    let map = Map::standard();
+    let deadline = plan.start + MOVE_HOURS * 3600;
+    let grace = deadline + GRACE_HOURS * 3600;
+    let name = format!("storm{g:04}");
+    let master = format!("gm.{name}@masters.example");
+    let game_id = store::create_game(
+        tx,
+        &NewGame {
+            name: &name,
+            variant: "standard",
+            settings,
+            master_address: Some(&master),
+            master_password: Some(hash),
+            seed: g as i64,
+        },
+        plan.start - 3600,
+    )
+    .expect("create game");
+    let missing = (plan.missing)(g);
+    let position = played_position(map, g % 5, rng);
+    let phase = position.phase.to_string();
+    for (i, power) in Power::ALL.into_iter().enumerate() {
+        let address = format!("{}.{name}@players.example", power.name().to_lowercase());
+        let seat = store::add_seat(
+            tx,
+            &NewSeat {
+                game_id,
+                power: None,
+                address: &address,
+                password: hash,
+                status: SeatStatus::Forming,
+                preferences: None,
+            },
+            plan.start - 3600,
+        )
+        .expect("add seat");
+        store::assign_power(tx, seat, power.upper(), &phase).expect("assign power");
+        if i == g % 7 && (plan.wait)(g) {
+            store::set_seat_wait(tx, seat, true).expect("wait");
+        }
+    }
+    store::insert_phase(
+        tx,
+        game_id,
+        &phase,
+        &PositionJson::from_position(map, &position),
+        Some(deadline),
+        Some(grace),
+        plan.start,
+    )
+    .expect("insert phase");
+    store::set_game_state(tx, game_id, GameState::Active, plan.start).expect("activate");
+    for power in Power::ALL {
+        if !missing.contains(&power) {
+            let first = plan.start + 3600 + (g * 34 + power.index() * 5) as i64;
+            add_orders(tx, game_id, &position, power, first, rng);
+        }
+    }
+    phase
+}
+
+/// Every unit of `power` ordered (`common::movement_orders`), the `k`th
+/// order at `first + k`.
+fn add_orders(
+    tx: &store::rusqlite::Connection,
+    game_id: i64,
+    position: &Position,
+    power: Power,
+    first: i64,
+    rng: &mut Rng,
+) {
+    let map = Map::standard();
+    let phase = position.phase.to_string();
+    for (unit, order) in movement_orders(map, position, power, rng)
+        .into_iter()
+        .enumerate()
+    {
+        let short = order.short(map);
+        store::set_order(
+            tx,
+            &NewOrder {
+                game_id,
+                phase: &phase,
+                power: power.upper(),
+                unit: &order_key(map, &order, 0),
+                written: &short,
+                understood: &short,
+                inbound_id: None,
+            },
+            first + unit as i64,
+        )
+        .expect("set order");
+    }
+}
+
+/// A clock tick at `at` on the judge folder just made, its mails queued
+/// (the judge was up then); nothing may be processed yet.
+fn previous_tick(config: Config, at: i64) {
+    let mut judge = Judge::open(config).expect("open the judge");
+    let code = judge.config.judge.code.clone();
+    let clock = judge.config.clock.clone();
+    let tx = judge.store.transaction().expect("begin");
+    let (report, mails) = tick(&tx, &clock, &judge.templates, &code, at).expect("tick");
+    for m in &mails {
+        Outgoing::from(m)
+            .queue(&tx, &judge.config, at)
+            .expect("queue");
+    }
+    tx.commit().expect("commit");
+    assert!(
+        report.processed.is_empty(),
+        "nothing processed before the moment"
+    );
+    println!(
+        "previous tick at {}: {} reminders, {} late notices",
+        iso(at),
+        report.reminders,
+        report.late_notices
+    );
 }
 
 fn count(judge: &Judge, sql: &str) -> i64 {
@@ -577,97 +674,10 @@ fn idle(root: &Path, hash: &PasswordHash) -> Vec<Figure> {
     let mut hwms = Vec::new();
     let mut cpus = Vec::new();
     for run in 0..idle_runs {
-        let log = std::fs::File::create(dir.join(format!("judge-run-{run}.log"))).expect("log");
-        let started = Instant::now();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_judge"))
-            .arg("--config")
-            .arg(dir.join("judge.toml"))
-            .arg("run")
-            .env("RUST_LOG", "info")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .expect("start judge run");
-        let pid = child.id();
-
-        // Start-up: until the CPU time stops moving for two seconds.
-        let mut last = cpu_ticks(pid);
-        let mut still = 0;
-        let mut rss_max = rss_kb(pid).0;
-        while still < 2 && started.elapsed() < Duration::from_secs(60) {
-            std::thread::sleep(Duration::from_secs(1));
-            assert_running(&mut child);
-            let now = cpu_ticks(pid);
-            still = if now == last { still + 1 } else { 0 };
-            last = now;
-            rss_max = rss_max.max(rss_kb(pid).0);
-        }
-        let startup_cpu = last as f64 / hz;
-        let settled = started.elapsed();
-
-        // The window.
-        let t0 = Instant::now();
-        let cpu0 = cpu_ticks(pid);
-        let mut samples = Vec::new();
-        for s in 1..=window {
-            let next = t0 + Duration::from_secs(s);
-            std::thread::sleep(next.saturating_duration_since(Instant::now()));
-            assert_running(&mut child);
-            let (rss, _) = rss_kb(pid);
-            rss_max = rss_max.max(rss);
-            samples.push((cpu_ticks(pid), rss));
-        }
-        let wall = t0.elapsed().as_secs_f64();
-        let cpu1 = cpu_ticks(pid);
-        let (rss_end, hwm) = rss_kb(pid);
-        let cpu_pct = (cpu1 - cpu0) as f64 / hz / wall * 100.0;
-
-        // SIGTERM: a clean stop.
-        let stop = Instant::now();
-        let killed = Command::new("kill")
-            .arg("-TERM")
-            .arg(pid.to_string())
-            .status()
-            .expect("kill");
-        assert!(killed.success());
-        let status = loop {
-            if let Some(s) = child.try_wait().expect("wait") {
-                break s;
-            }
-            if stop.elapsed() > Duration::from_secs(15) {
-                let _ = child.kill();
-                panic!("judge run did not stop within 15 s of SIGTERM");
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        };
-        assert!(status.success(), "judge run exited with {status}");
-
-        println!(
-            "run {}: start-up {:.1} s ({startup_cpu:.2} s CPU); window {wall:.0} s: CPU {:.2} s = {cpu_pct:.3}% of a core; \
-             RSS max {:.1} MB (VmHWM {:.1} MB), at the end {:.1} MB; stopped {:.2} s after SIGTERM, exit 0",
-            run + 1,
-            settled.as_secs_f64(),
-            (cpu1 - cpu0) as f64 / hz,
-            rss_max as f64 / 1024.0,
-            hwm as f64 / 1024.0,
-            rss_end as f64 / 1024.0,
-            stop.elapsed().as_secs_f64()
-        );
-        // Where the CPU went: ticks per 10 s slice.
-        let slices: Vec<String> = samples
-            .chunks(10)
-            .scan(cpu0, |prev, chunk| {
-                let end = chunk.last().map_or(*prev, |c| c.0);
-                let d = end - *prev;
-                *prev = end;
-                Some(format!("{:.0}", d as f64 / hz * 1000.0))
-            })
-            .collect();
-        println!("  CPU ms per 10 s slice: {}", slices.join(" "));
-        rss_maxes.push(rss_max as f64 / 1024.0);
-        hwms.push(hwm as f64 / 1024.0);
-        cpus.push(cpu_pct);
+        let r = idle_run(&dir, run, window, hz);
+        rss_maxes.push(r.rss_max as f64 / 1024.0);
+        hwms.push(r.hwm as f64 / 1024.0);
+        cpus.push(r.cpu_pct);
     }
     let rss = median(rss_maxes);
     let cpu = median(cpus);
@@ -690,6 +700,147 @@ fn idle(root: &Path, hash: &PasswordHash) -> Vec<Figure> {
             cpu < 1.0,
         ),
     ]
+}
+
+/// `judge run` on the judge folder `dir`, its log (RUST_LOG=info) to `log`.
+fn spawn_judge_run(dir: &Path, log: std::fs::File) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_judge"))
+        .arg("--config")
+        .arg(dir.join("judge.toml"))
+        .arg("run")
+        .env("RUST_LOG", "info")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(log)
+        .spawn()
+        .expect("start judge run")
+}
+
+/// What one idle run measured: memory in kB, CPU in % of a core.
+struct IdleRun {
+    rss_max: u64,
+    hwm: u64,
+    cpu_pct: f64,
+}
+
+/// The window's samples: (CPU ticks, VmRSS) each second, and the figures
+/// at its ends.
+struct IdleWindow {
+    wall: f64,
+    cpu0: u64,
+    cpu1: u64,
+    rss_end: u64,
+    hwm: u64,
+    samples: Vec<(u64, u64)>,
+}
+
+/// One `judge run`: started, let settle, sampled for `window` seconds,
+/// stopped by SIGTERM; printed.
+fn idle_run(dir: &Path, run: usize, window: u64, hz: f64) -> IdleRun {
+    let log = std::fs::File::create(dir.join(format!("judge-run-{run}.log"))).expect("log");
+    let started = Instant::now();
+    let mut child = spawn_judge_run(dir, log);
+    let pid = child.id();
+
+    // Start-up: until the CPU time stops moving for two seconds.
+    let mut last = cpu_ticks(pid);
+    let mut still = 0;
+    let mut rss_max = rss_kb(pid).0;
+    while still < 2 && started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_secs(1));
+        assert_running(&mut child);
+        let now = cpu_ticks(pid);
+        still = if now == last { still + 1 } else { 0 };
+        last = now;
+        rss_max = rss_max.max(rss_kb(pid).0);
+    }
+    let startup_cpu = last as f64 / hz;
+    let settled = started.elapsed();
+
+    let w = sample_window(&mut child, window, &mut rss_max);
+    let cpu_pct = (w.cpu1 - w.cpu0) as f64 / hz / w.wall * 100.0;
+    let stop = sigterm(&mut child);
+
+    println!(
+        "run {}: start-up {:.1} s ({startup_cpu:.2} s CPU); window {:.0} s: CPU {:.2} s = {cpu_pct:.3}% of a core; \
+         RSS max {:.1} MB (VmHWM {:.1} MB), at the end {:.1} MB; stopped {:.2} s after SIGTERM, exit 0",
+        run + 1,
+        settled.as_secs_f64(),
+        w.wall,
+        (w.cpu1 - w.cpu0) as f64 / hz,
+        rss_max as f64 / 1024.0,
+        w.hwm as f64 / 1024.0,
+        w.rss_end as f64 / 1024.0,
+        stop.elapsed().as_secs_f64()
+    );
+    // Where the CPU went: ticks per 10 s slice.
+    let slices: Vec<String> = w
+        .samples
+        .chunks(10)
+        .scan(w.cpu0, |prev, chunk| {
+            let end = chunk.last().map_or(*prev, |c| c.0);
+            let d = end - *prev;
+            *prev = end;
+            Some(format!("{:.0}", d as f64 / hz * 1000.0))
+        })
+        .collect();
+    println!("  CPU ms per 10 s slice: {}", slices.join(" "));
+    IdleRun {
+        rss_max,
+        hwm: w.hwm,
+        cpu_pct,
+    }
+}
+
+/// The window: CPU ticks and VmRSS sampled every second for `window`
+/// seconds; `rss_max` raised to the highest VmRSS seen.
+fn sample_window(child: &mut Child, window: u64, rss_max: &mut u64) -> IdleWindow {
+    let pid = child.id();
+    let t0 = Instant::now();
+    let cpu0 = cpu_ticks(pid);
+    let mut samples = Vec::new();
+    for s in 1..=window {
+        let next = t0 + Duration::from_secs(s);
+        std::thread::sleep(next.saturating_duration_since(Instant::now()));
+        assert_running(child);
+        let (rss, _) = rss_kb(pid);
+        *rss_max = (*rss_max).max(rss);
+        samples.push((cpu_ticks(pid), rss));
+    }
+    let wall = t0.elapsed().as_secs_f64();
+    let cpu1 = cpu_ticks(pid);
+    let (rss_end, hwm) = rss_kb(pid);
+    IdleWindow {
+        wall,
+        cpu0,
+        cpu1,
+        rss_end,
+        hwm,
+        samples,
+    }
+}
+
+/// SIGTERM: a clean stop, exit 0, within 15 s. Returns when it was sent.
+fn sigterm(child: &mut Child) -> Instant {
+    let stop = Instant::now();
+    let killed = Command::new("kill")
+        .arg("-TERM")
+        .arg(child.id().to_string())
+        .status()
+        .expect("kill");
+    assert!(killed.success());
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        if stop.elapsed() > Duration::from_secs(15) {
+            let _ = child.kill();
+            panic!("judge run did not stop within 15 s of SIGTERM");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "judge run exited with {status}");
+    stop
 }
 
 fn assert_running(child: &mut Child) {
@@ -770,19 +921,13 @@ mod imap {
     pub fn bench(root: &Path, hash: &PasswordHash) -> Vec<Figure> {
         println!();
         println!("== imap: mail in over IMAP (IDLE), reply out over SMTP ==");
-        let env = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
-        let (Some(imap_port), Some(smtp_port), Some(mail_dir)) = (
-            env("JUDGE_TEST_IMAP_PORT"),
-            env("JUDGE_TEST_SMTP_PORT"),
-            env("JUDGE_TEST_MAIL_DIR"),
-        ) else {
+        let Some(servers) = Servers::from_env() else {
             println!(
                 "skipped: JUDGE_TEST_IMAP_PORT, JUDGE_TEST_SMTP_PORT and JUDGE_TEST_MAIL_DIR \
                  are not all set (run `source tests/servers/start.sh` first)"
             );
             return Vec::new();
         };
-        let password = env("JUDGE_TEST_MAIL_PASSWORD").unwrap_or_else(|| "secret".to_string());
         let rounds = super::env_usize("DAEMONBENCH_IMAP_ROUNDS", 20).max(1);
         let user = format!("judge-bench{}", std::process::id());
         let judge_address = format!("{user}@localhost");
@@ -790,114 +935,23 @@ mod imap {
         // A judge with 1,000 active games, deadlines days away.
         let dir = root.join("imap");
         make_judge(&dir, hash, &idle_plan(chrono::Utc::now().timestamp()));
-        let toml = std::fs::read_to_string(dir.join("judge.toml")).expect("judge.toml");
-        let mut out = String::new();
-        let mut skip = false;
-        for line in toml.lines() {
-            if line.starts_with('[') {
-                skip = matches!(line.trim(), "[inbox]" | "[outbox]" | "[clock]");
-            }
-            if skip {
-                continue;
-            }
-            if line.starts_with("address =") {
-                out.push_str(&format!("address = \"{judge_address}\"\n"));
-            } else {
-                out.push_str(line);
-                out.push('\n');
-            }
-        }
-        out.push_str(&format!(
-            "\n[inbox]\nkind = \"imap\"\nhost = \"127.0.0.1\"\nport = {imap_port}\n\
-             tls = \"none\"\nuser = \"{user}\"\npassword = \"{password}\"\n\
-             processed = \"processed\"\n\
-             \n[outbox]\nkind = \"smtp\"\nhost = \"127.0.0.1\"\nport = {smtp_port}\n\
-             tls = \"none\"\n\
-             \n[clock]\ntick_seconds = 3600\n"
-        ));
-        std::fs::write(dir.join("judge.toml"), out).expect("write judge.toml");
+        write_config(&dir, &servers, &user, &judge_address);
 
         let log_path = dir.join("judge-run.log");
         let log = std::fs::File::create(&log_path).expect("log");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_judge"))
-            .arg("--config")
-            .arg(dir.join("judge.toml"))
-            .arg("run")
-            .env("RUST_LOG", "info")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .expect("start judge run");
-        // Ready once it idles in IDLE on its inbox.
-        let ready = Instant::now();
-        loop {
-            assert_running(&mut child);
-            let text = std::fs::read_to_string(&log_path).unwrap_or_default();
-            if text.contains("(IDLE)") {
-                break;
-            }
-            if ready.elapsed() > Duration::from_secs(60) {
-                let _ = child.kill();
-                panic!("judge run is not in IDLE after 60 s:\n{text}");
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        let mut child = spawn_judge_run(&dir, log);
+        wait_for_idle(&mut child, &log_path);
         std::thread::sleep(Duration::from_millis(500));
 
-        let maildir_of = |local: &str| {
-            PathBuf::from(&mail_dir)
-                .join("mail")
-                .join(local)
-                .join("Maildir")
-        };
-        let count = |d: &Path| {
-            ["new", "cur"]
-                .iter()
-                .map(|sub| std::fs::read_dir(d.join(sub)).map_or(0, |r| r.count()))
-                .sum::<usize>()
-        };
         let mut latencies = Vec::new();
         let mut rng = Rng(0x1AB5);
         for round in 0..rounds {
-            let power = Power::ALL[round % 7];
-            let local = format!("{}.storm0000", power.name().to_lowercase());
-            let player = format!("{local}@players.example");
-            let maildir = maildir_of(&local);
-            let mut body = format!("SIGNON {}storm0000 storm-password\n", power.initial());
-            // storm0000 is at the standard start (no phase played on).
-            for (p, options) in OPENINGS {
-                if *p == power {
-                    body.push_str(options[rng.below(options.len())]);
-                    body.push('\n');
-                }
-            }
-            let before = count(&maildir);
-            let raw = format!(
-                "From: {player}\r\nTo: {judge_address}\r\nSubject: orders\r\nDate: {}\r\n\
-                 Message-ID: <imapbench-{}-{round}@players.example>\r\nMIME-Version: 1.0\r\n\
-                 Content-Type: text/plain; charset=utf-8\r\n\r\n{}",
-                chrono::Utc::now().to_rfc2822(),
-                std::process::id(),
-                body.replace('\n', "\r\n")
-            );
-            smtp_submit(&smtp_port, &player, &judge_address, &raw);
-            let sent = Instant::now();
-            while count(&maildir) <= before {
-                if sent.elapsed() > Duration::from_secs(30) {
-                    let _ = child.kill();
-                    panic!(
-                        "no reply in {} within 30 s (round {}); the judge's log:\n{}",
-                        maildir.display(),
-                        round + 1,
-                        std::fs::read_to_string(&log_path).unwrap_or_default()
-                    );
-                }
-                std::thread::sleep(Duration::from_millis(2));
-            }
-            let ms = sent.elapsed().as_secs_f64() * 1000.0;
-            println!("round {:>2} ({}): {ms:.0} ms", round + 1, power.name());
-            latencies.push(ms);
+            let run = Round {
+                servers: &servers,
+                judge_address: &judge_address,
+                log_path: &log_path,
+            };
+            latencies.push(run.time(&mut child, round, &mut rng));
             std::thread::sleep(Duration::from_secs(1));
         }
         let _ = Command::new("kill")
@@ -919,6 +973,156 @@ mod imap {
             format!("<= {IMAP_TARGET_MS} ms"),
             m <= IMAP_TARGET_MS,
         )]
+    }
+
+    /// The test servers, from what `tests/servers/start.sh` exports.
+    struct Servers {
+        imap_port: String,
+        smtp_port: String,
+        mail_dir: String,
+        password: String,
+    }
+
+    impl Servers {
+        /// None unless the IMAP and SMTP ports and the mail folder are set.
+        fn from_env() -> Option<Servers> {
+            let env = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+            let (Some(imap_port), Some(smtp_port), Some(mail_dir)) = (
+                env("JUDGE_TEST_IMAP_PORT"),
+                env("JUDGE_TEST_SMTP_PORT"),
+                env("JUDGE_TEST_MAIL_DIR"),
+            ) else {
+                return None;
+            };
+            let password = env("JUDGE_TEST_MAIL_PASSWORD").unwrap_or_else(|| "secret".to_string());
+            Some(Servers {
+                imap_port,
+                smtp_port,
+                mail_dir,
+                password,
+            })
+        }
+
+        /// The Maildir of the servers' user `local`.
+        fn maildir_of(&self, local: &str) -> PathBuf {
+            PathBuf::from(&self.mail_dir)
+                .join("mail")
+                .join(local)
+                .join("Maildir")
+        }
+    }
+
+    /// `dir/judge.toml` rewritten: the judge's address, `[inbox]` over
+    /// IMAP as `user`, `[outbox]` over SMTP, the clock once an hour.
+    fn write_config(dir: &Path, servers: &Servers, user: &str, judge_address: &str) {
+        let toml = std::fs::read_to_string(dir.join("judge.toml")).expect("judge.toml");
+        let mut out = String::new();
+        let mut skip = false;
+        for line in toml.lines() {
+            if line.starts_with('[') {
+                skip = matches!(line.trim(), "[inbox]" | "[outbox]" | "[clock]");
+            }
+            if skip {
+                continue;
+            }
+            if line.starts_with("address =") {
+                out.push_str(&format!("address = \"{judge_address}\"\n"));
+            } else {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+        let Servers {
+            imap_port,
+            smtp_port,
+            password,
+            ..
+        } = servers;
+        out.push_str(&format!(
+            "\n[inbox]\nkind = \"imap\"\nhost = \"127.0.0.1\"\nport = {imap_port}\n\
+             tls = \"none\"\nuser = \"{user}\"\npassword = \"{password}\"\n\
+             processed = \"processed\"\n\
+             \n[outbox]\nkind = \"smtp\"\nhost = \"127.0.0.1\"\nport = {smtp_port}\n\
+             tls = \"none\"\n\
+             \n[clock]\ntick_seconds = 3600\n"
+        ));
+        std::fs::write(dir.join("judge.toml"), out).expect("write judge.toml");
+    }
+
+    /// Waits until `judge run` idles in IDLE on its inbox (its log says so).
+    fn wait_for_idle(child: &mut Child, log_path: &Path) {
+        let ready = Instant::now();
+        loop {
+            assert_running(child);
+            let text = std::fs::read_to_string(log_path).unwrap_or_default();
+            if text.contains("(IDLE)") {
+                break;
+            }
+            if ready.elapsed() > Duration::from_secs(60) {
+                let _ = child.kill();
+                panic!("judge run is not in IDLE after 60 s:\n{text}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// What a round needs: the servers, the judge's address, its log.
+    struct Round<'a> {
+        servers: &'a Servers,
+        judge_address: &'a str,
+        log_path: &'a Path,
+    }
+
+    impl Round<'_> {
+        /// Round `round`: a seat's orders submitted over SMTP, timed until
+        /// the reply is in the player's Maildir; printed. In ms.
+        fn time(&self, child: &mut Child, round: usize, rng: &mut Rng) -> f64 {
+            let count = |d: &Path| {
+                ["new", "cur"]
+                    .iter()
+                    .map(|sub| std::fs::read_dir(d.join(sub)).map_or(0, |r| r.count()))
+                    .sum::<usize>()
+            };
+            let judge_address = self.judge_address;
+            let power = Power::ALL[round % 7];
+            let local = format!("{}.storm0000", power.name().to_lowercase());
+            let player = format!("{local}@players.example");
+            let maildir = self.servers.maildir_of(&local);
+            let mut body = format!("SIGNON {}storm0000 storm-password\n", power.initial());
+            // storm0000 is at the standard start (no phase played on).
+            for (p, options) in OPENINGS {
+                if *p == power {
+                    body.push_str(options[rng.below(options.len())]);
+                    body.push('\n');
+                }
+            }
+            let before = count(&maildir);
+            let raw = format!(
+                "From: {player}\r\nTo: {judge_address}\r\nSubject: orders\r\nDate: {}\r\n\
+                 Message-ID: <imapbench-{}-{round}@players.example>\r\nMIME-Version: 1.0\r\n\
+                 Content-Type: text/plain; charset=utf-8\r\n\r\n{}",
+                chrono::Utc::now().to_rfc2822(),
+                std::process::id(),
+                body.replace('\n', "\r\n")
+            );
+            smtp_submit(&self.servers.smtp_port, &player, judge_address, &raw);
+            let sent = Instant::now();
+            while count(&maildir) <= before {
+                if sent.elapsed() > Duration::from_secs(30) {
+                    let _ = child.kill();
+                    panic!(
+                        "no reply in {} within 30 s (round {}); the judge's log:\n{}",
+                        maildir.display(),
+                        round + 1,
+                        std::fs::read_to_string(self.log_path).unwrap_or_default()
+                    );
+                }
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            let ms = sent.elapsed().as_secs_f64() * 1000.0;
+            println!("round {:>2} ({}): {ms:.0} ms", round + 1, power.name());
+            ms
+        }
     }
 
     /// A plain SMTP submission (no TLS, no auth), on 127.0.0.1.

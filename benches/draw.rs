@@ -42,67 +42,62 @@ fn main() {
         png.len()
     );
 
+    criterion_groups(map, &scene);
+    // Medians of plain timings too, split into the steps of a PNG.
+    raster_steps(map, &scene, &svg);
+    png_both_ways(map, &scene);
+    encodings(&svg);
+}
+
+/// Criterion's groups: the SVG, and the PNG both ways.
+fn criterion_groups(map: &Map, scene: &Scene) {
     let mut c = Criterion::default().configure_from_args();
     c.bench_function("draw/svg", |b| {
-        b.iter(|| black_box(draw::svg(map, black_box(&scene))))
+        b.iter(|| black_box(draw::svg(map, black_box(scene))))
     });
     let mut group = c.benchmark_group("draw/png");
     group.sample_size(20);
     group.bench_function("1200px", |b| {
-        b.iter(|| black_box(draw::png::render(&draw::svg(map, &scene), 1200).unwrap()))
+        b.iter(|| black_box(draw::png::render(&draw::svg(map, scene), 1200).unwrap()))
     });
     group.bench_function("1200px-cached-board", |b| {
-        b.iter(|| black_box(draw::png::render_scene(map, &scene, 1200).unwrap()))
+        b.iter(|| black_box(draw::png::render_scene(map, scene, 1200).unwrap()))
     });
     group.finish();
     c.final_summary();
+}
 
-    // Medians of plain timings too, split into the steps of a PNG.
-    let time = |f: &mut dyn FnMut()| {
-        let mut v: Vec<f64> = (0..31)
-            .map(|_| {
-                let t = Instant::now();
-                f();
-                t.elapsed().as_secs_f64() * 1e3
-            })
-            .collect();
-        v.sort_by(|a, b| a.total_cmp(b));
-        v[v.len() / 2]
-    };
+/// The median of 31 timings of `f`, in ms.
+fn time(f: &mut dyn FnMut()) -> f64 {
+    let mut v: Vec<f64> = (0..31)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    median(&mut v)
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+/// The SVG and its rasterising timed, and where rasterising goes: the
+/// same picture without its text, the province fills alone, the phase's
+/// marks alone.
+fn raster_steps(map: &Map, scene: &Scene, svg: &str) {
     let svg_ms = time(&mut || {
-        black_box(draw::svg(map, &scene));
+        black_box(draw::svg(map, scene));
     });
     let raster_ms = time(&mut || {
-        black_box(draw::png::rasterize(&svg, 1200).unwrap());
+        black_box(draw::png::rasterize(svg, 1200).unwrap());
     });
-    // Where rasterising goes: the same picture without its text, and
-    // the province fills alone.
-    let without_text = {
-        let mut out = String::with_capacity(svg.len());
-        let mut rest = svg.as_str();
-        while let Some(at) = rest.find("<text") {
-            out.push_str(&rest[..at]);
-            let end = rest[at..]
-                .find("</text>")
-                .map_or(rest.len(), |e| at + e + 7);
-            rest = &rest[end..];
-        }
-        out.push_str(rest);
-        out
-    };
-    let fills_only = {
-        let start = svg.find("<g stroke=\"none\"").unwrap();
-        let end = start + svg[start..].find("</g>").unwrap() + 4;
-        let head = &svg[..svg.find("<g transform").unwrap()];
-        format!(
-            "{head}<g transform=\"translate(0 22)\">{}</g></svg>",
-            &svg[start..end]
-        )
-    };
-    let marks = draw::svg::layers::scene_marks(map, &scene);
+    let marks = draw::svg::layers::scene_marks(map, scene);
     for (name, text) in [
-        ("without text", &without_text),
-        ("province fills only", &fills_only),
+        ("without text", &without_text(svg)),
+        ("province fills only", &fills_only(svg)),
         ("the phase's marks only (over the cached board)", &marks),
     ] {
         let ms = time(&mut || {
@@ -110,29 +105,58 @@ fn main() {
         });
         println!("  rasterise {name}: {ms:.1} ms");
     }
-    let pixmap = draw::png::rasterize(&svg, 1200).unwrap();
     println!("medians of 31: svg {svg_ms:.3} ms; png at 1200 px: rasterise {raster_ms:.1} ms");
-    // The whole PNG both ways, taking turns so that a change of load
-    // hits both alike.
+}
+
+/// The SVG without its `<text>` elements.
+fn without_text(svg: &str) -> String {
+    let mut out = String::with_capacity(svg.len());
+    let mut rest = svg;
+    while let Some(at) = rest.find("<text") {
+        out.push_str(&rest[..at]);
+        let end = rest[at..]
+            .find("</text>")
+            .map_or(rest.len(), |e| at + e + 7);
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The SVG's head and its province fills alone.
+fn fills_only(svg: &str) -> String {
+    let start = svg.find("<g stroke=\"none\"").unwrap();
+    let end = start + svg[start..].find("</g>").unwrap() + 4;
+    let head = &svg[..svg.find("<g transform").unwrap()];
+    format!(
+        "{head}<g transform=\"translate(0 22)\">{}</g></svg>",
+        &svg[start..end]
+    )
+}
+
+/// The whole PNG both ways, taking turns so that a change of load hits
+/// both alike.
+fn png_both_ways(map: &Map, scene: &Scene) {
     let (mut whole, mut cached) = (Vec::new(), Vec::new());
     for _ in 0..31 {
         let t = Instant::now();
-        black_box(draw::png::render(&draw::svg(map, &scene), 1200).unwrap());
+        black_box(draw::png::render(&draw::svg(map, scene), 1200).unwrap());
         whole.push(t.elapsed().as_secs_f64() * 1e3);
         let t = Instant::now();
-        black_box(draw::png::render_scene(map, &scene, 1200).unwrap());
+        black_box(draw::png::render_scene(map, scene, 1200).unwrap());
         cached.push(t.elapsed().as_secs_f64() * 1e3);
     }
-    let median = |v: &mut Vec<f64>| {
-        v.sort_by(|a, b| a.total_cmp(b));
-        v[v.len() / 2]
-    };
     let (whole, cached) = (median(&mut whole), median(&mut cached));
     println!(
         "PNG per phase at 1200 px, SVG to file (medians of 31, taking turns): whole SVG rasterised {whole:.1} ms; over the cached board {cached:.1} ms ({:.1}x); goal <= 30 ms",
         whole / cached
     );
+}
+
+/// The rasterised picture encoded with several settings: time and size.
+fn encodings(svg: &str) {
     use png::{Compression, Filter};
+    let pixmap = &draw::png::rasterize(svg, 1200).unwrap();
     for (name, indexed, compression, filter) in [
         ("indexed, fast, up", true, Compression::Fast, Filter::Up),
         (
@@ -160,9 +184,9 @@ fn main() {
             compression,
             filter,
         };
-        let size = draw::png::encode(&pixmap, how).unwrap().len();
+        let size = draw::png::encode(pixmap, how).unwrap().len();
         let ms = time(&mut || {
-            black_box(draw::png::encode(&pixmap, how).unwrap());
+            black_box(draw::png::encode(pixmap, how).unwrap());
         });
         println!("  encode {name}: {ms:.1} ms, {} KB", size / 1024);
     }

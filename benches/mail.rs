@@ -132,75 +132,15 @@ fn main() {
         ),
     };
     let keep = std::env::var_os("MAILBENCH_KEEP").is_some_and(|v| v != "0");
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-
-    println!(
-        "mail bench: {MAILS} order mails, {GAMES} games, {} seats, {runs} run(s), {} CPU(s)",
-        GAMES * 7,
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    );
-    println!("working in {}", root.display());
-    if let Ok(load) = std::fs::read_to_string("/proc/loadavg") {
-        println!(
-            "load average at the start: {}",
-            load.split(' ').take(3).collect::<Vec<_>>().join(" ")
-        );
-    }
+    print_start(runs, &root);
 
     // --- the template: 100 started games, made by mail --------------------
     let template = root.join("template");
-    let seats = match reuse_template(&template) {
-        Some(seats) => {
-            println!("set-up: reusing the games in {}", template.display());
-            seats
-        }
-        None => {
-            let _ = std::fs::remove_dir_all(&template);
-            make_judge_dir(&manifest, &template);
-            let started = Instant::now();
-            let seats = set_up_games(&template);
-            println!(
-                "set-up: {GAMES} games created and started by {} mails in {:.1} s \
-                 (800 argon2id hashes)",
-                GAMES * 8,
-                started.elapsed().as_secs_f64()
-            );
-            seats
-        }
-    };
+    let seats = template_seats(&template);
 
     // --- the mails --------------------------------------------------------
     let positions = read_positions(&template);
-    let mut phases: std::collections::BTreeMap<String, usize> = Default::default();
-    for pos in &positions {
-        *phases.entry(pos.phase.to_string()).or_default() += 1;
-    }
-    let spread: Vec<String> = phases.iter().map(|(p, n)| format!("{n} in {p}")).collect();
-    println!("games: {}", spread.join(", "));
-    let units = unit_orders(&positions);
-    let pipe_mails: usize = std::env::var("MAILBENCH_PIPE")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(200);
-    let cold = make_mails(&seats, &positions, &units, 1, "cold", MAILS);
-    let warm = make_mails(&seats, &positions, &units, 2, "warm", MAILS);
-    let pipe = make_mails(&seats, &positions, &units, 3, "pipe", pipe_mails);
-    let per_seat = {
-        let mut counts = vec![0usize; seats.len()];
-        for m in &cold {
-            counts[m.seat] += 1;
-        }
-        (*counts.iter().min().unwrap(), *counts.iter().max().unwrap())
-    };
-    let avg_bytes = cold.iter().map(|m| m.raw.len()).sum::<usize>() / cold.len();
-    println!(
-        "mails: {} per pass, {}-{} per seat, {} bytes on average, {} with a refused line",
-        cold.len(),
-        per_seat.0,
-        per_seat.1,
-        avg_bytes,
-        cold.iter().filter(|m| m.error).count()
-    );
+    let mails = Mails::new(&seats, &positions);
 
     // --- argon2id on this machine ----------------------------------------
     let kdf = time_argon2(&template, &seats);
@@ -213,13 +153,129 @@ fn main() {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()
         .expect("a runtime for the inbox");
-    let mut cold_stats = Vec::new();
-    let mut warm_stats = Vec::new();
-    let mut pipe_stats = Vec::new();
+    let mut stats = RunStats::default();
     for run in 0..runs {
         let dir = root.join(format!("run{run}"));
         let _ = std::fs::remove_dir_all(&dir);
         copy_dir(&template, &dir);
+        stats.run(run, &dir, &mails, &seats, &runtime);
+        if !keep {
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+
+    // --- the table --------------------------------------------------------
+    stats.print_table(runs, mails.pipe.len(), positions.len());
+    print_notes(&kdf, seats.len());
+
+    if made_root && !keep {
+        let _ = std::fs::remove_dir_all(&root);
+    }
+}
+
+/// The bench's first lines: what it does, where, on what.
+fn print_start(runs: usize, root: &Path) {
+    println!(
+        "mail bench: {MAILS} order mails, {GAMES} games, {} seats, {runs} run(s), {} CPU(s)",
+        GAMES * 7,
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    );
+    println!("working in {}", root.display());
+    if let Ok(load) = std::fs::read_to_string("/proc/loadavg") {
+        println!(
+            "load average at the start: {}",
+            load.split(' ').take(3).collect::<Vec<_>>().join(" ")
+        );
+    }
+}
+
+/// The template's seats: those of an earlier run's template in the same
+/// folder, else of 100 games made and started by mail there now.
+fn template_seats(template: &Path) -> Vec<SeatInfo> {
+    if let Some(seats) = reuse_template(template) {
+        println!("set-up: reusing the games in {}", template.display());
+        return seats;
+    }
+    let _ = std::fs::remove_dir_all(template);
+    make_judge_dir(&PathBuf::from(env!("CARGO_MANIFEST_DIR")), template);
+    let started = Instant::now();
+    let seats = set_up_games(template);
+    println!(
+        "set-up: {GAMES} games created and started by {} mails in {:.1} s \
+         (800 argon2id hashes)",
+        GAMES * 8,
+        started.elapsed().as_secs_f64()
+    );
+    seats
+}
+
+/// The mails of the three passes.
+struct Mails {
+    cold: Vec<MailCase>,
+    warm: Vec<MailCase>,
+    pipe: Vec<MailCase>,
+}
+
+impl Mails {
+    /// The mails for the games' positions; prints where the games stand
+    /// and what the mails are like.
+    fn new(seats: &[SeatInfo], positions: &[Position]) -> Mails {
+        let mut phases: std::collections::BTreeMap<String, usize> = Default::default();
+        for pos in positions {
+            *phases.entry(pos.phase.to_string()).or_default() += 1;
+        }
+        let spread: Vec<String> = phases.iter().map(|(p, n)| format!("{n} in {p}")).collect();
+        println!("games: {}", spread.join(", "));
+        let units = unit_orders(positions);
+        let pipe_mails: usize = std::env::var("MAILBENCH_PIPE")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(200);
+        let mails = Mails {
+            cold: make_mails(seats, positions, &units, 1, "cold", MAILS),
+            warm: make_mails(seats, positions, &units, 2, "warm", MAILS),
+            pipe: make_mails(seats, positions, &units, 3, "pipe", pipe_mails),
+        };
+        let cold = &mails.cold;
+        let per_seat = {
+            let mut counts = vec![0usize; seats.len()];
+            for m in cold {
+                counts[m.seat] += 1;
+            }
+            (*counts.iter().min().unwrap(), *counts.iter().max().unwrap())
+        };
+        let avg_bytes = cold.iter().map(|m| m.raw.len()).sum::<usize>() / cold.len();
+        println!(
+            "mails: {} per pass, {}-{} per seat, {} bytes on average, {} with a refused line",
+            cold.len(),
+            per_seat.0,
+            per_seat.1,
+            avg_bytes,
+            cold.iter().filter(|m| m.error).count()
+        );
+        mails
+    }
+}
+
+/// Each pass's figures, one per run.
+#[derive(Default)]
+struct RunStats {
+    cold: Vec<PassStats>,
+    warm: Vec<PassStats>,
+    pipe: Vec<PassStats>,
+}
+
+impl RunStats {
+    /// One run in `dir`, a fresh copy of the template: a fresh `Judge`,
+    /// the cold and warm passes on it, then the pipe pass; each printed.
+    fn run(
+        &mut self,
+        run: usize,
+        dir: &Path,
+        mails: &Mails,
+        seats: &[SeatInfo],
+        runtime: &tokio::runtime::Runtime,
+    ) {
         let config = Config::load(&dir.join("judge.toml")).expect("judge.toml");
         let mut inbox = configured::inbox(&config).expect("the inbox Maildir");
         let inbox_dir = config.resolve(Path::new("var/inbox"));
@@ -228,94 +284,102 @@ fn main() {
             judge: &mut judge,
             inbox: inbox.as_mut(),
             inbox_dir: &inbox_dir,
-            runtime: &runtime,
+            runtime,
         };
 
-        let c = intake.pass(&cold, &seats, T0 + 600);
+        let c = intake.pass(&mails.cold, seats, T0 + 600);
         c.print(run, "cold");
-        let w = intake.pass(&warm, &seats, T0 + 600 + 2 * MAILS as i64);
+        let w = intake.pass(&mails.warm, seats, T0 + 600 + 2 * MAILS as i64);
         w.print(run, "warm");
-        cold_stats.push(c);
-        warm_stats.push(w);
+        self.cold.push(c);
+        self.warm.push(w);
         drop(judge);
-        if !pipe.is_empty() {
-            let p = pipe_pass(&dir, &pipe, &seats, T0 + 600 + 4 * MAILS as i64);
+        if !mails.pipe.is_empty() {
+            let p = pipe_pass(dir, &mails.pipe, seats, T0 + 600 + 4 * MAILS as i64);
             p.print(run, "pipe");
-            pipe_stats.push(p);
-        }
-        if !keep {
-            let _ = std::fs::remove_dir_all(&dir);
+            self.pipe.push(p);
         }
     }
 
-    // --- the table --------------------------------------------------------
-    println!();
-    println!(
-        "Order mails end to end (Maildir new/ -> Judge::handle: parse, authenticate, validate, \
-         store, queue the reply; a sync and cur/ per {ACK_BATCH})"
-    );
-    println!(
-        "{MAILS} mails per pass ({} in the pipe pass), {GAMES} games at {} positions, {} seats; \
-         medians of {runs} run(s); SQLite file on disk",
-        pipe.len(),
-        positions.len(),
-        GAMES * 7
-    );
-    println!();
-    println!(
-        "| {:<24} | {:>8} | {:>8} | {:>8} | {:>13} | {:>11} | {:>7} | {:>7} | {:>13} |",
-        "pass",
-        "mails/s",
-        "min",
-        "max",
-        "w/o CPU waits",
-        "mails/CPU-s",
-        "p50 ms",
-        "p99 ms",
-        "target"
-    );
-    println!(
-        "|{:-<26}|{:->10}|{:->10}|{:->10}|{:->15}|{:->13}|{:->9}|{:->9}|{:->15}|",
-        "", "", "", "", "", "", "", "", ""
-    );
-    for (name, stats, target) in [
-        ("cold (argon2id included)", &cold_stats, 500.0),
-        ("warm (seats verified)", &warm_stats, 2000.0),
-        ("pipe (process per mail)", &pipe_stats, 0.0),
-    ] {
-        if stats.is_empty() {
-            continue;
+    /// The table of the passes' medians, and where the cold and warm
+    /// passes' time went.
+    fn print_table(&self, runs: usize, pipe_mails: usize, positions: usize) {
+        println!();
+        println!(
+            "Order mails end to end (Maildir new/ -> Judge::handle: parse, authenticate, validate, \
+             store, queue the reply; a sync and cur/ per {ACK_BATCH})"
+        );
+        println!(
+            "{MAILS} mails per pass ({} in the pipe pass), {GAMES} games at {} positions, {} seats; \
+             medians of {runs} run(s); SQLite file on disk",
+            pipe_mails,
+            positions,
+            GAMES * 7
+        );
+        println!();
+        println!(
+            "| {:<24} | {:>8} | {:>8} | {:>8} | {:>13} | {:>11} | {:>7} | {:>7} | {:>13} |",
+            "pass",
+            "mails/s",
+            "min",
+            "max",
+            "w/o CPU waits",
+            "mails/CPU-s",
+            "p50 ms",
+            "p99 ms",
+            "target"
+        );
+        println!(
+            "|{:-<26}|{:->10}|{:->10}|{:->10}|{:->15}|{:->13}|{:->9}|{:->9}|{:->15}|",
+            "", "", "", "", "", "", "", "", ""
+        );
+        for (name, stats, target) in [
+            ("cold (argon2id included)", &self.cold, 500.0),
+            ("warm (seats verified)", &self.warm, 2000.0),
+            ("pipe (process per mail)", &self.pipe, 0.0),
+        ] {
+            if !stats.is_empty() {
+                print_row(name, stats, target);
+            }
         }
-        let rate = median(stats.iter().map(|s| s.rate).collect());
-        let min = stats.iter().map(|s| s.rate).fold(f64::INFINITY, f64::min);
-        let max = stats.iter().map(|s| s.rate).fold(0.0, f64::max);
-        let cpu_rate = median(stats.iter().map(|s| s.cpu_rate).collect());
-        let unwaited = median(stats.iter().map(|s| s.unwaited_rate).collect());
-        let p50 = median(stats.iter().map(|s| ms(s.p50)).collect());
-        let p99 = median(stats.iter().map(|s| ms(s.p99)).collect());
-        let (target, verdict) = if target == 0.0 {
-            ("-".to_string(), "")
-        } else if rate >= target {
-            (format!(">={target:.0}"), "met")
-        } else {
-            (format!(">={target:.0}"), "MISSED")
-        };
-        println!(
-            "| {:<24} | {:>8.0} | {:>8.0} | {:>8.0} | {:>13.0} | {:>11.0} | {:>7.3} | {:>7.3} | {:>6} {:<6} |",
-            name, rate, min, max, unwaited, cpu_rate, p50, p99, target, verdict
-        );
+        for (name, stats) in [("cold", &self.cold), ("warm", &self.warm)] {
+            println!(
+                "{name}: of the {:.2} s a pass took (median), fetching new/ {:.3} s, {} fsyncs \
+                 (Store::sync) {:.3} s in all, moving the mails to cur/ {:.3} s",
+                median(stats.iter().map(|s| s.total.as_secs_f64()).collect()),
+                median(stats.iter().map(|s| s.fetch.as_secs_f64()).collect()),
+                stats[0].syncs,
+                median(stats.iter().map(|s| s.sync.as_secs_f64()).collect()),
+                median(stats.iter().map(|s| s.ack.as_secs_f64()).collect()),
+            );
+        }
     }
-    for (name, stats) in [("cold", &cold_stats), ("warm", &warm_stats)] {
-        println!(
-            "{name}: of the {:.2} s a pass took (median), fetching new/ {:.3} s, {} fsyncs \
-             (Store::sync) {:.3} s in all, moving the mails to cur/ {:.3} s",
-            median(stats.iter().map(|s| s.total.as_secs_f64()).collect()),
-            median(stats.iter().map(|s| s.fetch.as_secs_f64()).collect()),
-            stats[0].syncs,
-            median(stats.iter().map(|s| s.sync.as_secs_f64()).collect()),
-            median(stats.iter().map(|s| s.ack.as_secs_f64()).collect()),
-        );
-    }
+}
+
+/// One pass's row of the table: medians over the runs, and the target.
+fn print_row(name: &str, stats: &[PassStats], target: f64) {
+    let rate = median(stats.iter().map(|s| s.rate).collect());
+    let min = stats.iter().map(|s| s.rate).fold(f64::INFINITY, f64::min);
+    let max = stats.iter().map(|s| s.rate).fold(0.0, f64::max);
+    let cpu_rate = median(stats.iter().map(|s| s.cpu_rate).collect());
+    let unwaited = median(stats.iter().map(|s| s.unwaited_rate).collect());
+    let p50 = median(stats.iter().map(|s| ms(s.p50)).collect());
+    let p99 = median(stats.iter().map(|s| ms(s.p99)).collect());
+    let (target, verdict) = if target == 0.0 {
+        ("-".to_string(), "")
+    } else if rate >= target {
+        (format!(">={target:.0}"), "met")
+    } else {
+        (format!(">={target:.0}"), "MISSED")
+    };
+    println!(
+        "| {:<24} | {:>8.0} | {:>8.0} | {:>8.0} | {:>13.0} | {:>11.0} | {:>7.3} | {:>7.3} | {:>6} {:<6} |",
+        name, rate, min, max, unwaited, cpu_rate, p50, p99, target, verdict
+    );
+}
+
+/// What the table's figures mean, and the argon2id cost of a cold pass.
+fn print_notes(kdf: &Kdf, seats: usize) {
     println!();
     println!(
         "argon2id verification ({}): {:.1} ms ({:.1} ms CPU); a cold pass pays it once per seat: \
@@ -323,9 +387,9 @@ fn main() {
         kdf.params,
         kdf.wall_ms,
         kdf.cpu_ms,
-        seats.len(),
+        seats,
         kdf.wall_ms,
-        seats.len() as f64 * kdf.wall_ms / 1000.0
+        seats as f64 * kdf.wall_ms / 1000.0
     );
     println!(
         "w/o CPU waits: mails over (wall time - time the thread was runnable but waiting for a \
@@ -343,10 +407,6 @@ fn main() {
          with a bad line, every mail moved to cur/ (cold, warm), every seat's stored orders = \
          the last set it sent"
     );
-
-    if made_root && !keep {
-        let _ = std::fs::remove_dir_all(&root);
-    }
 }
 
 /// CPU time of the calling thread and its time spent runnable but waiting
@@ -766,86 +826,18 @@ fn make_mails(
     tag: &str,
     count: usize,
 ) -> Vec<MailCase> {
-    let map = Map::standard();
-    // For each game and power, a line ordering another power's unit (the
-    // first such line the parser refuses).
-    let foreign: Vec<HashMap<Power, String>> = positions
-        .iter()
-        .map(|pos| {
-            Power::ALL
-                .into_iter()
-                .map(|power| {
-                    let line = pos
-                        .units
-                        .iter()
-                        .filter(|u| u.power != power)
-                        .map(|u| {
-                            Order::new(u.power, u.kind, u.location, OrderKind::Hold).short(map)
-                        })
-                        .find(|text| parse_order(map, pos, power, text).is_err())
-                        .expect("another power's unit");
-                    (power, line)
-                })
-                .collect()
-        })
-        .collect();
+    let foreign = foreign_lines(positions);
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ seed.wrapping_mul(0x1000_0001));
     let mut slots: Vec<usize> = (0..MAILS).map(|i| i % seats.len()).collect();
     rng.shuffle(&mut slots);
     slots.truncate(count);
     let mut sent = vec![0usize; seats.len()];
-    let subjects = [
-        "orders",
-        "my orders",
-        "Re: orders",
-        "moves",
-        "",
-        "spring 1901",
-    ];
-    let signatures = [
-        "-- \nSent from my phone",
-        "-- \nBest,\nPat",
-        "SIGNOFF\nthanks!",
-    ];
     let mut out = Vec::with_capacity(MAILS);
     for (i, &s) in slots.iter().enumerate() {
         let seat = &seats[s];
         sent[s] += 1;
-        let mut body = format!(
-            "SIGNON {}{} {}\n",
-            seat.power.initial(),
-            seat.game,
-            seat.password
-        );
-        let mut orders = Vec::new();
-        let mut lines = Vec::new();
-        let no_units = Vec::new();
-        for unit in units[seat.g].get(&seat.power).unwrap_or(&no_units) {
-            let (short, ways, typos) = &unit.options[rng.below(unit.options.len())];
-            let line = if !typos.is_empty() && rng.chance(8) {
-                &typos[rng.below(typos.len())]
-            } else {
-                &ways[rng.below(ways.len())]
-            };
-            orders.push(short.clone());
-            lines.push(line.clone());
-        }
-        // A line ordering another power's unit: refused, changes nothing.
-        let error = rng.chance(25);
-        if error {
-            let at = rng.below(lines.len() + 1);
-            lines.insert(at, foreign[seat.g][&seat.power].clone());
-        }
-        for line in &lines {
-            body.push_str(line);
-            body.push('\n');
-        }
-        if rng.chance(5) {
-            body.push('\n');
-            body.push_str(signatures[rng.below(signatures.len())]);
-            body.push('\n');
-        }
-        let subject = subjects[rng.below(subjects.len())];
+        let (body, orders, error) = order_body(seat, units, &foreign, &mut rng);
+        let subject = SUBJECTS[rng.below(SUBJECTS.len())];
         let message_id = format!(
             "{tag}.{i:05}.{:08x}.{}@{}",
             rng.next() as u32,
@@ -868,6 +860,95 @@ fn make_mails(
         });
     }
     out
+}
+
+/// The mails' subjects.
+const SUBJECTS: [&str; 6] = [
+    "orders",
+    "my orders",
+    "Re: orders",
+    "moves",
+    "",
+    "spring 1901",
+];
+
+/// The signatures some mails end with.
+const SIGNATURES: [&str; 3] = [
+    "-- \nSent from my phone",
+    "-- \nBest,\nPat",
+    "SIGNOFF\nthanks!",
+];
+
+/// For each game and power, a line ordering another power's unit (the
+/// first such line the parser refuses).
+fn foreign_lines(positions: &[Position]) -> Vec<HashMap<Power, String>> {
+    let map = Map::standard();
+    positions
+        .iter()
+        .map(|pos| {
+            Power::ALL
+                .into_iter()
+                .map(|power| {
+                    let line = pos
+                        .units
+                        .iter()
+                        .filter(|u| u.power != power)
+                        .map(|u| {
+                            Order::new(u.power, u.kind, u.location, OrderKind::Hold).short(map)
+                        })
+                        .find(|text| parse_order(map, pos, power, text).is_err())
+                        .expect("another power's unit");
+                    (power, line)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// A seat's mail body: the sign-on, one line per unit (now and then
+/// misspelt), maybe a refused line, maybe a signature; with the short
+/// forms it orders and whether it has the refused line.
+fn order_body(
+    seat: &SeatInfo,
+    units: &[HashMap<Power, Vec<UnitOrders>>],
+    foreign: &[HashMap<Power, String>],
+    rng: &mut Rng,
+) -> (String, Vec<String>, bool) {
+    let mut body = format!(
+        "SIGNON {}{} {}\n",
+        seat.power.initial(),
+        seat.game,
+        seat.password
+    );
+    let mut orders = Vec::new();
+    let mut lines = Vec::new();
+    let no_units = Vec::new();
+    for unit in units[seat.g].get(&seat.power).unwrap_or(&no_units) {
+        let (short, ways, typos) = &unit.options[rng.below(unit.options.len())];
+        let line = if !typos.is_empty() && rng.chance(8) {
+            &typos[rng.below(typos.len())]
+        } else {
+            &ways[rng.below(ways.len())]
+        };
+        orders.push(short.clone());
+        lines.push(line.clone());
+    }
+    // A line ordering another power's unit: refused, changes nothing.
+    let error = rng.chance(25);
+    if error {
+        let at = rng.below(lines.len() + 1);
+        lines.insert(at, foreign[seat.g][&seat.power].clone());
+    }
+    for line in &lines {
+        body.push_str(line);
+        body.push('\n');
+    }
+    if rng.chance(5) {
+        body.push('\n');
+        body.push_str(SIGNATURES[rng.below(SIGNATURES.len())]);
+        body.push('\n');
+    }
+    (body, orders, error)
 }
 
 struct Kdf {
