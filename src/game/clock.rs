@@ -64,25 +64,159 @@ pub fn parse_time(text: &str) -> Option<i64> {
 /// Checks a cron expression, with a message that says what to write: it
 /// must read, and some time must match it (`0 0 0 30 2 *` never comes, and
 /// a game on it would fall back on its minimum hours without a word).
+///
+/// The number of fields decides how it is read: five fields are an
+/// ordinary crontab line, minute first (day of week 0-7, 0 and 7 Sunday);
+/// six or seven are seconds first, with an optional year (day of week 1-7,
+/// 1 Sunday). Day names (Mon, Tue, ...) mean the same in both.
 pub fn check_cron(expr: &str) -> Result<cron::Schedule, String> {
-    let fields = expr.split_whitespace().count();
-    if fields == 5 {
-        return Err(format!(
-            "'{expr}' has 5 fields; schedules need 6 or 7, seconds first: \
-             e.g. '0 0 20 * * Mon,Thu' for 20:00 on Mondays and Thursdays"
-        ));
-    }
-    let schedule = cron::Schedule::from_str(expr).map_err(|e| {
-        format!("'{expr}' is not a schedule ({e}); write e.g. '0 0 20 * * Mon,Thu' (sec min hour day month weekday)")
+    let six = seconds_first(expr)?;
+    let schedule = cron::Schedule::from_str(&six).map_err(|e| {
+        format!(
+            "'{expr}' is not a schedule ({e}); write e.g. '0 20 * * Mon,Thu' \
+             (minute hour day month weekday) for 20:00 on Mondays and Thursdays"
+        )
     })?;
     // The crate knows the years 1970 to 2100: from 1970 on covers them all.
     if schedule.after(&DateTime::UNIX_EPOCH).next().is_none() {
         return Err(format!(
             "'{expr}' never comes: no date matches it (a day its month does not have, \
-             or a day and a weekday that never meet); write e.g. '0 0 20 * * Mon,Thu'"
+             or a day and a weekday that never meet); write e.g. '0 20 * * Mon,Thu'"
         ));
     }
     Ok(schedule)
+}
+
+/// A field of a cron line: what it is called and the numbers it takes.
+struct CronField {
+    name: &'static str,
+    low: u32,
+    high: u32,
+}
+
+const fn field(name: &'static str, low: u32, high: u32) -> CronField {
+    CronField { name, low, high }
+}
+
+/// The fields of a seconds-first line (the year optional).
+const SECONDS_FIRST: [CronField; 7] = [
+    field("second", 0, 59),
+    field("minute", 0, 59),
+    field("hour", 0, 23),
+    field("day of the month", 1, 31),
+    field("month", 1, 12),
+    field("day of the week (1 is Sunday in a six-field line)", 1, 7),
+    field("year", 1970, 2100),
+];
+
+/// The fields of an ordinary crontab line, minute first.
+const CRONTAB: [CronField; 5] = [
+    field("minute", 0, 59),
+    field("hour", 0, 23),
+    field("day of the month", 1, 31),
+    field("month", 1, 12),
+    field("day of the week (0 and 7 are Sunday)", 0, 7),
+];
+
+/// The line in the six- or seven-field form the cron crate reads, each
+/// number checked against its field's range first.
+fn seconds_first(expr: &str) -> Result<String, String> {
+    let words: Vec<&str> = expr.split_whitespace().collect();
+    let fields: &[CronField] = match words.len() {
+        5 => &CRONTAB,
+        6 | 7 => &SECONDS_FIRST[..words.len()],
+        n => {
+            return Err(format!(
+                "'{expr}' has {n} field(s): write an ordinary crontab line of 5 fields, \
+                 minute first ('0 20 * * Mon,Thu' for 20:00 on Mondays and Thursdays), \
+                 or 6 or 7 fields with the seconds first ('0 0 20 * * Mon,Thu')"
+            ))
+        }
+    };
+    for (word, f) in words.iter().zip(fields) {
+        check_field(expr, word, f)?;
+    }
+    if words.len() != 5 {
+        return Ok(words.join(" "));
+    }
+    let weekday = crontab_weekdays(words[4]);
+    Ok(format!(
+        "0 {} {} {} {} {weekday}",
+        words[0], words[1], words[2], words[3]
+    ))
+}
+
+/// Checks the numbers of one field (`*`, `5`, `1-5`, `*/15`, `Mon-Fri`,
+/// lists of these); names are left to the cron crate.
+fn check_field(expr: &str, word: &str, f: &CronField) -> Result<(), String> {
+    for item in word.split(',') {
+        let (range, step) = match item.split_once('/') {
+            Some((r, s)) => (r, Some(s)),
+            None => (item, None),
+        };
+        if let Some(step) = step {
+            if !matches!(step.parse::<u32>(), Ok(n) if n > 0) {
+                return Err(format!(
+                    "'{expr}': the step '/{step}' in the {} field must be a number above 0",
+                    f.name
+                ));
+            }
+        }
+        for value in range.split('-') {
+            let Ok(n) = value.parse::<u32>() else {
+                continue;
+            };
+            if n < f.low || n > f.high {
+                return Err(format!(
+                    "'{expr}': the {} field runs from {} to {}, not {n}",
+                    f.name, f.low, f.high
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A crontab line's day-of-week field (0-7, 0 and 7 Sunday) with day
+/// names, which the cron crate reads the same (its numbers are 1-7 from
+/// Sunday). Ranges and steps of numbers become lists of names.
+fn crontab_weekdays(word: &str) -> String {
+    const DAYS: [&str; 8] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+    let mut out: Vec<String> = Vec::new();
+    for item in word.split(',') {
+        let (range, step) = match item.split_once('/') {
+            Some((r, s)) => (r, s.parse::<usize>().unwrap_or(1).max(1)),
+            None => (item, 1),
+        };
+        let bounds = match range.split_once('-') {
+            _ if range == "*" || range == "?" => Some((0, 6)),
+            Some((a, b)) => a.parse::<usize>().ok().zip(b.parse::<usize>().ok()),
+            None => range.parse::<usize>().ok().map(|a| (a, a)),
+        };
+        match bounds {
+            // A lone `*` stays: every day.
+            Some(_) if item == "*" || item == "?" => out.push(item.to_string()),
+            Some((a, b)) if a <= b && b < DAYS.len() => {
+                out.extend((a..=b).step_by(step).map(|d| DAYS[d].to_string()))
+            }
+            // Names, or names and numbers mixed: numbers to names.
+            _ => {
+                let named: Vec<&str> = range
+                    .split('-')
+                    .map(|v| {
+                        v.parse::<usize>()
+                            .ok()
+                            .and_then(|d| DAYS.get(d))
+                            .map_or(v, |d| d)
+                    })
+                    .collect();
+                let step = item.split_once('/').map(|(_, s)| format!("/{s}"));
+                out.push(format!("{}{}", named.join("-"), step.unwrap_or_default()));
+            }
+        }
+    }
+    out.dedup();
+    out.join(",")
 }
 
 /// Checks an IANA time zone name.
@@ -242,6 +376,58 @@ mod tests {
             format_time(deadline_after(&exact, second_hour)),
             "Sun Nov 01 2026 01:30 UTC"
         );
+    }
+
+    #[test]
+    fn five_fields_are_a_crontab_line_minute_first() {
+        assert_eq!(
+            seconds_first("0 20 * * Mon,Thu").unwrap(),
+            "0 0 20 * * Mon,Thu"
+        );
+        assert_eq!(
+            seconds_first("30 8 * * 1-5").unwrap(),
+            "0 30 8 * * Mon,Tue,Wed,Thu,Fri"
+        );
+        assert_eq!(seconds_first("0 20 * * 0,7").unwrap(), "0 0 20 * * Sun");
+        assert_eq!(seconds_first("0 20 * * *").unwrap(), "0 0 20 * * *");
+        assert_eq!(
+            seconds_first("0 20 * * */2").unwrap(),
+            "0 0 20 * * Sun,Tue,Thu,Sat"
+        );
+        assert_eq!(seconds_first("0 0 20 * * 2").unwrap(), "0 0 20 * * 2");
+        // 1 is Monday in a crontab line: Monday 2 November 2026.
+        let monday = 1_793_577_600;
+        let s = schedule("0 20 * * 1", None);
+        assert_eq!(
+            format_time(deadline_after(&s, monday)),
+            "Mon Nov 09 2026 20:00 UTC"
+        );
+    }
+
+    #[test]
+    fn an_impossible_field_is_named_with_its_range() {
+        let e = check_cron("0 0 25 * * Mon").unwrap_err();
+        assert!(
+            e.contains("the hour field runs from 0 to 23, not 25"),
+            "{e}"
+        );
+        let e = check_cron("61 20 * * Mon").unwrap_err();
+        assert!(
+            e.contains("the minute field runs from 0 to 59, not 61"),
+            "{e}"
+        );
+        let e = check_cron("0 20 * 13 *").unwrap_err();
+        assert!(
+            e.contains("the month field runs from 1 to 12, not 13"),
+            "{e}"
+        );
+        let e = check_cron("0 20 * * 8").unwrap_err();
+        assert!(
+            e.contains("day of the week (0 and 7 are Sunday) field runs from 0 to 7"),
+            "{e}"
+        );
+        assert!(check_cron("0 0 20 * *").is_ok());
+        assert!(check_cron("20 * *").unwrap_err().contains("has 3 field(s)"));
     }
 
     #[test]

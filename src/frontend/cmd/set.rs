@@ -8,7 +8,7 @@ use crate::game::clock::{check_cron, check_zone, format_time, parse_time};
 use crate::game::settings::{GameSettings, ObserverPress, Schedule};
 use crate::game::{current, settings_of};
 use crate::mail::Address;
-use crate::store::{self, StoreError};
+use crate::store::{self, Game, StoreError};
 
 const PLAYER_SETTINGS: &str =
     "WAIT, NOWAIT, PASSWORD, ADDRESS, ABSENCE, DRAW, NODRAW, CONCEDE, NOCONCEDE, PREFERENCE, MAPS";
@@ -265,7 +265,7 @@ fn player_concede(
 }
 
 fn master_time(s: &mut Session<'_>, line: &Line, what: &str, text: &str) -> Result<(), StoreError> {
-    let Some(game) = master_game(s, line) else {
+    let Some(game) = master_now(s, line)? else {
         return Ok(());
     };
     let Some(t) = parse_time(text) else {
@@ -281,47 +281,96 @@ fn master_time(s: &mut Session<'_>, line: &Line, what: &str, text: &str) -> Resu
         return Ok(());
     };
     let phase = cur.record.phase.clone();
-    let (deadline, grace) = match what {
-        "GRACE" => {
-            let d = cur.record.deadline.unwrap_or(t);
-            if t < d {
-                s.reply
-                    .refuse(line, "The end of grace cannot come before the deadline.");
-                return Ok(());
-            }
-            (d, t)
-        }
+    let settings = settings_of(&game)?;
+    let schedule = crate::game::process::schedule_for(&settings, cur.position.phase.kind);
+    let times = match what {
+        "GRACE" => grace_end(s.now, cur.record.deadline, t),
         "START" => {
             // The phase counts as started at `t`: its deadline follows
             // from the schedule again.
-            let settings = settings_of(&game)?;
-            let schedule = crate::game::process::schedule_for(&settings, cur.position.phase.kind);
-            crate::game::deadline::deadline_for(s.tx, game.id, schedule, t)?
+            let (deadline, grace) =
+                crate::game::deadline::deadline_for(s.tx, game.id, schedule, t)?;
+            if deadline <= s.now {
+                Err(format!(
+                    "A start of {} gives the deadline {}, which has passed: write a later \
+                     start, e.g. SET START {}.",
+                    format_time(t),
+                    format_time(deadline),
+                    written(s.now)
+                ))
+            } else {
+                Ok((deadline, grace))
+            }
         }
-        _ => {
-            let settings = settings_of(&game)?;
-            let schedule = crate::game::process::schedule_for(&settings, cur.position.phase.kind);
-            (t, t + i64::from(schedule.grace_hours) * 3600)
+        _ => earliest_deadline(s.now, cur.record.started_at, schedule.min_hours, t)
+            .map(|d| (d, d + i64::from(schedule.grace_hours) * 3600)),
+    };
+    let (deadline, grace) = match times {
+        Ok(times) => times,
+        Err(why) => {
+            s.reply.refuse(line, why);
+            return Ok(());
         }
     };
     store::set_deadline(s.tx, game.id, &phase, Some(deadline), Some(grace))?;
-    s.reply.ok(
-        line,
-        format!(
-            "The deadline for {phase} is now {}; grace until {}.",
-            format_time(deadline),
-            format_time(grace)
-        ),
+    let said = format!(
+        "The deadline for {phase} is now {}; grace until {}.",
+        format_time(deadline),
+        format_time(grace)
     );
-    let subject = s.subject(&game.name, Some(&phase), "Deadline changed");
-    let to = crate::game::everyone(s.tx, &game)?;
-    let body = format!(
-        "The Master of '{}' has set the deadline for {phase} to {}.\n",
-        game.name,
-        format_time(deadline)
-    );
-    s.send(to, subject, body, Some(game.id));
-    Ok(())
+    s.reply.ok(line, said.clone());
+    announce(s, &game, Change::Deadline, said)
+}
+
+/// A time as SET DEADLINE reads it: `2026-11-24 20:00`.
+fn written(t: i64) -> String {
+    chrono::DateTime::from_timestamp(t, 0)
+        .map(|d| d.format("%Y-%m-%d %H:%M").to_string())
+        .unwrap_or_default()
+}
+
+/// The first whole minute at or after `t`.
+fn minute_up(t: i64) -> i64 {
+    t + (60 - t.rem_euclid(60)) % 60
+}
+
+/// A new deadline `t` for a phase started at `started`, or why not: it
+/// must be in the future and at least the schedule's MIN hours after the
+/// phase started.
+fn earliest_deadline(now: i64, started: i64, min_hours: u32, t: i64) -> Result<i64, String> {
+    let earliest = minute_up((now + 1).max(started + i64::from(min_hours) * 3600));
+    if t >= earliest {
+        return Ok(t);
+    }
+    let why = if t <= now {
+        "that time has passed".to_string()
+    } else {
+        format!("the game's minimum is {min_hours} hours after the phase started")
+    };
+    Err(format!(
+        "The deadline cannot be {}: {why}. The earliest allowed is {}: write SET DEADLINE {} \
+         or later.",
+        format_time(t),
+        format_time(earliest),
+        written(earliest)
+    ))
+}
+
+/// The deadline and a new end of grace `t`, or why not: not before the
+/// deadline, not in the past.
+fn grace_end(now: i64, deadline: Option<i64>, t: i64) -> Result<(i64, i64), String> {
+    let d = deadline.unwrap_or(t);
+    let earliest = minute_up(d.max(now + 1));
+    if t >= d && t > now {
+        return Ok((d, t));
+    }
+    Err(format!(
+        "The end of grace cannot be {}: it must come after the deadline and not in the past. \
+         The earliest allowed is {}: write SET GRACE {} or later.",
+        format_time(t),
+        format_time(earliest),
+        written(earliest)
+    ))
 }
 
 /// SET MOVE|RETREAT|ADJUST <cron> [MIN <hours>] [GRACE <hours>].
@@ -331,7 +380,7 @@ fn master_schedule(
     what: &str,
     text: &str,
 ) -> Result<(), StoreError> {
-    let Some(game) = master_game(s, line) else {
+    let Some(game) = master_now(s, line)? else {
         return Ok(());
     };
     let words: Vec<&str> = text.split_whitespace().collect();
@@ -395,12 +444,15 @@ fn master_schedule(
         k += 2;
     }
     let text = schedule_text(schedule);
-    store::set_game_settings(s.tx, game.id, &serde_json::to_string(&settings)?)?;
-    s.reply.ok(
-        line,
-        format!("{what} deadlines: {text}. They apply from the next phase on."),
-    );
-    Ok(())
+    save_settings(s, &game, &settings)?;
+    let kind = match what {
+        "MOVE" | "MOVEMENT" => "Movement",
+        "RETREAT" | "RETREATS" => "Retreat",
+        _ => "Adjustment",
+    };
+    let said = format!("{kind} deadlines: {text}. They apply from the next phase on.");
+    s.reply.ok(line, said.clone());
+    announce(s, &game, Change::Setting, said)
 }
 
 fn schedule_text(s: &Schedule) -> String {
@@ -476,7 +528,7 @@ const SWITCHES: &[Switch] = &[
 ];
 
 fn master_flag(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Result<(), StoreError> {
-    let Some(game) = master_game(s, line) else {
+    let Some(game) = master_now(s, line)? else {
         return Ok(());
     };
     let mut settings: GameSettings = settings_of(&game)?;
@@ -497,8 +549,87 @@ fn master_flag(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Resu
             return Ok(());
         }
     };
-    store::set_game_settings(s.tx, game.id, &serde_json::to_string(&settings)?)?;
-    s.reply.ok(line, said);
+    save_settings(s, &game, &settings)?;
+    s.reply.ok(line, said.clone());
+    announce(s, &game, Change::Setting, said)
+}
+
+/// The Master's game as it stands now: after the commands before this
+/// one in the same mail (the sign-on's copy may be older).
+fn master_now(s: &mut Session<'_>, line: &Line) -> Result<Option<Game>, StoreError> {
+    let Some(game) = master_game(s, line) else {
+        return Ok(None);
+    };
+    Ok(Some(store::game_by_id(s.tx, game.id)?.unwrap_or(game)))
+}
+
+/// Stores a game's new settings, and keeps the signed-on copy of the game
+/// up to date for the commands after this one in the mail.
+fn save_settings(
+    s: &mut Session<'_>,
+    game: &Game,
+    settings: &GameSettings,
+) -> Result<(), StoreError> {
+    let text = serde_json::to_string(settings)?;
+    store::set_game_settings(s.tx, game.id, &text)?;
+    if let Some(
+        Signed::Player { game: g, .. } | Signed::Master { game: g } | Signed::Observer { game: g },
+    ) = &mut s.signed
+    {
+        if g.id == game.id {
+            g.settings = text;
+        }
+    }
+    Ok(())
+}
+
+/// What kind of change a notice to the players tells of.
+#[derive(PartialEq)]
+enum Change {
+    Deadline,
+    Setting,
+}
+
+/// Tells everyone in the game of a change the Master made: one notice per
+/// mail, each change a line of it ("Deadline changed" when that is all).
+fn announce(
+    s: &mut Session<'_>,
+    game: &Game,
+    change: Change,
+    said: String,
+) -> Result<(), StoreError> {
+    let to = crate::game::everyone(s.tx, game)?;
+    // Before anyone joined, the Master's reply says it all.
+    if to.iter().all(|a| Some(a) == game.master_address.as_ref()) {
+        return Ok(());
+    }
+    let phase = current(s.tx, game.id)?.map(|c| c.record.phase);
+    let deadline = s.subject(&game.name, phase.as_deref(), "Deadline changed");
+    let setting = s.subject(&game.name, phase.as_deref(), "Settings changed");
+    let open = s
+        .outgoing
+        .iter_mut()
+        .find(|m| m.game_id == Some(game.id) && (m.subject == deadline || m.subject == setting));
+    match open {
+        Some(notice) => {
+            notice.body.push_str(&format!("  {said}\n"));
+            if change == Change::Setting {
+                notice.subject = setting;
+            }
+        }
+        None => {
+            let subject = if change == Change::Deadline {
+                deadline
+            } else {
+                setting
+            };
+            let body = format!(
+                "The Master of '{}' changed the game:\n\n  {said}\n",
+                game.name
+            );
+            s.send(to, subject, body, Some(game.id));
+        }
+    }
     Ok(())
 }
 
@@ -525,11 +656,12 @@ fn end_year(settings: &mut GameSettings, rest: &str) -> Result<String, &'static 
         .filter(|y| (1901..=2100).contains(y));
     let Some(year) = year else {
         return Err(
-            "Write SET END <year>, e.g. SET END 1907: the game ends after that year's adjustments.",
+            "Write SET END <year>, e.g. SET END 1907: the game ends after the builds and removals of Winter 1907.",
         );
     };
     settings.end_year = Some(year);
     Ok(format!(
-        "Short game: it ends after the Winter of {year}; the power with the most centres is named."
+        "Short game: {year} is the last year played; the game ends after the builds and \
+         removals of Winter {year} (W{year}A)."
     ))
 }
