@@ -78,15 +78,15 @@ fn deadlines_come_from_the_cron_schedule() {
     let mut w = World::new("cron", &[CALM]);
     w.now = t(0, 12); // Monday 12:00
 
-    // A plain crontab line has 5 fields: refused, saying what to write.
+    // A plain crontab line has 5 fields, minute first: read as such (1 is
+    // Monday, 4 Thursday); the six-field form, seconds first, as before.
     let mails = w.mail(
         MASTER,
-        &format!("CREATE ?cron {MASTER_PW}\nSET MOVE 0 20 * * Mon,Thu MIN 24"),
+        &format!("CREATE ?cron {MASTER_PW}\nSET MOVE 0 20 * * 1,4 MIN 24"),
     );
     let reply = &to(&mails, MASTER)[0].body;
     assert!(
-        reply.contains("'0 20 * * Mon,Thu' has 5 fields; schedules need 6 or 7, seconds first")
-            && reply.contains("'0 0 20 * * Mon,Thu'"),
+        reply.contains("'0 20 * * 1,4', at least 24 hours after the phase starts"),
         "{reply}"
     );
     let mails = w.mail(
@@ -192,9 +192,26 @@ fn judge_toml_schedules_and_their_check() {
     w.start_game("cronconf2", "");
     assert_eq!(w.current("cronconf2"), ("S1901M".to_string(), t(7, 20)));
 
-    // A 5-field crontab line in judge.toml: `judge check` says what to
-    // write, and the judge does not start with it.
-    let bad = World::new("cronbad", &[("games", "move_cron", "\"0 20 * * Mon,Thu\"")]);
+    // A 5-field crontab line in judge.toml is read minute first; a field
+    // out of range: `judge check` names it, and the judge does not start.
+    let mut five = World::new(
+        "cronfive",
+        &[
+            CALM,
+            ("games", "move_cron", "\"0 20 * * Mon,Thu\""),
+            ("games", "move_hours", "48"),
+        ],
+    );
+    let check = five.judge(&["check"]);
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+    five.now = t(1, 10);
+    five.start_game("cronfive", "");
+    assert_eq!(five.current("cronfive"), ("S1901M".to_string(), t(3, 20)));
+    let bad = World::new("cronbad", &[("games", "move_cron", "\"0 0 25 * * Mon\"")]);
     let check = bad.judge(&["check"]);
     let said = format!(
         "{}{}",
@@ -203,8 +220,7 @@ fn judge_toml_schedules_and_their_check() {
     );
     assert!(!check.status.success(), "{said}");
     assert!(
-        said.contains("move_cron")
-            && said.contains("has 5 fields; schedules need 6 or 7, seconds first"),
+        said.contains("move_cron") && said.contains("the hour field runs from 0 to 23, not 25"),
         "{said}"
     );
     let run = bad.judge(&["run", "--once", "--now", &rfc3339(t(0, 0))]);

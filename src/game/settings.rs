@@ -7,11 +7,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::phase::PhaseKind;
 
-/// How a phase's deadline is found: a cron schedule (6 or 7 fields,
-/// seconds first) or, without one, a fixed number of hours.
+/// How a phase's deadline is found: a cron schedule (5 fields, minute
+/// first, or 6 or 7, seconds first: see `clock::check_cron`) or, without
+/// one, a fixed number of hours.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Schedule {
-    /// `0 0 20 * * Mon,Thu`; None: `min_hours` after the phase starts.
+    /// `0 20 * * Mon,Thu` or `0 0 20 * * Mon,Thu`, as the Master wrote it;
+    /// None: `min_hours` after the phase starts.
     #[serde(default)]
     pub cron: Option<String>,
     /// The least time, in hours, from a phase's start to its deadline.
@@ -113,7 +115,8 @@ pub struct Defaults {
     /// Hours of grace after a deadline.
     #[serde(default = "default_grace_hours")]
     pub grace_hours: u32,
-    /// Schedules (cron, 6 or 7 fields, seconds first, UTC): the deadline is
+    /// Schedules (cron: 5 fields, minute first, or 6 or 7, seconds first;
+    /// in `timezone`): the deadline is
     /// the first schedule time at least the phase's hours after its start.
     #[serde(default)]
     pub move_cron: Option<String>,
