@@ -168,49 +168,39 @@ fn deadlines_come_from_the_cron_schedule() {
 
 #[test]
 fn judge_toml_schedules_and_their_check() {
-    // The judge's default schedule for new games, from judge.toml.
-    let mut w = World::new(
-        "cronconf",
-        &[
-            CALM,
-            ("games", "move_cron", "\"0 0 20 * * Mon,Thu\""),
-            ("games", "move_hours", "48"),
-        ],
-    );
-    let check = w.judge(&["check"]);
-    assert!(
-        check.status.success(),
-        "{}",
-        String::from_utf8_lossy(&check.stdout)
-    );
-    // Started Tuesday 10:00: Thursday 20:00 is at least 48 hours later.
-    w.now = t(1, 10);
-    w.start_game("cronconf", "");
-    assert_eq!(w.current("cronconf"), ("S1901M".to_string(), t(3, 20)));
-    // Started Tuesday 21:00: Thursday 20:00 is too soon; Monday 20:00.
-    w.now = t(1, 21);
-    w.start_game("cronconf2", "");
-    assert_eq!(w.current("cronconf2"), ("S1901M".to_string(), t(7, 20)));
+    // The judge's default schedule for new games, from judge.toml: six
+    // fields, seconds first, or an ordinary crontab line, minute first.
+    for (name, cron) in [
+        ("cronconf", "\"0 0 20 * * Mon,Thu\""),
+        ("cronfive", "\"0 20 * * Mon,Thu\""),
+    ] {
+        let mut w = World::new(
+            name,
+            &[
+                CALM,
+                ("games", "move_cron", cron),
+                ("games", "move_hours", "48"),
+            ],
+        );
+        let check = w.judge(&["check"]);
+        assert!(
+            check.status.success(),
+            "{}",
+            String::from_utf8_lossy(&check.stdout)
+        );
+        // Started Tuesday 10:00: Thursday 20:00 is at least 48 hours later.
+        w.now = t(1, 10);
+        w.start_game(name, "");
+        assert_eq!(w.current(name), ("S1901M".to_string(), t(3, 20)));
+        // Started Tuesday 21:00: Thursday 20:00 is too soon; Monday 20:00.
+        let second = format!("{name}2");
+        w.now = t(1, 21);
+        w.start_game(&second, "");
+        assert_eq!(w.current(&second), ("S1901M".to_string(), t(7, 20)));
+    }
 
-    // A 5-field crontab line in judge.toml is read minute first; a field
-    // out of range: `judge check` names it, and the judge does not start.
-    let mut five = World::new(
-        "cronfive",
-        &[
-            CALM,
-            ("games", "move_cron", "\"0 20 * * Mon,Thu\""),
-            ("games", "move_hours", "48"),
-        ],
-    );
-    let check = five.judge(&["check"]);
-    assert!(
-        check.status.success(),
-        "{}",
-        String::from_utf8_lossy(&check.stderr)
-    );
-    five.now = t(1, 10);
-    five.start_game("cronfive", "");
-    assert_eq!(five.current("cronfive"), ("S1901M".to_string(), t(3, 20)));
+    // A field out of range: `judge check` names it, and the judge does
+    // not start.
     let bad = World::new("cronbad", &[("games", "move_cron", "\"0 0 25 * * Mon\"")]);
     let check = bad.judge(&["check"]);
     let said = format!(

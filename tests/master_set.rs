@@ -71,10 +71,12 @@ fn written(t: i64) -> String {
 /// Fri Nov 20 2026 00:00 UTC.
 const NOV_20: i64 = 1_795_132_800;
 
+type Kind = (&'static str, fn(&mut Value, usize) -> String);
+
 /// The Master's SETs that change a stored setting: given the game as it
 /// stands and a number `k` (to vary the values), the line that changes
 /// it, and the change made to `state` as expected.
-const KINDS: [(&str, fn(&mut Value, usize) -> String); 10] = [
+const KINDS: [Kind; 10] = [
     ("nmr", |v, _| {
         let on = v["nmr"].as_bool().unwrap();
         v["nmr"] = json!(!on);
@@ -298,26 +300,21 @@ fn the_players_hear_of_a_mails_changes_in_one_notice() {
 fn schedules_take_an_ordinary_crontab_line_and_name_a_wrong_field() {
     let mut j = TestJudge::new("setcron");
     started_game(&mut j, "cron");
-    let r = master(&mut j, "cron", "SET MOVE 0 20 * * 1,4 MIN 24");
-    assert!(
-        r[0].body.contains(
-            "Movement deadlines: '0 20 * * 1,4', at least 24 hours after the phase starts"
+    for (line, said) in [
+        (
+            "SET MOVE 0 20 * * 1,4 MIN 24",
+            "Movement deadlines: '0 20 * * 1,4', at least 24 hours after the phase starts",
         ),
-        "{}",
-        dump(&r)
-    );
-    let r = master(&mut j, "cron", "SET RETREAT 0 0 25 * * Mon");
-    assert!(
-        r[0].body
-            .contains("'0 0 25 * * Mon': the hour field runs from 0 to 23, not 25"),
-        "{}",
-        dump(&r)
-    );
-    let r = master(&mut j, "cron", "SET BUILD 0 20 * * 8");
-    assert!(
-        r[0].body
-            .contains("the day of the week (0 and 7 are Sunday) field runs from 0 to 7, not 8"),
-        "{}",
-        dump(&r)
-    );
+        (
+            "SET RETREAT 0 0 25 * * Mon",
+            "'0 0 25 * * Mon': the hour field runs from 0 to 23, not 25",
+        ),
+        (
+            "SET BUILD 0 20 * * 8",
+            "the day of the week (0 and 7 are Sunday) field runs from 0 to 7, not 8",
+        ),
+    ] {
+        let r = master(&mut j, "cron", line);
+        assert!(r[0].body.contains(said), "{}", dump(&r));
+    }
 }

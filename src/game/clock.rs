@@ -98,23 +98,28 @@ const fn field(name: &'static str, low: u32, high: u32) -> CronField {
     CronField { name, low, high }
 }
 
+const MINUTE: CronField = field("minute", 0, 59);
+const HOUR: CronField = field("hour", 0, 23);
+const DAY: CronField = field("day of the month", 1, 31);
+const MONTH: CronField = field("month", 1, 12);
+
 /// The fields of a seconds-first line (the year optional).
 const SECONDS_FIRST: [CronField; 7] = [
     field("second", 0, 59),
-    field("minute", 0, 59),
-    field("hour", 0, 23),
-    field("day of the month", 1, 31),
-    field("month", 1, 12),
+    MINUTE,
+    HOUR,
+    DAY,
+    MONTH,
     field("day of the week (1 is Sunday in a six-field line)", 1, 7),
     field("year", 1970, 2100),
 ];
 
 /// The fields of an ordinary crontab line, minute first.
 const CRONTAB: [CronField; 5] = [
-    field("minute", 0, 59),
-    field("hour", 0, 23),
-    field("day of the month", 1, 31),
-    field("month", 1, 12),
+    MINUTE,
+    HOUR,
+    DAY,
+    MONTH,
     field("day of the week (0 and 7 are Sunday)", 0, 7),
 ];
 
@@ -406,26 +411,21 @@ mod tests {
 
     #[test]
     fn an_impossible_field_is_named_with_its_range() {
-        let e = check_cron("0 0 25 * * Mon").unwrap_err();
-        assert!(
-            e.contains("the hour field runs from 0 to 23, not 25"),
-            "{e}"
-        );
-        let e = check_cron("61 20 * * Mon").unwrap_err();
-        assert!(
-            e.contains("the minute field runs from 0 to 59, not 61"),
-            "{e}"
-        );
-        let e = check_cron("0 20 * 13 *").unwrap_err();
-        assert!(
-            e.contains("the month field runs from 1 to 12, not 13"),
-            "{e}"
-        );
-        let e = check_cron("0 20 * * 8").unwrap_err();
-        assert!(
-            e.contains("day of the week (0 and 7 are Sunday) field runs from 0 to 7"),
-            "{e}"
-        );
+        for (expr, said) in [
+            ("0 0 25 * * Mon", "the hour field runs from 0 to 23, not 25"),
+            (
+                "61 20 * * Mon",
+                "the minute field runs from 0 to 59, not 61",
+            ),
+            ("0 20 * 13 *", "the month field runs from 1 to 12, not 13"),
+            (
+                "0 20 * * 8",
+                "week (0 and 7 are Sunday) field runs from 0 to 7",
+            ),
+        ] {
+            let e = check_cron(expr).unwrap_err();
+            assert!(e.contains(said), "{e}");
+        }
         assert!(check_cron("0 0 20 * *").is_ok());
         assert!(check_cron("20 * *").unwrap_err().contains("has 3 field(s)"));
     }
