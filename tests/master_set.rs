@@ -282,17 +282,35 @@ fn the_players_hear_of_a_mails_changes_in_one_notice() {
             "Grey press is allowed",
             "The deadline for S1901M is now Fri Nov 20 2026 20:00 UTC",
             "Movement deadlines: '0 20 * * Mon,Thu', at least 48 hours after the phase starts",
-            "Short game: 1905 is the last year played; the game ends after the builds and removals of Winter 1905 (W1905A).",
+            "Short game: 1905 is the last year played; the game ends when 1905 is over, \
+             after its Fall moves and its Winter builds and removals.",
         ] {
             assert!(body.contains(said), "{said}\n{body}");
         }
         assert!(!body.contains("Fall adjustments"), "{body}");
     }
+    // A year already past is refused, and nobody is told.
+    j.now = at(1);
+    master(&mut j, "note", "PROCESS");
+    master(&mut j, "note", "PROCESS");
+    let r = master(&mut j, "note", "SET END 1902");
+    assert_eq!(
+        one_to(&r[1..], &player(3)).subject,
+        "JDG:note - S1902M Settings changed"
+    );
+    let r = master(&mut j, "note", "SET END 1901");
+    assert!(
+        r[0].body
+            .contains("The game is already in S1902M: write SET END 1902 or later."),
+        "{}",
+        dump(&r)
+    );
+    assert_eq!(r.len(), 1, "{}", dump(&r));
     // A deadline alone: "Deadline changed", as before.
     let r = master(&mut j, "note", "SET DEADLINE 2026-11-21 20:00");
     assert_eq!(
         one_to(&r[1..], &player(3)).subject,
-        "JDG:note - S1901M Deadline changed"
+        "JDG:note - S1902M Deadline changed"
     );
 }
 

@@ -538,9 +538,12 @@ fn master_flag(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Resu
             (switch.change)(&mut settings);
             Ok(switch.said.to_string())
         }
-        None if what == "OBSERVER" => observer_press(&mut settings, rest),
+        None if what == "OBSERVER" => observer_press(&mut settings, rest).map_err(String::from),
         // END <year>
-        None => end_year(&mut settings, rest),
+        None => {
+            let now = current(s.tx, game.id)?.map(|c| (c.position.phase.year, c.record.phase));
+            end_year(&mut settings, rest, now)
+        }
     };
     let said = match said {
         Ok(said) => said,
@@ -647,8 +650,13 @@ fn observer_press(settings: &mut GameSettings, rest: &str) -> Result<String, &'s
     ))
 }
 
-/// SET END <year>: a short game, ending after that year's adjustments.
-fn end_year(settings: &mut GameSettings, rest: &str) -> Result<String, &'static str> {
+/// SET END <year>: a short game, ending when that year is over; not a
+/// year before the current phase's (`now`: its year and name).
+fn end_year(
+    settings: &mut GameSettings,
+    rest: &str,
+    now: Option<(u16, String)>,
+) -> Result<String, String> {
     let year = rest
         .trim()
         .parse::<u16>()
@@ -656,12 +664,17 @@ fn end_year(settings: &mut GameSettings, rest: &str) -> Result<String, &'static 
         .filter(|y| (1901..=2100).contains(y));
     let Some(year) = year else {
         return Err(
-            "Write SET END <year>, e.g. SET END 1907: the game ends after the builds and removals of Winter 1907.",
+            "Write SET END <year>, e.g. SET END 1907: the game ends when 1907 is over.".into(),
         );
     };
+    if let Some((current, phase)) = now.filter(|(current, _)| year < *current) {
+        return Err(format!(
+            "The game is already in {phase}: write SET END {current} or later."
+        ));
+    }
     settings.end_year = Some(year);
     Ok(format!(
-        "Short game: {year} is the last year played; the game ends after the builds and \
-         removals of Winter {year} (W{year}A)."
+        "Short game: {year} is the last year played; the game ends when {year} is over, \
+         after its Fall moves and its Winter builds and removals."
     ))
 }
