@@ -7,6 +7,8 @@
 mod common;
 
 use common::*;
+use judge::game::clock::deadline_after;
+use judge::game::settings::Schedule;
 use serde_json::{json, Value};
 
 const MASTER: &str = "master@example.org";
@@ -76,7 +78,7 @@ type Kind = (&'static str, fn(&mut Value, usize) -> String);
 /// The Master's SETs that change a stored setting: given the game as it
 /// stands and a number `k` (to vary the values), the line that changes
 /// it, and the change made to `state` as expected.
-const KINDS: [Kind; 10] = [
+const KINDS: [Kind; 11] = [
     ("nmr", |v, _| {
         let on = v["nmr"].as_bool().unwrap();
         v["nmr"] = json!(!on);
@@ -139,6 +141,16 @@ const KINDS: [Kind; 10] = [
         v["deadline"] = json!(t);
         v["grace"] = json!(t + grace * 3600);
         format!("SET DEADLINE {}", written(t))
+    }),
+    ("start", |v, k| {
+        // The phase counts as started then: the deadline follows from the
+        // movement schedule as it stands.
+        let t = NOV_20 + k as i64 * 3600;
+        let schedule: Schedule = serde_json::from_value(v["movement"].clone()).unwrap();
+        let deadline = deadline_after(&schedule, t);
+        v["deadline"] = json!(deadline);
+        v["grace"] = json!(deadline + i64::from(schedule.grace_hours) * 3600);
+        format!("SET START {}", written(t))
     }),
     ("grace", |v, k| {
         let t = v["deadline"].as_i64().unwrap() + (k as i64 % 20 + 1) * 3600;
