@@ -400,6 +400,14 @@ mod tests {
             "0 0 20 * * Sun,Tue,Thu,Sat"
         );
         assert_eq!(seconds_first("0 0 20 * * 2").unwrap(), "0 0 20 * * 2");
+        for ok in [
+            "0 20 * * 0-7",
+            "0 20 * * 1-5/2",
+            "0 20 * * mon-5",
+            "0 20 1 * *",
+        ] {
+            assert!(check_cron(ok).is_ok(), "{ok}");
+        }
         // 1 is Monday in a crontab line: Monday 2 November 2026.
         let monday = 1_793_577_600;
         let s = schedule("0 20 * * 1", None);
