@@ -3,6 +3,7 @@
 pub mod create;
 pub mod info;
 pub mod join;
+pub mod listing;
 pub mod master;
 pub mod njudge;
 pub mod orders;
