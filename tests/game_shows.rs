@@ -99,3 +99,69 @@ fn list_shows_every_setting_and_who_has_ordered() {
         "{list}"
     );
 }
+
+/// A mail from power `p` with its own subject: the reply.
+fn as_power_titled(j: &mut TestJudge, game: &str, p: char, subject: &str, lines: &str) -> Sent {
+    let mail = Mail::new(
+        &addr(p),
+        subject,
+        &format!("SIGNON {p}{game} pw{p}\n{lines}"),
+    );
+    j.send(&mail).remove(0)
+}
+
+#[test]
+fn a_reply_to_a_judge_mail_is_titled_by_what_it_answers() {
+    let mut j = TestJudge::new("shows-subject");
+    full_game(&mut j, "sub");
+    as_master(&mut j, "sub", "PROCESS");
+    // Orders (one of them wrong) in a reply to the results of S1901M.
+    let r = as_power_titled(
+        &mut j,
+        "sub",
+        'E',
+        "Re: JDG:sub - S1901M Results",
+        "F Lon - Nth\nA Lvp - Mos",
+    );
+    assert_eq!(
+        r.subject, "[Error Flag] JDG:sub - F1901M Orders",
+        "{}",
+        r.body
+    );
+    let r = as_power_titled(
+        &mut j,
+        "sub",
+        'E',
+        "Re: JDG:sub - S1901M Results",
+        "F Lon H",
+    );
+    assert_eq!(r.subject, "JDG:sub - F1901M Orders", "{}", r.body);
+    // A reply to a notice, without orders: a reply.
+    let r = as_power_titled(
+        &mut j,
+        "sub",
+        'E',
+        "Re: JDG:sub - F1901M Reminder",
+        "LIST sub",
+    );
+    assert_eq!(r.subject, "JDG:sub - F1901M Reply", "{}", r.body);
+    // The player's own words stay.
+    let r = as_power_titled(
+        &mut j,
+        "sub",
+        'E',
+        "Re: JDG:sub - F1901M my moves",
+        "F Lon H",
+    );
+    assert_eq!(r.subject, "JDG:sub - F1901M my moves", "{}", r.body);
+
+    // ROLLBACK says in words how many phases it removed.
+    let r = as_master(&mut j, "sub", "ROLLBACK S1901M");
+    assert!(
+        r[0].body
+            .contains("rolled back to the start of S1901M (the one phase after it is removed)"),
+        "{}",
+        dump(&r)
+    );
+    assert!(!r[0].body.contains("(s)"), "{}", dump(&r));
+}

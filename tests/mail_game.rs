@@ -474,7 +474,7 @@ fn a_whole_game_by_mail() {
     assert!(
         reply(&r)
             .body
-            .contains("rolled back to the start of S1902M (1 later phase(s) removed)"),
+            .contains("rolled back to the start of S1902M (the one phase after it is removed)"),
         "{}",
         dump(&r)
     );
