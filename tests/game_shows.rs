@@ -165,3 +165,105 @@ fn a_reply_to_a_judge_mail_is_titled_by_what_it_answers() {
     );
     assert!(!r[0].body.contains("(s)"), "{}", dump(&r));
 }
+
+/// The results mail of `phase` as Austria gets it.
+fn results<'a>(mails: &'a [Sent], game: &str, phase: &str) -> &'a Sent {
+    let subject = format!("JDG:{game} - {phase} Results");
+    mails
+        .iter()
+        .find(|m| m.subject == subject && m.is_to(&addr('A')))
+        .unwrap_or_else(|| panic!("no {subject}:\n{}", dump(mails)))
+}
+
+#[test]
+fn draw_votes_stand_until_withdrawn() {
+    let mut j = TestJudge::new("shows-dias");
+    full_game(&mut j, "dias");
+    for p in SEVEN.chars() {
+        as_power(&mut j, "dias", p, "SET DRAW");
+    }
+    let r = as_power(&mut j, "dias", 'T', "SET NODRAW");
+    assert!(
+        r.body.contains("Your draw vote is withdrawn."),
+        "{}",
+        r.body
+    );
+    // A DIAS game: naming powers is refused, with the form to write.
+    let r = as_power(&mut j, "dias", 'E', "SET DRAW EFR");
+    assert!(r.subject.starts_with("[Error Flag]"), "{}", r.subject);
+    assert!(
+        r.body.contains("draws by DIAS") && r.body.contains("Write SET DRAW."),
+        "{}",
+        r.body
+    );
+    let r = as_master(&mut j, "dias", "PROCESS");
+    assert!(!results(&r, "dias", "S1901M")
+        .body
+        .contains("declared a draw"));
+    // Only Turkey votes again: the six other votes stood.
+    let r = as_power(&mut j, "dias", 'T', "SET DRAW");
+    assert!(
+        r.body.contains("It stands until you withdraw it"),
+        "{}",
+        r.body
+    );
+    let r = as_master(&mut j, "dias", "PROCESS");
+    let body = results(&r, "dias", "F1901M").body.replace('\n', " ");
+    assert!(
+        body.contains(
+            "declared a draw between Austria, England, France, Germany, Italy, Russia and Turkey."
+        ),
+        "{body}"
+    );
+}
+
+#[test]
+fn a_draw_of_named_powers_when_the_master_sets_nodias() {
+    let mut j = TestJudge::new("shows-nodias");
+    full_game(&mut j, "named");
+    let r = as_master(&mut j, "named", "SET NODIAS");
+    assert!(
+        r[0].body.contains("Draws name their powers"),
+        "{}",
+        dump(&r)
+    );
+    let r = j.mail("x@example.com", "LIST named");
+    assert!(
+        r[0].body
+            .contains("Draw rule: a draw of the powers the votes name"),
+        "{}",
+        r[0].body
+    );
+    let r = as_power(&mut j, "named", 'A', "SET DRAW E, Xanadu");
+    assert!(r.body.contains("is not a list of powers"), "{}", r.body);
+    for (p, vote) in [
+        ('A', "SET DRAW EFR"),
+        ('E', "SET DRAW England France Russia"),
+        ('F', "SET DRAW R F E"),
+        ('G', "SET DRAW EFR"),
+        ('I', "SET DRAW EFR"),
+        ('R', "SET DRAW EFR"),
+        ('T', "SET DRAW EF"),
+    ] {
+        let r = as_power(&mut j, "named", p, vote);
+        assert!(!r.subject.contains("[Error Flag]"), "{}", r.body);
+    }
+    // Turkey's vote names another set: no draw.
+    let r = as_master(&mut j, "named", "PROCESS");
+    assert!(!results(&r, "named", "S1901M")
+        .body
+        .contains("declared a draw"));
+    let r = as_power(&mut j, "named", 'T', "SET DRAW EFR");
+    assert!(
+        r.body.contains("a draw between England, France and Russia"),
+        "{}",
+        r.body
+    );
+    let r = as_master(&mut j, "named", "PROCESS");
+    let body = results(&r, "named", "F1901M").body.replace('\n', " ");
+    assert!(
+        body.contains("declared a draw between England, France and Russia."),
+        "{body}"
+    );
+    assert_eq!(j.export("named")["state"], "finished");
+}
