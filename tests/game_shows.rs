@@ -115,45 +115,36 @@ fn a_reply_to_a_judge_mail_is_titled_by_what_it_answers() {
     let mut j = TestJudge::new("shows-subject");
     full_game(&mut j, "sub");
     as_master(&mut j, "sub", "PROCESS");
-    // Orders (one of them wrong) in a reply to the results of S1901M.
-    let r = as_power_titled(
-        &mut j,
-        "sub",
-        'E',
-        "Re: JDG:sub - S1901M Results",
-        "F Lon - Nth\nA Lvp - Mos",
-    );
-    assert_eq!(
-        r.subject, "[Error Flag] JDG:sub - F1901M Orders",
-        "{}",
-        r.body
-    );
-    let r = as_power_titled(
-        &mut j,
-        "sub",
-        'E',
-        "Re: JDG:sub - S1901M Results",
-        "F Lon H",
-    );
-    assert_eq!(r.subject, "JDG:sub - F1901M Orders", "{}", r.body);
-    // A reply to a notice, without orders: a reply.
-    let r = as_power_titled(
-        &mut j,
-        "sub",
-        'E',
-        "Re: JDG:sub - F1901M Reminder",
-        "LIST sub",
-    );
-    assert_eq!(r.subject, "JDG:sub - F1901M Reply", "{}", r.body);
-    // The player's own words stay.
-    let r = as_power_titled(
-        &mut j,
-        "sub",
-        'E',
-        "Re: JDG:sub - F1901M my moves",
-        "F Lon H",
-    );
-    assert_eq!(r.subject, "JDG:sub - F1901M my moves", "{}", r.body);
+    // (the subject written, the mail's lines, the reply's subject)
+    let cases = [
+        // Orders (one of them wrong) in a reply to the results of S1901M.
+        (
+            "Re: JDG:sub - S1901M Results",
+            "F Lon - Nth\nA Lvp - Mos",
+            "[Error Flag] JDG:sub - F1901M Orders",
+        ),
+        (
+            "Re: JDG:sub - S1901M Results",
+            "F Lon H",
+            "JDG:sub - F1901M Orders",
+        ),
+        // A reply to a notice, without orders: a reply.
+        (
+            "Re: JDG:sub - F1901M Reminder",
+            "LIST sub",
+            "JDG:sub - F1901M Reply",
+        ),
+        // The player's own words stay.
+        (
+            "Re: JDG:sub - F1901M my moves",
+            "F Lon H",
+            "JDG:sub - F1901M my moves",
+        ),
+    ];
+    for (subject, lines, expected) in cases {
+        let r = as_power_titled(&mut j, "sub", 'E', subject, lines);
+        assert_eq!(r.subject, expected, "{}", r.body);
+    }
 
     // ROLLBACK says in words how many phases it removed.
     let r = as_master(&mut j, "sub", "ROLLBACK S1901M");
@@ -173,6 +164,18 @@ fn results<'a>(mails: &'a [Sent], game: &str, phase: &str) -> &'a Sent {
         .iter()
         .find(|m| m.subject == subject && m.is_to(&addr('A')))
         .unwrap_or_else(|| panic!("no {subject}:\n{}", dump(mails)))
+}
+
+/// S1901M processed without a draw; Turkey votes `vote` (the reply
+/// `says` so); F1901M processed: its results, on one line.
+fn no_draw_until_turkey_votes(j: &mut TestJudge, game: &str, vote: &str, says: &str) -> String {
+    let r = as_master(j, game, "PROCESS");
+    let spring = &results(&r, game, "S1901M").body;
+    assert!(!spring.contains("declared a draw"), "{spring}");
+    let r = as_power(j, game, 'T', vote);
+    assert!(r.body.contains(says), "{}", r.body);
+    let r = as_master(j, game, "PROCESS");
+    results(&r, game, "F1901M").body.replace('\n', " ")
 }
 
 #[test]
@@ -196,19 +199,13 @@ fn draw_votes_stand_until_withdrawn() {
         "{}",
         r.body
     );
-    let r = as_master(&mut j, "dias", "PROCESS");
-    assert!(!results(&r, "dias", "S1901M")
-        .body
-        .contains("declared a draw"));
     // Only Turkey votes again: the six other votes stood.
-    let r = as_power(&mut j, "dias", 'T', "SET DRAW");
-    assert!(
-        r.body.contains("It stands until you withdraw it"),
-        "{}",
-        r.body
+    let body = no_draw_until_turkey_votes(
+        &mut j,
+        "dias",
+        "SET DRAW",
+        "It stands until you withdraw it",
     );
-    let r = as_master(&mut j, "dias", "PROCESS");
-    let body = results(&r, "dias", "F1901M").body.replace('\n', " ");
     assert!(
         body.contains(
             "declared a draw between Austria, England, France, Germany, Italy, Russia and Turkey."
@@ -227,13 +224,9 @@ fn a_draw_of_named_powers_when_the_master_sets_nodias() {
         "{}",
         dump(&r)
     );
-    let r = j.mail("x@example.com", "LIST named");
-    assert!(
-        r[0].body
-            .contains("Draw rule: a draw of the powers the votes name"),
-        "{}",
-        r[0].body
-    );
+    let list = j.mail("x@example.com", "LIST named").remove(0).body;
+    let rule = "Draw rule: a draw of the powers the votes name";
+    assert!(list.contains(rule), "{list}");
     let r = as_power(&mut j, "named", 'A', "SET DRAW E, Xanadu");
     assert!(r.body.contains("is not a list of powers"), "{}", r.body);
     for (p, vote) in [
@@ -248,19 +241,13 @@ fn a_draw_of_named_powers_when_the_master_sets_nodias() {
         let r = as_power(&mut j, "named", p, vote);
         assert!(!r.subject.contains("[Error Flag]"), "{}", r.body);
     }
-    // Turkey's vote names another set: no draw.
-    let r = as_master(&mut j, "named", "PROCESS");
-    assert!(!results(&r, "named", "S1901M")
-        .body
-        .contains("declared a draw"));
-    let r = as_power(&mut j, "named", 'T', "SET DRAW EFR");
-    assert!(
-        r.body.contains("a draw between England, France and Russia"),
-        "{}",
-        r.body
+    // Turkey's vote names another set: no draw, until it votes again.
+    let body = no_draw_until_turkey_votes(
+        &mut j,
+        "named",
+        "SET DRAW EFR",
+        "a draw between England, France and Russia",
     );
-    let r = as_master(&mut j, "named", "PROCESS");
-    let body = results(&r, "named", "F1901M").body.replace('\n', " ");
     assert!(
         body.contains("declared a draw between England, France and Russia."),
         "{body}"
