@@ -155,6 +155,13 @@ fn a_reply_to_a_judge_mail_is_titled_by_what_it_answers() {
         dump(&r)
     );
     assert!(!r[0].body.contains("(s)"), "{}", dump(&r));
+    // HISTORY counts its mails in words.
+    let r = j.mail("x@example.com", "HISTORY sub");
+    assert!(
+        r[0].body.contains("The archive of 'sub': 2 mails."),
+        "{}",
+        r[0].body
+    );
 }
 
 /// The results mail of `phase` as Austria gets it.

@@ -248,7 +248,10 @@ pub fn history(
         );
         return Ok(());
     }
-    let mut text = format!("The archive of '{}': {} mail(s).", game.name, entries.len());
+    let mut text = match entries.len() {
+        1 => format!("The archive of '{}': 1 mail.", game.name),
+        n => format!("The archive of '{}': {n} mails.", game.name),
+    };
     for e in entries {
         text.push_str(&format!(
             "\n\n=== {} ({})\n\n{}",
