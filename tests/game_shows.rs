@@ -54,6 +54,7 @@ fn list_shows_every_setting_and_who_has_ordered() {
         "End: when one power holds a majority of supply centres",
         "Draw rule: DIAS",
         "Deadline: ",
+        "Grace ends: ",
         "France   playing",
     ] {
         assert!(body.contains(wanted), "{wanted:?} missing:\n{body}");
@@ -79,7 +80,10 @@ fn list_shows_every_setting_and_who_has_ordered() {
     ] {
         assert!(list.contains(wanted), "{wanted:?} missing:\n{list}");
     }
-    assert!(!list.contains("Deadline: "), "{list}");
+    assert!(
+        !list.contains("Deadline: ") && !list.contains("Grace ends"),
+        "{list}"
+    );
     let france = list.find("France").expect(list);
     assert!(
         list[france..]

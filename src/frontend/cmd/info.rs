@@ -137,6 +137,9 @@ fn list_game(s: &mut Session<'_>, line: &Line, name: &str) -> Result<(), StoreEr
             Some(d) => out.push(format!("Deadline: {}.", format_time(d))),
             None => {}
         }
+        if let (Some(g), false) = (cur.record.grace_until, game.state == GameState::Paused) {
+            out.push(format!("Grace ends: {}.", format_time(g)));
+        }
         let master = matches!(&s.signed, Some(Signed::Master { game: g }) if g.id == game.id);
         let ordered = if master {
             Some(ordered_powers(s, game.id, &cur.record.phase)?)
