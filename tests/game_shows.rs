@@ -240,6 +240,8 @@ fn a_draw_of_named_powers_when_the_master_sets_nodias() {
     assert!(list.contains(rule), "{list}");
     let r = as_power(&mut j, "named", 'A', "SET DRAW E, Xanadu");
     assert!(r.body.contains("is not a list of powers"), "{}", r.body);
+    let r = as_power(&mut j, "named", 'A', "SET DRAW F");
+    assert!(r.body.contains("write SET CONCEDE France"), "{}", r.body);
     for (p, vote) in [
         ('A', "SET DRAW EFR"),
         ('E', "SET DRAW England France Russia"),

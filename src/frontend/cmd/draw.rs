@@ -68,6 +68,13 @@ fn read_vote(s: &Session<'_>, game: &Game, rest: &str) -> Result<Result<Vote, St
             rest.trim()
         )));
     };
+    if powers.len() < 2 {
+        return Ok(Err(format!(
+            "A draw needs two powers or more: to give the game to {} write SET CONCEDE {}.",
+            names(&powers),
+            names(&powers)
+        )));
+    }
     let survivors = current(s.tx, game.id)?
         .map(|c| c.position.survivors())
         .unwrap_or_default();
