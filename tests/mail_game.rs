@@ -474,7 +474,7 @@ fn a_whole_game_by_mail() {
     assert!(
         reply(&r)
             .body
-            .contains("rolled back to the start of S1902M (1 later phase(s) removed)"),
+            .contains("rolled back to the start of S1902M (the one phase after it is removed)"),
         "{}",
         dump(&r)
     );
@@ -1440,7 +1440,7 @@ fn information_commands() {
     let r = j.mail(&anyone(), "HISTORY alpha");
     let rep = reply(&r);
     assert!(
-        rep.body.contains("The archive of 'alpha': 1 mail(s)."),
+        rep.body.contains("The archive of 'alpha': 1 mail."),
         "{}",
         rep.body
     );
@@ -1461,7 +1461,7 @@ fn information_commands() {
         dump(&r)
     );
     let r = j.mail(&anyone(), "HISTORY alpha FROM 2026-11-01 TO 2026-11-30");
-    assert!(reply(&r).body.contains("1 mail(s)"), "{}", dump(&r));
+    assert!(reply(&r).body.contains("1 mail."), "{}", dump(&r));
     let r = j.mail(&anyone(), "HISTORY alpha FROM yesterday");
     assert!(
         reply(&r).subject.starts_with("[Error Flag]"),

@@ -253,7 +253,7 @@ fn a_draw_when_every_survivor_votes_for_it_in_the_same_phase() {
     assert!(!one(&results, &player('T'), "S1901M Results")
         .body
         .contains("declared a draw"));
-    // Votes clear with each phase: all seven again in F1901M.
+    // Turkey votes again in F1901M (the others' votes stand; voting again changes nothing).
     for (p, _) in POWERS {
         w.orders("drawn", p, "SET DRAW");
     }

@@ -69,11 +69,14 @@ impl Reply {
     pub fn body(&self, footer: &str) -> String {
         let mut body = self.blocks.join("\n\n");
         if self.left_out > 0 {
+            let left_out = match self.left_out {
+                1 => "the answer to 1 more command was".to_string(),
+                n => format!("the answers to {n} more commands were"),
+            };
             body.push_str(&format!(
-                "\n\n*** This reply reached {} KiB: the answers to {} more command(s) \
-                 were left out. Ask for them in another mail.",
+                "\n\n*** This reply reached {} KiB: {left_out} left out. Ask for them in \
+                 another mail.",
                 MAX_REPLY_BYTES / 1024,
-                self.left_out
             ));
         }
         body.push_str("\n\n");

@@ -440,16 +440,50 @@ fn run_lines(s: &mut Session<'_>, lines: &[Line]) -> Result<(), StoreError> {
 
 fn reply_subject(s: &Session<'_>) -> String {
     let original = strip_judge_subject(s.mail.subject.trim(), s.code());
-    let what = if original.is_empty() {
-        "Reply"
-    } else {
+    // A reply to one of the judge's own mails (results, a notice, press)
+    // is titled by what it answers, not by the mail it replies to.
+    let what = if !original.is_empty() && !judge_title(original) {
         original
+    } else if s.orders_touched {
+        "Orders"
+    } else {
+        "Reply"
     };
     let flag = if s.reply.error { "[Error Flag] " } else { "" };
     match &s.reply.game {
         Some(game) => format!("{flag}{}", s.subject(game, s.reply.phase.as_deref(), what)),
         None => format!("{flag}{}: {what}", s.code()),
     }
+}
+
+/// The titles of the judge's own mails: a subject left with one of
+/// these after [`strip_judge_subject`] holds no words of the player's.
+const JUDGE_TITLES: [&str; 17] = [
+    "Results",
+    "Reply",
+    "Reminder",
+    "[You are late!]",
+    "Late powers",
+    "Waiting for a replacement",
+    "Deadline changed",
+    "Deadline moved",
+    "Game starts",
+    "Game terminated",
+    "Rollback",
+    "New player for",
+    "Press from",
+    "Broadcast from",
+    "Sign-ons locked",
+    "You have been removed",
+    "Settings changed",
+];
+
+fn judge_title(what: &str) -> bool {
+    let starts = |title: &str| {
+        what.get(..title.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(title))
+    };
+    JUDGE_TITLES.iter().any(|t| starts(t)) || what.ends_with(" resigned")
 }
 
 /// The player's own words in a subject that answers one of ours: without

@@ -3,6 +3,7 @@
 
 pub mod clock;
 pub mod deadline;
+pub mod draw;
 pub mod maps;
 pub mod orders;
 pub mod process;

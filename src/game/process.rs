@@ -5,6 +5,7 @@
 use rusqlite::Connection;
 
 use super::clock::format_time;
+use super::draw;
 use super::orders::read_stored;
 // The commands name it here too.
 pub use super::settings::schedule_for;
@@ -204,7 +205,7 @@ fn store_outcome(
         .collect();
     store::mark_processed(conn, game.id, phase_name, &results, now)?;
     store::clear_waits(conn, game.id)?;
-    store::clear_draw_votes(conn, game.id)?;
+    // Draw votes stand until withdrawn or changed.
     store::clear_concessions(conn, game.id)?;
     if let Some(side) = done.toss {
         // Italy goes to the first seat of the winning side's player.
@@ -337,9 +338,17 @@ fn end_of_game(
             ));
         }
     }
-    let voted = |p: Power| seat_of(p).is_some_and(|s| s.draw_vote.as_deref() == Some(phase));
-    if !alive.is_empty() && alive.iter().all(|b| b.iter().any(|&p| voted(p))) {
-        let names: Vec<String> = alive.iter().map(|b| bloc_names(b)).collect();
+    let vote_of = |p: Power| {
+        let text = seat_of(p)?.draw_vote.as_deref()?;
+        draw::decode(text, phase)
+    };
+    if let Some(drawn) = draw::agreed(&alive, vote_of, !settings.nodias) {
+        let everyone = alive.iter().all(|b| b.iter().all(|p| drawn.contains(p)));
+        let names: Vec<String> = if everyone {
+            alive.iter().map(|b| bloc_names(b)).collect()
+        } else {
+            drawn.iter().map(|p| p.name().to_string()).collect()
+        };
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
         return Some(format!(
             "The game was declared a draw between {}.",

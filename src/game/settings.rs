@@ -59,6 +59,10 @@ pub struct GameSettings {
     pub end_year: Option<u16>,
     /// Players needed before the game starts by itself.
     pub players: usize,
+    /// Draws name their powers (SET NODIAS); false: DIAS, a draw includes
+    /// all survivors.
+    #[serde(default)]
+    pub nodias: bool,
 }
 
 /// The schedule for a phase kind.
@@ -91,6 +95,7 @@ impl GameSettings {
             adjustment: schedule(defaults.adjust_hours, &defaults.adjust_cron),
             end_year: None,
             players: 7,
+            nodias: false,
         }
     }
 

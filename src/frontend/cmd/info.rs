@@ -1,11 +1,12 @@
 //! Commands for anyone: HELP, GET, VERSION, LIST, HISTORY, SUMMARY.
 
-use super::find_game;
+use super::{find_game, listing};
 use crate::engine::map::{Map, Power};
+use crate::engine::position::Position;
 use crate::frontend::script::Line;
-use crate::frontend::session::Session;
+use crate::frontend::session::{Session, Signed};
 use crate::game::clock::{format_time, parse_time};
-use crate::game::{current, power_of};
+use crate::game::{current, power_of, settings_of};
 use crate::store::{self, GameState, StoreError};
 
 /// The help files: built in, overridable by `templates/help/<name>.txt`
@@ -111,11 +112,10 @@ fn list_game(s: &mut Session<'_>, line: &Line, name: &str) -> Result<(), StoreEr
     let Some(game) = find_game(s, line, name)? else {
         return Ok(());
     };
-    let map = Map::standard();
     let mut out = vec![format!(
         "Game '{}': {}, variant {}.",
         game.name,
-        game.state.as_str(),
+        listing::state_words(game.state),
         game.variant
     )];
     let seats = store::seats_of_game(s.tx, game.id)?;
@@ -127,45 +127,95 @@ fn list_game(s: &mut Session<'_>, line: &Line, name: &str) -> Result<(), StoreEr
             crate::game::variant_of(&game).players()
         ));
     }
+    out.extend(listing::settings_lines(&settings_of(&game)?));
     if let Some(cur) = &cur {
         out.push(format!("Phase {}.", cur.record.phase));
-        if let Some(d) = cur.record.deadline {
-            out.push(format!("Deadline: {}.", format_time(d)));
+        match cur.record.deadline {
+            _ if game.state == GameState::Paused => {
+                out.push("No deadline while the game is paused.".to_string())
+            }
+            Some(d) => out.push(format!("Deadline: {}.", format_time(d))),
+            None => {}
         }
+        if let (Some(g), false) = (cur.record.grace_until, game.state == GameState::Paused) {
+            out.push(format!("Grace ends: {}.", format_time(g)));
+        }
+        let master = matches!(&s.signed, Some(Signed::Master { game: g }) if g.id == game.id);
+        let ordered = if master {
+            Some(ordered_powers(s, game.id, &cur.record.phase)?)
+        } else {
+            None
+        };
         out.push(String::new());
         for power in Power::ALL {
-            let status = seats
-                .iter()
-                .find(|seat| power_of(seat) == Some(power))
-                .map(|seat| seat.status.as_str())
-                .unwrap_or("vacant");
-            let units: Vec<String> = cur
-                .position
-                .units
-                .iter()
-                .filter(|u| u.power == power)
-                .map(|u| format!("{} {}", u.kind.letter(), map.loc_abbr(u.location)))
-                .collect();
-            let centres: Vec<&str> = map
-                .supply_centres()
-                .filter(|&p| cur.position.owner(p) == Some(power))
-                .map(|p| map.abbr(p))
-                .collect();
-            out.push(format!(
-                "{:<8} {:<15} {:>2} centres: {}\n{:<8} {:<15} {:>2} units:   {}",
-                power.name(),
-                status,
-                centres.len(),
-                centres.join(" "),
-                "",
-                "",
-                units.len(),
-                units.join(", ")
+            out.push(power_lines(
+                &seats,
+                &cur.position,
+                power,
+                ordered.as_deref(),
             ));
         }
     }
     s.reply.ok(line, out.join("\n"));
     Ok(())
+}
+
+/// The powers with orders stored for the phase (shown to the Master).
+fn ordered_powers(s: &Session<'_>, game_id: i64, phase: &str) -> Result<Vec<String>, StoreError> {
+    let mut powers: Vec<String> = store::orders_of_phase(s.tx, game_id, phase)?
+        .into_iter()
+        .map(|o| o.power)
+        .collect();
+    powers.dedup();
+    Ok(powers)
+}
+
+/// A power's seat, centres and units; for the Master, whether it has
+/// ordered this phase.
+fn power_lines(
+    seats: &[store::Seat],
+    position: &Position,
+    power: Power,
+    ordered: Option<&[String]>,
+) -> String {
+    let map = Map::standard();
+    let status = seats
+        .iter()
+        .find(|seat| power_of(seat) == Some(power))
+        .map(|seat| listing::seat_words(seat.status))
+        .unwrap_or("vacant");
+    let units: Vec<String> = position
+        .units
+        .iter()
+        .filter(|u| u.power == power)
+        .map(|u| format!("{} {}", u.kind.letter(), map.loc_abbr(u.location)))
+        .collect();
+    let centres: Vec<&str> = map
+        .supply_centres()
+        .filter(|&p| position.owner(p) == Some(power))
+        .map(|p| map.abbr(p))
+        .collect();
+    let mut text = format!(
+        "{:<8} {:<15} {:>2} centres: {}\n{:<8} {:<15} {:>2} units:   {}",
+        power.name(),
+        status,
+        centres.len(),
+        centres.join(" "),
+        "",
+        "",
+        units.len(),
+        units.join(", ")
+    );
+    if let Some(ordered) = ordered {
+        let has = ordered.iter().any(|p| p == power.upper());
+        let word = if has {
+            "has ordered"
+        } else {
+            "has not ordered"
+        };
+        text.push_str(&format!("\n{:26}{word} this phase", ""));
+    }
+    text
 }
 
 pub fn history(
@@ -201,7 +251,10 @@ pub fn history(
         );
         return Ok(());
     }
-    let mut text = format!("The archive of '{}': {} mail(s).", game.name, entries.len());
+    let mut text = match entries.len() {
+        1 => format!("The archive of '{}': 1 mail.", game.name),
+        n => format!("The archive of '{}': {n} mails.", game.name),
+    };
     for e in entries {
         text.push_str(&format!(
             "\n\n=== {} ({})\n\n{}",

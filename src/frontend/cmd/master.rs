@@ -192,10 +192,15 @@ pub fn rollback(s: &mut Session<'_>, line: &Line, phase: Option<&str>) -> Result
     let (deadline, grace) = deadline_for(s.tx, game.id, schedule, s.now)?;
     store::set_deadline(s.tx, game.id, &target.phase, Some(deadline), Some(grace))?;
     let text = format!(
-        "Game '{}' is rolled back to the start of {} ({removed} later phase(s) removed); \
+        "Game '{}' is rolled back to the start of {} ({}); \
          orders for it must be given again. The deadline is {}.",
         game.name,
         target.phase,
+        match removed {
+            0 => "no later phase to remove".to_string(),
+            1 => "the one phase after it is removed".to_string(),
+            n => format!("the {n} phases after it are removed"),
+        },
         format_time(deadline)
     );
     // Archived and sent to everyone (once: `notify_all` archives it).

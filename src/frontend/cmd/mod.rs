@@ -1,8 +1,10 @@
 //! The commands of the mail language, by concept.
 
 pub mod create;
+pub mod draw;
 pub mod info;
 pub mod join;
+pub mod listing;
 pub mod master;
 pub mod njudge;
 pub mod orders;

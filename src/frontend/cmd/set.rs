@@ -13,7 +13,7 @@ use crate::store::{self, Game, StoreError};
 const PLAYER_SETTINGS: &str =
     "WAIT, NOWAIT, PASSWORD, ADDRESS, ABSENCE, DRAW, NODRAW, CONCEDE, NOCONCEDE, PREFERENCE, MAPS";
 const MASTER_SETTINGS: &str = "DEADLINE, GRACE, START, MOVE, RETREAT, ADJUST, NMR, NONMR, \
-                               WHITE, GREY, NO PRESS, PARTIAL, NO PARTIAL, OBSERVER, END";
+                               WHITE, GREY, NO PRESS, PARTIAL, NO PARTIAL, OBSERVER, END, DIAS, NODIAS";
 
 pub fn set(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Result<(), StoreError> {
     match what {
@@ -22,7 +22,8 @@ pub fn set(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Result<(
         "PASSWORD" => player_password(s, line, rest),
         "ADDRESS" => player_address(s, line, rest),
         "ABSENCE" => player_absence(s, line, rest),
-        "DRAW" | "NODRAW" => player_draw(s, line, what == "DRAW"),
+        "DRAW" | "NODRAW" => super::draw::player_draw(s, line, what == "DRAW", rest),
+        "DIAS" | "NODIAS" => super::draw::master_dias(s, line, what == "DIAS"),
         "CONCEDE" | "NOCONCEDE" => player_concede(s, line, what == "CONCEDE", rest),
         "MAPS" | "MAP" => player_maps(s, line, rest),
         "DEADLINE" | "GRACE" | "START" => master_time(s, line, what, rest),
@@ -206,27 +207,6 @@ fn player_absence(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), St
             "Write SET ABSENCE <date> [TO <date>], dates like 2026-12-24 or 2026-12-24 18:00, the end after the start.",
         ),
     }
-    Ok(())
-}
-
-fn player_draw(s: &mut Session<'_>, line: &Line, draw: bool) -> Result<(), StoreError> {
-    let Some((game, seat)) = player(s, line) else {
-        return Ok(());
-    };
-    let phase = current(s.tx, game.id)?.map(|c| c.record.phase);
-    let Some(phase) = phase.filter(|_| draw) else {
-        store::set_seat_draw(s.tx, seat.id, None)?;
-        s.reply.ok(line, "Your draw vote is withdrawn.");
-        return Ok(());
-    };
-    store::set_seat_draw(s.tx, seat.id, Some(&phase))?;
-    s.reply.ok(
-        line,
-        format!(
-            "Your vote for a draw in {phase} is recorded (secret until it passes). The game \
-             ends in a draw if every surviving power votes for one in the same phase."
-        ),
-    );
     Ok(())
 }
 
