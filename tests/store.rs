@@ -854,7 +854,6 @@ fn games_seats_phases_press_archive() {
     assert_eq!(f.draw_vote.as_deref(), Some("S1901M"));
     assert_eq!(f.status, SeatStatus::Late);
     assert_eq!(clear_waits(conn, game).unwrap(), 1);
-    assert_eq!(clear_draw_votes(conn, game).unwrap(), 1);
     set_seat_draw(conn, france.id, None).unwrap();
     assert!(matches!(
         set_seat_status(conn, 9999, SeatStatus::Active),

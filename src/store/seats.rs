@@ -269,14 +269,6 @@ pub fn clear_waits(conn: &Connection, game_id: i64) -> Result<usize> {
     )?)
 }
 
-/// Clears every draw vote of the game.
-pub fn clear_draw_votes(conn: &Connection, game_id: i64) -> Result<usize> {
-    Ok(conn.execute(
-        "UPDATE seats SET draw_vote = NULL \
-         WHERE game_id = ?1 AND draw_vote IS NOT NULL",
-        [game_id],
-    )?)
-}
 
 /// One player's time at one power.
 #[derive(Clone, Debug, PartialEq, Eq)]
