@@ -519,8 +519,9 @@ impl GameTick<'_> {
         }
         let text = format!(
             "Grace for {phase} in '{}' has ended without orders from {}.\n\
-             This game waits for a replacement: a new player takes a power over with\n\
-             SIGNON ?{} <password>. The Master may also EJECT or hand it on.\n",
+             This game waits for a replacement: its player may still sign on, or a new\n\
+             player takes the power over naming it, SIGNON <initial>{} <password>, once\n\
+             the Master approves them (SET TAKEOVER <power> <address>).\n",
             game.name,
             join_names(&names),
             game.name
