@@ -30,32 +30,23 @@ fn reply_to<'a>(mails: &'a [Out], addr: &str) -> &'a str {
     &found[0].body
 }
 
+/// Every power's orders for `game` (Germany's given), then passes until
+/// the phase is processed early: the game stands in `next`.
+fn play(w: &mut World, game: &str, germany: &str, at: i64, next: &str) {
+    for (p, _) in POWERS {
+        w.post_orders(game, p, if p == 'G' { germany } else { holds(p) });
+    }
+    w.run(at);
+    w.tick_until(at + HOUR, HOUR);
+    assert_eq!(w.current(game).0, next);
+}
+
 /// Plays Spring and Fall 1901 with every unit holding, but Germany takes
 /// Denmark: the game stands in W1901A, Germany due one build.
 fn to_winter(w: &mut World, game: &str) {
     w.now = t(0, 13);
-    for (p, _) in POWERS {
-        let lines = if p == 'G' {
-            "F Kie - Den\nA Ber H\nA Mun H"
-        } else {
-            holds(p)
-        };
-        w.post_orders(game, p, lines);
-    }
-    w.run(t(0, 13));
-    w.tick_until(t(0, 14), HOUR);
-    assert_eq!(w.current(game).0, "F1901M");
-    for (p, _) in POWERS {
-        let lines = if p == 'G' {
-            "F Den H\nA Ber H\nA Mun H"
-        } else {
-            holds(p)
-        };
-        w.post_orders(game, p, lines);
-    }
-    w.run(t(0, 15));
-    w.tick_until(t(0, 16), HOUR);
-    assert_eq!(w.current(game).0, "W1901A");
+    play(w, game, "F Kie - Den\nA Ber H\nA Mun H", t(0, 13), "F1901M");
+    play(w, game, "F Den H\nA Ber H\nA Mun H", t(0, 15), "W1901A");
 }
 
 #[test]

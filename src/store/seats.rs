@@ -168,12 +168,7 @@ pub fn replace_player(
     password: &PasswordHash,
     phase: &str,
 ) -> Result<()> {
-    conn.execute(
-        "UPDATE seat_history SET to_phase = ?2 \
-         WHERE to_phase IS NULL AND (game_id, power) = \
-               (SELECT game_id, power FROM seats WHERE id = ?1)",
-        params![seat_id, phase],
-    )?;
+    close_tenure(conn, seat_id, phase)?;
     let n = conn.execute(
         "UPDATE seats SET address = ?2, password_hash = ?3, status = 'active', wait = 0, \
                           draw_vote = NULL \
@@ -184,6 +179,17 @@ pub fn replace_player(
     conn.execute(
         "INSERT INTO seat_history (game_id, power, address, from_phase) \
          SELECT game_id, power, address, ?2 FROM seats WHERE id = ?1 AND power IS NOT NULL",
+        params![seat_id, phase],
+    )?;
+    Ok(())
+}
+
+/// Closes the seat's current player's time at `phase`.
+fn close_tenure(conn: &Connection, seat_id: i64, phase: &str) -> Result<()> {
+    conn.execute(
+        "UPDATE seat_history SET to_phase = ?2 \
+         WHERE to_phase IS NULL AND (game_id, power) = \
+               (SELECT game_id, power FROM seats WHERE id = ?1)",
         params![seat_id, phase],
     )?;
     Ok(())
@@ -531,12 +537,7 @@ pub const VACANT: &str = "";
 /// nothing), its history closes, its WAIT, draw vote and concession go,
 /// it leaves its bloc, and it takes `status`.
 pub fn vacate_seat(conn: &Connection, seat_id: i64, phase: &str, status: SeatStatus) -> Result<()> {
-    conn.execute(
-        "UPDATE seat_history SET to_phase = ?2 \
-         WHERE to_phase IS NULL AND (game_id, power) = \
-               (SELECT game_id, power FROM seats WHERE id = ?1)",
-        params![seat_id, phase],
-    )?;
+    close_tenure(conn, seat_id, phase)?;
     let n = conn.execute(
         "UPDATE seats SET address = ?2, status = ?3, wait = 0, draw_vote = NULL, \
                           concede_to = NULL, bloc = NULL \
