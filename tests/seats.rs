@@ -251,6 +251,20 @@ fn a_player_of_several_countries_comes_back_and_changes_for_all() {
         )
         .unwrap();
     assert_eq!(at_new, 2);
+
+    // EJECT removes the player from both countries.
+    let mails = master(&mut w, "blk", "EJECT Russia");
+    let notice = one(&mails, &player('E'), "Russia and Italy need a player");
+    assert!(
+        notice.body.contains("they wait for a new player"),
+        "{}",
+        notice.body
+    );
+    assert_eq!(count(&mails, new, "need a player"), 0);
+    assert_eq!(w.status("blk", 'I'), "abandoned");
+    assert_eq!(w.status("blk", 'R'), "abandoned");
+    let mails = w.mail(new, "SIGNON Iblk fresh-pass");
+    assert!(reply_to(&mails, new).contains("*** Italy in 'blk' has no player"));
 }
 
 #[test]

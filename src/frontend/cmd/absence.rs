@@ -132,13 +132,10 @@ fn set(
     store::add_absence(s.tx, seat.id, a, b)?;
     push_deadline(s, game, seat)?;
     let said = format!("from {} to {}", format_time(a), format_time(b));
-    tell_master(s, game, seat, &format!("has announced an absence {said}"));
+    let told = tell_master(s, game, seat, &format!("has announced an absence {said}"));
     s.reply.ok(
         line,
-        format!(
-            "Absence noted {said}: deadlines falling inside it will be pushed after it. \
-             The Master has been told."
-        ),
+        format!("Absence noted {said}: deadlines falling inside it will be pushed after it.{told}"),
     );
     Ok(())
 }
@@ -197,19 +194,19 @@ fn cancel(s: &mut Session<'_>, line: &Line, game: &Game, seat: &Seat) -> Result<
         );
         return Ok(());
     }
-    tell_master(s, game, seat, "has cancelled their absences");
+    let told = tell_master(s, game, seat, "has cancelled their absences");
     s.reply.ok(
         line,
-        "Your absences are cancelled (deadlines already moved stay as they are). \
-         The Master has been told.",
+        format!("Your absences are cancelled (deadlines already moved stay as they are).{told}"),
     );
     Ok(())
 }
 
-/// The Master, if the game has one, hears of a player's absence.
-fn tell_master(s: &mut Session<'_>, game: &Game, seat: &Seat, what: &str) {
+/// The Master, if the game has one, hears of a player's absence: what
+/// the reply says of it.
+fn tell_master(s: &mut Session<'_>, game: &Game, seat: &Seat, what: &str) -> &'static str {
     let Some(master) = game.master_address.clone() else {
-        return;
+        return "";
     };
     let power = seat.power.as_deref().map_or("A player".to_string(), |p| {
         format!(
@@ -224,4 +221,5 @@ fn tell_master(s: &mut Session<'_>, game: &Game, seat: &Seat, what: &str) {
         format!("{power} in '{}' {what}.\n", game.name),
         Some(game.id),
     );
+    " The Master has been told."
 }

@@ -280,13 +280,18 @@ pub fn eject(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), StoreEr
     for &p in &powers {
         how.push(super::takeover::how_to(s.tx, &game, p)?);
     }
+    let (wait, need) = if powers.len() > 1 {
+        ("they wait", "need")
+    } else {
+        ("it waits", "needs")
+    };
     let text = format!(
-        "The Master of '{}' has removed the player of {names}: it waits for a new player. \
+        "The Master of '{}' has removed the player of {names}: {wait} for a new player. \
          {} The phase is not processed before its deadline.",
         game.name,
         how.join(" ")
     );
-    notify_all(s, &game, &format!("{names} needs a player"), &text)?;
+    notify_all(s, &game, &format!("{names} {need} a player"), &text)?;
     s.reply.ok(line, text);
     Ok(())
 }

@@ -287,7 +287,7 @@ pub fn unobserve(s: &mut Session<'_>, line: &Line, name: &str) -> Result<(), Sto
 }
 
 pub fn resign(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
-    let Some(Signed::Player { game, seat, power }) = s.signed.clone() else {
+    let Some(Signed::Player { game, seat, .. }) = s.signed.clone() else {
         s.reply
             .refuse(line, "RESIGN needs a sign-on as a player first.");
         return Ok(());
@@ -302,11 +302,18 @@ pub fn resign(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
         let phase = current(s.tx, game.id)?
             .map(|c| c.record.phase)
             .unwrap_or_default();
+        let powers = crate::game::bloc_powers(s.tx, &seat)?;
+        let names: Vec<&str> = powers.iter().map(|p| p.name()).collect();
+        let names = crate::game::process::join_names(&names);
         // Every country of the player: nobody's password opens them now.
         for id in store::player_seat_ids(s.tx, seat.id)? {
             store::vacate_seat(s.tx, id, &phase, SeatStatus::Resigned)?;
         }
-        let name = power.map(|p| p.name()).unwrap_or("your power");
+        let name = if names.is_empty() {
+            "your power"
+        } else {
+            names.as_str()
+        };
         s.reply.ok(
             line,
             format!(
@@ -320,8 +327,8 @@ pub fn resign(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
                 vec![master],
                 subject,
                 format!(
-                    "The player of {name} in '{}' has resigned. The power waits for a \
-                     new player: approve one with SET TAKEOVER {name} <address>.\n",
+                    "The player of {name} in '{}' has resigned. It waits for a new \
+                     player: approve one with SET TAKEOVER <power> <address>.\n",
                     game.name
                 ),
                 Some(game.id),

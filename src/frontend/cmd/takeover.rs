@@ -101,6 +101,10 @@ pub fn try_take_over(
     let Some(power) = power_of(seat).filter(|_| waiting(seat)) else {
         return Ok(None);
     };
+    // The seat's own player, back with their password, is no newcomer.
+    if !vacant(seat) && s.credentials.check(password, &seat.password) {
+        return Ok(None);
+    }
     let sender = s.sender();
     let settings = settings_of(&reload(s.tx, game)?)?;
     if approved(&settings, power, &sender) && !seat.address.eq_ignore_ascii_case(&sender) {
