@@ -136,6 +136,15 @@ fn a_resigned_seat_cannot_be_signed_on_and_open_games_take_anyone() {
     let mut w = World::new("resign", &[CALM]);
     w.now = t(0, 12);
     w.start_game("rs", "");
+    // Nobody is approved for a power that has its player.
+    let mails = master(&mut w, "rs", "SET TAKEOVER Turkey early@players.test");
+    let reply = reply_to(&mails, MASTER);
+    assert!(
+        reply.contains("*** Turkey in 'rs' is not waiting for a player"),
+        "{reply}"
+    );
+    assert_eq!(count(&mails, "early@players.test", "You may take over"), 0);
+
     let mails = w.orders("rs", 'T', "RESIGN");
     assert!(reply_to(&mails, &player('T')).contains("You have resigned Turkey"));
     let mails = w.orders("rs", 'T', "A Con H");

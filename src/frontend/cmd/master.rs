@@ -245,7 +245,10 @@ pub fn eject(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), StoreEr
     let Some((game, power, seat)) = master_seat(s, line, text)? else {
         return Ok(());
     };
-    if super::takeover::vacant(&seat) || game.state.is_over() {
+    if super::takeover::vacant(&seat)
+        || game.state.is_over()
+        || seat.status == SeatStatus::Eliminated
+    {
         s.reply.refuse(
             line,
             format!(
@@ -256,12 +259,7 @@ pub fn eject(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), StoreEr
         );
         return Ok(());
     }
-    let phase = current(s.tx, game.id)?
-        .map(|c| c.record.phase)
-        .unwrap_or_default();
-    let powers = crate::game::bloc_powers(s.tx, &seat)?;
-    let names: Vec<&str> = powers.iter().map(|p| p.name()).collect();
-    let names = crate::game::process::join_names(&names);
+    let (powers, names) = super::takeover::vacate_player(s, &game, &seat, SeatStatus::Abandoned)?;
     let subject = s.subject(&game.name, None, "You have been removed");
     s.send(
         vec![seat.address.clone()],
@@ -273,9 +271,6 @@ pub fn eject(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), StoreEr
         ),
         Some(game.id),
     );
-    for id in store::player_seat_ids(s.tx, seat.id)? {
-        store::vacate_seat(s.tx, id, &phase, SeatStatus::Abandoned)?;
-    }
     let mut how = Vec::new();
     for &p in &powers {
         how.push(super::takeover::how_to(s.tx, &game, p)?);

@@ -299,16 +299,7 @@ pub fn resign(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
             format!("You have left '{}' before it started.", game.name),
         );
     } else {
-        let phase = current(s.tx, game.id)?
-            .map(|c| c.record.phase)
-            .unwrap_or_default();
-        let powers = crate::game::bloc_powers(s.tx, &seat)?;
-        let names: Vec<&str> = powers.iter().map(|p| p.name()).collect();
-        let names = crate::game::process::join_names(&names);
-        // Every country of the player: nobody's password opens them now.
-        for id in store::player_seat_ids(s.tx, seat.id)? {
-            store::vacate_seat(s.tx, id, &phase, SeatStatus::Resigned)?;
-        }
+        let (_, names) = super::takeover::vacate_player(s, &game, &seat, SeatStatus::Resigned)?;
         let name = if names.is_empty() {
             "your power"
         } else {

@@ -251,6 +251,20 @@ fn approve(
         return Ok(());
     };
     let address = address.addr_spec();
+    let seat = store::seat_by_power(s.tx, game.id, power.upper())?;
+    if !seat.as_ref().is_some_and(waiting) {
+        s.reply.refuse(
+            line,
+            format!(
+                "{} in '{}' is not waiting for a player: approve a newcomer once it is \
+                 (after EJECT {}, a resignation, or the end of grace in a NoNMR game).",
+                power.name(),
+                game.name,
+                power.name()
+            ),
+        );
+        return Ok(());
+    }
     settings
         .approved
         .insert(power.upper().to_string(), address.clone());
@@ -280,6 +294,27 @@ fn approve(
         ),
     );
     Ok(())
+}
+
+/// The player of `seat` leaves every country they play (EJECT, RESIGN):
+/// nobody's password opens them now, and no mail goes to the player.
+/// The countries, and their names in words.
+pub fn vacate_player(
+    s: &mut Session<'_>,
+    game: &Game,
+    seat: &Seat,
+    status: SeatStatus,
+) -> Result<(Vec<Power>, String), StoreError> {
+    let phase = crate::game::current(s.tx, game.id)?
+        .map(|c| c.record.phase)
+        .unwrap_or_default();
+    let powers = crate::game::bloc_powers(s.tx, seat)?;
+    let names: Vec<&str> = powers.iter().map(|p| p.name()).collect();
+    let names = crate::game::process::join_names(&names);
+    for id in store::player_seat_ids(s.tx, seat.id)? {
+        store::vacate_seat(s.tx, id, &phase, status)?;
+    }
+    Ok((powers, names))
 }
 
 /// The game as it stands now (earlier lines of the mail may have changed it).
