@@ -240,6 +240,17 @@ fn a_player_of_several_countries_comes_back_and_changes_for_all() {
     );
     assert_eq!(w.status("blk", 'I'), "active");
     assert_eq!(w.status("blk", 'R'), "active");
+    // Russia's orders, given on Italy's sign-on, are carried out.
+    let mails = w.orders("blk", 'I', "A Mos - Ukr");
+    let reply = reply_to(&mails, &player('I'));
+    assert!(!reply.contains("\n*** "), "{reply}");
+    let mails = master(&mut w, "blk", "PROCESS");
+    let results = &one(&mails, &player('E'), "F1901M Results").body;
+    assert!(results.contains("Army Moscow -> Ukraine."), "{results}");
+    assert!(
+        !results.contains("Army Moscow -> Ukraine.  (*"),
+        "{results}"
+    );
 
     // A new password and address, for both countries.
     let new = "italy-russia@elsewhere.test";
