@@ -589,7 +589,8 @@ fn nonmr_abandons_the_late_power_and_waits_for_a_replacement() {
         assert!(
             m.body
                 .contains("Grace for S1901M in 'nonmr' has ended without orders from Turkey.")
-                && m.body.contains("SIGNON ?nonmr <password>"),
+                && m.body.contains("SIGNON <initial>nonmr <password>")
+                && m.body.contains("SET TAKEOVER <power> <address>"),
             "{}",
             m.body
         );
@@ -602,9 +603,33 @@ fn nonmr_abandons_the_late_power_and_waits_for_a_replacement() {
     assert_eq!(w.phases("nonmr").len(), 1);
     assert_eq!(w.current("nonmr"), ("S1901M".to_string(), deadline));
 
-    // A replacement takes Turkey over, with a fresh deadline.
+    // A newcomer must name the power, and be approved by the Master.
     let newcomer = "newcomer@players.test";
-    let mails = w.mail_at(t(7, 14), newcomer, "SIGNON ?nonmr fresh-pw");
+    let mails = w.mail_at(t(7, 13), newcomer, "SIGNON ?nonmr fresh-pw");
+    let reply = &one(&mails, newcomer, "").body;
+    assert!(
+        reply.contains("name the power you take over")
+            && reply.contains("Waiting for a player: Turkey."),
+        "{reply}"
+    );
+    let mails = w.mail_at(t(7, 13), newcomer, "SIGNON Tnonmr fresh-pw");
+    let reply = &one(&mails, newcomer, "").body;
+    assert!(reply.contains("Sign-on failed"), "{reply}");
+    assert_eq!(w.status("nonmr", 'T'), "abandoned");
+    let mails = w.mail_at(
+        t(7, 13),
+        MASTER,
+        &format!("SIGNON Mnonmr {MASTER_PW}\nSET TAKEOVER Turkey {newcomer}"),
+    );
+    let told = one(&mails, newcomer, "You may take over Turkey");
+    assert!(
+        told.body.contains("SIGNON Tnonmr <password>"),
+        "{}",
+        told.body
+    );
+
+    // The approved replacement takes Turkey over, with a fresh deadline.
+    let mails = w.mail_at(t(7, 14), newcomer, "SIGNON Tnonmr fresh-pw");
     let reply = &one(&mails, newcomer, "").body;
     assert!(reply.contains("You now play Turkey in 'nonmr'."), "{reply}");
     let fresh = t(7, 14) + 72 * HOUR;

@@ -5,9 +5,10 @@
 /// Who a `SIGNON` names.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SignOnAs {
-    /// `SIGNON ?game`: join a forming game, or take over an abandoned power.
+    /// `SIGNON ?game`: join a forming game.
     Join,
-    /// `SIGNON Fgame`: a power, by its initial.
+    /// `SIGNON Fgame`: a power, by its initial (or, for a newcomer, the
+    /// power taken over).
     Power(char),
     /// `SIGNON Mgame`: the game's Master.
     Master,

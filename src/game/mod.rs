@@ -145,7 +145,7 @@ pub fn playing(seat: &Seat) -> bool {
 pub fn everyone(conn: &Connection, game: &Game) -> Result<Vec<String>, StoreError> {
     let mut to: Vec<String> = store::seats_of_game(conn, game.id)?
         .into_iter()
-        .filter(|s| s.status != SeatStatus::Resigned)
+        .filter(|s| s.status != SeatStatus::Resigned && s.address != store::VACANT)
         .map(|s| s.address)
         .collect();
     to.extend(game.master_address.clone());

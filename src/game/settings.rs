@@ -63,6 +63,18 @@ pub struct GameSettings {
     /// all survivors.
     #[serde(default)]
     pub nodias: bool,
+    /// SET TAKEOVER ON: anyone may take over a power left without a
+    /// player; off, only an address the Master approved.
+    #[serde(default)]
+    pub takeovers: bool,
+    /// Takeovers the Master approved (SET TAKEOVER <power> <address>):
+    /// power (upper case) to address.
+    #[serde(default)]
+    pub approved: std::collections::BTreeMap<String, String>,
+    /// The most days of absence a player may have announced and not yet
+    /// over (SET ABSENCE), together.
+    #[serde(default = "default_absence_days")]
+    pub absence_days: u32,
 }
 
 /// The schedule for a phase kind.
@@ -96,6 +108,9 @@ impl GameSettings {
             end_year: None,
             players: 7,
             nodias: false,
+            takeovers: false,
+            approved: Default::default(),
+            absence_days: defaults.absence_days,
         }
     }
 
@@ -132,6 +147,10 @@ pub struct Defaults {
     /// The time zone schedules are read in (IANA name); absent: UTC.
     #[serde(default)]
     pub timezone: Option<String>,
+    /// The most days of absence a player may have announced and not yet
+    /// over, together (each game's Master may change it).
+    #[serde(default = "default_absence_days")]
+    pub absence_days: u32,
 }
 
 impl Default for Defaults {
@@ -145,6 +164,7 @@ impl Default for Defaults {
             retreat_cron: None,
             adjust_cron: None,
             timezone: None,
+            absence_days: default_absence_days(),
         }
     }
 }
@@ -157,6 +177,9 @@ fn default_short_hours() -> u32 {
 }
 fn default_grace_hours() -> u32 {
     24
+}
+fn default_absence_days() -> u32 {
+    14
 }
 
 /// The clock's habits: `[clock]` in `judge.toml`.

@@ -286,6 +286,12 @@ fn waited_for(seat: &Seat) -> bool {
     seat.power.is_some() && matches!(seat.status, SeatStatus::Active | SeatStatus::Late)
 }
 
+/// A power left without a player (ejected): never processed early, so a
+/// replacement has until the deadline.
+fn open(seat: &Seat) -> bool {
+    seat.power.is_some() && seat.status == SeatStatus::Abandoned && seat.address == store::VACANT
+}
+
 /// Nothing will ever be due (until the game's rows change).
 const NEVER: Option<i64> = Some(i64::MAX);
 
@@ -455,7 +461,7 @@ impl GameTick<'_> {
             .unwrap_or(self.cur.record.started_at);
         // Early only for orders somebody gave: a game whose powers are all
         // in civil disorder keeps to its deadlines instead of running away.
-        let may_go_early = seats.iter().any(waited_for) && !anyone_waits;
+        let may_go_early = seats.iter().any(waited_for) && !anyone_waits && !seats.iter().any(open);
         let early_at = last_order + i64::from(self.clock.early_minutes) * 60;
         if (may_go_early && self.now >= early_at) || self.now >= self.deadline {
             self.process()?;
@@ -513,8 +519,9 @@ impl GameTick<'_> {
         }
         let text = format!(
             "Grace for {phase} in '{}' has ended without orders from {}.\n\
-             This game waits for a replacement: a new player takes a power over with\n\
-             SIGNON ?{} <password>. The Master may also EJECT or hand it on.\n",
+             This game waits for a replacement: its player may still sign on, or a new\n\
+             player takes the power over naming it, SIGNON <initial>{} <password>, once\n\
+             the Master approves them (SET TAKEOVER <power> <address>).\n",
             game.name,
             join_names(&names),
             game.name

@@ -168,12 +168,7 @@ pub fn replace_player(
     password: &PasswordHash,
     phase: &str,
 ) -> Result<()> {
-    conn.execute(
-        "UPDATE seat_history SET to_phase = ?2 \
-         WHERE to_phase IS NULL AND (game_id, power) = \
-               (SELECT game_id, power FROM seats WHERE id = ?1)",
-        params![seat_id, phase],
-    )?;
+    close_tenure(conn, seat_id, phase)?;
     let n = conn.execute(
         "UPDATE seats SET address = ?2, password_hash = ?3, status = 'active', wait = 0, \
                           draw_vote = NULL \
@@ -184,6 +179,17 @@ pub fn replace_player(
     conn.execute(
         "INSERT INTO seat_history (game_id, power, address, from_phase) \
          SELECT game_id, power, address, ?2 FROM seats WHERE id = ?1 AND power IS NOT NULL",
+        params![seat_id, phase],
+    )?;
+    Ok(())
+}
+
+/// Closes the seat's current player's time at `phase`.
+fn close_tenure(conn: &Connection, seat_id: i64, phase: &str) -> Result<()> {
+    conn.execute(
+        "UPDATE seat_history SET to_phase = ?2 \
+         WHERE to_phase IS NULL AND (game_id, power) = \
+               (SELECT game_id, power FROM seats WHERE id = ?1)",
         params![seat_id, phase],
     )?;
     Ok(())
@@ -269,7 +275,6 @@ pub fn clear_waits(conn: &Connection, game_id: i64) -> Result<usize> {
     )?)
 }
 
-
 /// One player's time at one power.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SeatTenure {
@@ -332,6 +337,20 @@ pub fn absences_of_game(conn: &Connection, game_id: i64, now: i64) -> Result<Vec
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Cancels the seat's absences not over by `now`: those to come go, one
+/// under way ends now. How many.
+pub fn cancel_absences(conn: &Connection, seat_id: i64, now: i64) -> Result<usize> {
+    let gone = conn.execute(
+        "DELETE FROM absences WHERE seat_id = ?1 AND starts >= ?2",
+        params![seat_id, now],
+    )?;
+    let cut = conn.execute(
+        "UPDATE absences SET ends = ?2 WHERE seat_id = ?1 AND starts < ?2 AND ends > ?2",
+        params![seat_id, now],
+    )?;
+    Ok(gone + cut)
 }
 
 // Observers -------------------------------------------------------------
@@ -443,4 +462,78 @@ pub fn clear_concessions(conn: &Connection, game_id: i64) -> Result<usize> {
         "UPDATE seats SET concede_to = NULL WHERE game_id = ?1",
         params![game_id],
     )?)
+}
+
+// A player's seats -------------------------------------------------------
+
+/// The seat and, in games for fewer players, every other seat of its bloc:
+/// all the countries its player plays.
+const PLAYER_SEATS: &str =
+    "id = ?1 OR (bloc IS NOT NULL AND bloc = (SELECT bloc FROM seats WHERE id = ?1))";
+
+/// The ids of every seat the player of `seat_id` holds (the seat first).
+pub fn player_seat_ids(conn: &Connection, seat_id: i64) -> Result<Vec<i64>> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT id FROM seats WHERE {PLAYER_SEATS} ORDER BY id <> ?1, id"
+    ))?;
+    let rows = stmt.query_map([seat_id], |r| r.get(0))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// SET PASSWORD: the new password for every country of the player.
+pub fn set_player_password(conn: &Connection, seat_id: i64, password: &PasswordHash) -> Result<()> {
+    conn.execute(
+        &format!("UPDATE seats SET password_hash = ?2 WHERE {PLAYER_SEATS}"),
+        params![seat_id, password],
+    )?;
+    Ok(())
+}
+
+/// SET ADDRESS: the new address for every country of the player.
+pub fn set_player_address(conn: &Connection, seat_id: i64, address: &str) -> Result<()> {
+    conn.execute(
+        &format!("UPDATE seats SET address = ?2 WHERE {PLAYER_SEATS}"),
+        params![seat_id, address],
+    )?;
+    Ok(())
+}
+
+/// The player of `seat_id` signs on again: every country of theirs that
+/// was late, abandoned or in civil disorder is active again. How many
+/// came back from abandonment or civil disorder.
+pub fn bring_player_back(conn: &Connection, seat_id: i64) -> Result<usize> {
+    let back = conn.query_row(
+        &format!(
+            "SELECT count(*) FROM seats WHERE ({PLAYER_SEATS}) \
+             AND status IN ('abandoned', 'civil_disorder')"
+        ),
+        [seat_id],
+        |r| r.get::<_, i64>(0),
+    )?;
+    conn.execute(
+        &format!(
+            "UPDATE seats SET status = 'active' WHERE ({PLAYER_SEATS}) \
+             AND status IN ('abandoned', 'civil_disorder', 'late')"
+        ),
+        [seat_id],
+    )?;
+    Ok(back as usize)
+}
+
+/// The address of a seat nobody holds: never mailed, never signed on.
+pub const VACANT: &str = "";
+
+/// The player leaves the seat for good (ejected, resigned) from `phase`:
+/// the seat has no address (no more mail; the old password opens
+/// nothing), its history closes, its WAIT, draw vote and concession go,
+/// it leaves its bloc, and it takes `status`.
+pub fn vacate_seat(conn: &Connection, seat_id: i64, phase: &str, status: SeatStatus) -> Result<()> {
+    close_tenure(conn, seat_id, phase)?;
+    let n = conn.execute(
+        "UPDATE seats SET address = ?2, status = ?3, wait = 0, draw_vote = NULL, \
+                          concede_to = NULL, bloc = NULL \
+         WHERE id = ?1",
+        params![seat_id, VACANT, status],
+    )?;
+    expect_one(n, || format!("seat #{seat_id}"))
 }

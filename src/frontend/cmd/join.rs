@@ -7,11 +7,11 @@ use crate::engine::position::Position;
 use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
 use crate::game::clock::format_time;
-use crate::game::deadline::{deadline_for, refresh_deadline};
+use crate::game::deadline::deadline_for;
 use crate::game::process::schedule_for;
 use crate::game::start::{assign_blocs, read_preferences};
 use crate::game::variant::Variant;
-use crate::game::{power_of, settings_of, variant_of};
+use crate::game::{settings_of, variant_of};
 use crate::interchange::PositionJson;
 use crate::store::{self, Game, GameState, NewSeat, Seat, SeatStatus, StoreError};
 
@@ -24,7 +24,7 @@ pub fn join(
     let sender = s.sender();
     let seats = store::seats_of_game(s.tx, game.id)?;
     if game.state != GameState::Forming {
-        return take_over(s, line, game, password);
+        return super::takeover::unnamed(s, line, &game);
     }
     if let Some(seat) = seats
         .iter()
@@ -103,71 +103,6 @@ fn add_player(s: &mut Session<'_>, game: &Game, password: &str) -> Result<Seat, 
         s.now,
     )?;
     Ok(store::seat_by_id(s.tx, id)?.expect("just added"))
-}
-
-/// SIGNON ?<game> in a running game: take over a power its player left.
-fn take_over(
-    s: &mut Session<'_>,
-    line: &Line,
-    game: Game,
-    password: &str,
-) -> Result<(), StoreError> {
-    let seats = store::seats_of_game(s.tx, game.id)?;
-    let open = seats.iter().find(|seat| {
-        matches!(seat.status, SeatStatus::Abandoned | SeatStatus::Resigned) && seat.power.is_some()
-    });
-    let Some(open) = open.cloned() else {
-        s.reply.refuse(
-            line,
-            format!(
-                "Game '{}' has started and no power in it is waiting for a player.",
-                game.name
-            ),
-        );
-        return Ok(());
-    };
-    let hash = store::hash_password(password)?;
-    let sender = s.sender();
-    let phase = s.reply.phase.clone().unwrap_or_default();
-    store::replace_player(s.tx, open.id, &sender, &hash, &phase)?;
-    let power = power_of(&open).expect("an assigned seat");
-    // A fresh deadline for the newcomer.
-    refresh_deadline(s.tx, &game, s.now)?;
-    let seat = store::seat_by_id(s.tx, open.id)?.expect("seat");
-    // The others hear of the newcomer and of the deadline.
-    if let Some(cur) = crate::game::current(s.tx, game.id)? {
-        let mut to = crate::game::everyone(s.tx, &game)?;
-        to.retain(|a| !a.eq_ignore_ascii_case(&sender));
-        let subject = s.subject(
-            &game.name,
-            Some(&cur.record.phase),
-            &format!("New player for {}", power.name()),
-        );
-        let deadline = cur.record.deadline.map(format_time).unwrap_or_default();
-        s.send(
-            to,
-            subject,
-            format!(
-                "{} in '{}' has a new player. The deadline for {} is {deadline}.\n",
-                power.name(),
-                game.name,
-                cur.record.phase
-            ),
-            Some(game.id),
-        );
-    }
-    s.reply.ok(
-        line,
-        format!(
-            "You now play {} in '{}'. Sign on from now on with SIGNON {}{} <password>.",
-            power.name(),
-            game.name,
-            power.initial(),
-            game.name
-        ),
-    );
-    sign_on_player(s, game, seat, Some(power));
-    Ok(())
 }
 
 /// SET PREFERENCE <initials>, for a player of a forming game.

@@ -243,30 +243,56 @@ fn master_seat(
     Ok(Some((game, power, seat)))
 }
 
+/// EJECT <power>: the player is removed from every country they play
+/// (no more mail; the old password opens nothing), the game hears that
+/// the power waits for a new player, and nothing is processed early.
 pub fn eject(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), StoreError> {
     let Some((game, power, seat)) = master_seat(s, line, text)? else {
         return Ok(());
     };
-    store::set_seat_status(s.tx, seat.id, SeatStatus::Abandoned)?;
+    if super::takeover::vacant(&seat)
+        || game.state.is_over()
+        || seat.status == SeatStatus::Eliminated
+    {
+        s.reply.refuse(
+            line,
+            format!(
+                "{} in '{}' has no player to eject.",
+                power.name(),
+                game.name
+            ),
+        );
+        return Ok(());
+    }
+    let (powers, names) = super::takeover::vacate_player(s, &game, &seat, SeatStatus::Abandoned)?;
     let subject = s.subject(&game.name, None, "You have been removed");
     s.send(
         vec![seat.address.clone()],
         subject,
         format!(
-            "The Master of '{}' has removed you from {}.\n",
+            "The Master of '{}' has removed you from {names}. Your password no longer \
+             signs on to it, and you will get no more of the game's mail.\n",
             game.name,
-            power.name()
         ),
         Some(game.id),
     );
-    s.reply.ok(
-        line,
-        format!(
-            "{} is abandoned; a new player takes it over with SIGNON ?{} <password>.",
-            power.name(),
-            game.name
-        ),
+    let mut how = Vec::new();
+    for &p in &powers {
+        how.push(super::takeover::how_to(s.tx, &game, p)?);
+    }
+    let (wait, need) = if powers.len() > 1 {
+        ("they wait", "need")
+    } else {
+        ("it waits", "needs")
+    };
+    let text = format!(
+        "The Master of '{}' has removed the player of {names}: {wait} for a new player. \
+         {} The phase is not processed before its deadline.",
+        game.name,
+        how.join(" ")
     );
+    notify_all(s, &game, &format!("{names} {need} a player"), &text)?;
+    s.reply.ok(line, text);
     Ok(())
 }
 

@@ -1,5 +1,6 @@
 //! The commands of the mail language, by concept.
 
+pub mod absence;
 pub mod create;
 pub mod draw;
 pub mod info;
@@ -11,6 +12,7 @@ pub mod orders;
 pub mod press;
 pub mod set;
 pub mod signon;
+pub mod takeover;
 
 use super::script::Line;
 use super::session::{Session, Signed};

@@ -13,7 +13,8 @@ use crate::store::{self, Game, StoreError};
 const PLAYER_SETTINGS: &str =
     "WAIT, NOWAIT, PASSWORD, ADDRESS, ABSENCE, DRAW, NODRAW, CONCEDE, NOCONCEDE, PREFERENCE, MAPS";
 const MASTER_SETTINGS: &str = "DEADLINE, GRACE, START, MOVE, RETREAT, ADJUST, NMR, NONMR, \
-                               WHITE, GREY, NO PRESS, PARTIAL, NO PARTIAL, OBSERVER, END, DIAS, NODIAS";
+                               WHITE, GREY, NO PRESS, PARTIAL, NO PARTIAL, OBSERVER, END, DIAS, NODIAS, \
+                               TAKEOVER, ABSENCE LIMIT";
 
 pub fn set(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Result<(), StoreError> {
     match what {
@@ -21,7 +22,8 @@ pub fn set(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Result<(
         "WAIT" | "NOWAIT" => player_wait(s, line, what == "WAIT"),
         "PASSWORD" => player_password(s, line, rest),
         "ADDRESS" => player_address(s, line, rest),
-        "ABSENCE" => player_absence(s, line, rest),
+        "ABSENCE" | "NOABSENCE" => super::absence::absence(s, line, what, rest),
+        "TAKEOVER" | "TAKEOVERS" => super::takeover::set_takeover(s, line, rest),
         "DRAW" | "NODRAW" => super::draw::player_draw(s, line, what == "DRAW", rest),
         "DIAS" | "NODIAS" => super::draw::master_dias(s, line, what == "DIAS"),
         "CONCEDE" | "NOCONCEDE" => player_concede(s, line, what == "CONCEDE", rest),
@@ -112,7 +114,7 @@ fn player_password(s: &mut Session<'_>, line: &Line, new: &str) -> Result<(), St
         return Ok(());
     }
     let hash = store::hash_password(new)?;
-    store::set_seat_password(s.tx, seat.id, &hash)?;
+    store::set_player_password(s.tx, seat.id, &hash)?;
     s.reply.ok(
         line,
         "Your password is changed. Use the new one from your next mail on.",
@@ -130,83 +132,12 @@ fn player_address(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), St
         return Ok(());
     };
     let new = addr.addr_spec();
-    store::set_seat_address(s.tx, seat.id, &new)?;
+    store::set_player_address(s.tx, seat.id, &new)?;
     // Both the old and the new address hear of the change.
     s.reply.also_to.push(seat.address.clone());
     s.reply.also_to.push(new.clone());
     s.reply
         .ok(line, format!("Your address of record is now {new}."));
-    Ok(())
-}
-
-fn player_absence(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), StoreError> {
-    let Some((_, seat)) = player(s, line) else {
-        return Ok(());
-    };
-    let upper = text.to_ascii_uppercase();
-    let (start, end) = match upper.find(" TO ") {
-        Some(k) => (&text[..k], Some(&text[k + 4..])),
-        None => (text, None),
-    };
-    let starts = parse_time(start);
-    let ends = match end {
-        Some(e) => parse_time(e),
-        None => starts.map(|t| t + 86_400),
-    };
-    match (starts, ends) {
-        (Some(a), Some(b)) if b > a => {
-            store::add_absence(s.tx, seat.id, a, b)?;
-            // A current deadline inside the absence moves past it.
-            let game = store::game_by_id(s.tx, seat.game_id)?.expect("game");
-            if let Some(cur) = current(s.tx, game.id)?.filter(|c| c.record.processed_at.is_none()) {
-                if let Some(deadline) = cur.record.deadline {
-                    let settings = settings_of(&game)?;
-                    let schedule = crate::game::process::schedule_for(&settings, cur.position.phase.kind);
-                    if let Some(new) = crate::game::deadline::push_for_absences(
-                        s.tx,
-                        game.id,
-                        schedule,
-                        &cur.record.phase,
-                        deadline,
-                    )? {
-                        s.reply.text(format!(
-                            "The deadline for {} falls in your absence: it is now {}.",
-                            cur.record.phase,
-                            format_time(new)
-                        ));
-                        // Everyone else hears of the new deadline too.
-                        let mut to = crate::game::everyone(s.tx, &game)?;
-                        to.retain(|a| !a.eq_ignore_ascii_case(&seat.address));
-                        let subject = s.subject(&game.name, Some(&cur.record.phase), "Deadline changed");
-                        s.send(
-                            to,
-                            subject,
-                            format!(
-                                "A player's absence covers the deadline for {} in '{}': \
-                                 it is now {}.\n",
-                                cur.record.phase,
-                                game.name,
-                                format_time(new)
-                            ),
-                            Some(game.id),
-                        );
-                    }
-                }
-            }
-            s.reply.ok(
-                line,
-                format!(
-                    "Absence noted from {} to {}: deadlines falling inside it will be pushed after it.",
-                    format_time(a),
-                    format_time(b)
-                ),
-            );
-        }
-        _ => s.reply.refuse(
-            line,
-            "Write SET ABSENCE <date> [TO <date>], dates like 2026-12-24 or 2026-12-24 18:00, the end after the start.",
-        ),
-    }
     Ok(())
 }
 

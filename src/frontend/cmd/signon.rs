@@ -120,9 +120,7 @@ fn sign_on_master(
     s.reply
         .ok(line, format!("Signed on as the Master of '{}'.", game.name));
     if let Some(master) = &game.master_address {
-        if !master.eq_ignore_ascii_case(&s.sender()) {
-            s.reply.also_to.push(master.clone());
-        }
+        copy_to_record(s, master);
     }
     s.signed = Some(Signed::Master { game });
     Ok(())
@@ -151,6 +149,11 @@ fn sign_on_power(
         s.reply.refuse(line, FAILED);
         return Ok(());
     };
+    if !game.state.is_over()
+        && super::takeover::try_take_over(s, line, &game, &seat, password)?.is_some()
+    {
+        return Ok(());
+    }
     let guarded = Guarded {
         target: format!("seat:{}", seat.id),
         what: format!("your seat ({}) in '{}'", power.name(), game.name),
@@ -166,10 +169,6 @@ fn sign_on_power(
             format!("Game '{}' is over; nothing more can be ordered.", game.name),
         );
         return Ok(());
-    }
-    if !seat.address.eq_ignore_ascii_case(&s.sender()) {
-        // A sign-on from elsewhere: the player of record hears of it.
-        s.reply.also_to.push(seat.address.clone());
     }
     let note = back_in_play(s, &seat)?;
     let paused = if game.state == GameState::Paused {
@@ -187,24 +186,34 @@ fn sign_on_power(
             game.name
         ),
     );
+    copy_to_record(s, &seat.address);
     sign_on_player(s, game, seat, Some(power));
     Ok(())
 }
 
-/// A seat left, in disorder or late is active again once its player signs
-/// on: what the reply says of it (nothing for a late one).
-fn back_in_play(s: &mut Session<'_>, seat: &Seat) -> Result<&'static str, StoreError> {
-    if !matches!(
-        seat.status,
-        SeatStatus::Abandoned | SeatStatus::CivilDisorder | SeatStatus::Late
-    ) {
-        return Ok("");
+/// A sign-on from another address than the one of record: a copy of the
+/// reply goes to the address of record, saying where the sign-on came from.
+fn copy_to_record(s: &mut Session<'_>, record: &str) {
+    let sender = s.sender();
+    if record.eq_ignore_ascii_case(&sender) {
+        return;
     }
-    store::set_seat_status(s.tx, seat.id, SeatStatus::Active)?;
-    Ok(if seat.status == SeatStatus::Late {
-        ""
-    } else {
-        " Welcome back: your power is in play again."
+    s.reply.also_to.push(record.to_string());
+    s.reply.text(format!(
+        "This sign-on came from {sender}, not from the address of record {record}: \
+         a copy of this reply goes to both. If it was not you, change your password \
+         (SET PASSWORD)."
+    ));
+}
+
+/// Every country of a player left, in disorder or late is active again
+/// once the player signs on (with any one of their initials): what the
+/// reply says of it (nothing when only late).
+fn back_in_play(s: &mut Session<'_>, seat: &Seat) -> Result<&'static str, StoreError> {
+    Ok(match store::bring_player_back(s.tx, seat.id)? {
+        0 => "",
+        1 => " Welcome back: your power is in play again.",
+        _ => " Welcome back: your powers are in play again.",
     })
 }
 
@@ -278,7 +287,7 @@ pub fn unobserve(s: &mut Session<'_>, line: &Line, name: &str) -> Result<(), Sto
 }
 
 pub fn resign(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
-    let Some(Signed::Player { game, seat, power }) = s.signed.clone() else {
+    let Some(Signed::Player { game, seat, .. }) = s.signed.clone() else {
         s.reply
             .refuse(line, "RESIGN needs a sign-on as a player first.");
         return Ok(());
@@ -290,8 +299,12 @@ pub fn resign(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
             format!("You have left '{}' before it started.", game.name),
         );
     } else {
-        store::set_seat_status(s.tx, seat.id, SeatStatus::Resigned)?;
-        let name = power.map(|p| p.name()).unwrap_or("your power");
+        let (_, names) = super::takeover::vacate_player(s, &game, &seat, SeatStatus::Resigned)?;
+        let name = if names.is_empty() {
+            "your power"
+        } else {
+            names.as_str()
+        };
         s.reply.ok(
             line,
             format!(
@@ -305,8 +318,8 @@ pub fn resign(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
                 vec![master],
                 subject,
                 format!(
-                    "The player of {name} in '{}' has resigned. The power is abandoned \
-                     until you hand it to a new player.\n",
+                    "The player of {name} in '{}' has resigned. It waits for a new \
+                     player: approve one with SET TAKEOVER <power> <address>.\n",
                     game.name
                 ),
                 Some(game.id),
