@@ -8,7 +8,8 @@ use crate::engine::parse::{parse_orders_understood, OrderError, Understood};
 use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
 use crate::game::clock::{format_span, format_time};
-use crate::game::orders::{completeness, order_key, read_stored, Completeness};
+use crate::game::orders::{beyond_due, completeness, order_key, read_stored, Completeness};
+use crate::game::process::power_orders;
 use crate::game::{current, Current};
 use crate::store::{self, Game, GameState, NewOrder, StoreError};
 
@@ -137,6 +138,10 @@ fn store_orders(
                 continue;
             }
         };
+        if let Some(why) = refusal(s, game, cur, owner, &understood.order)? {
+            problems.push(why);
+            continue;
+        }
         if understood.reinterpreted {
             read_as.push(understood.order.long(map));
         }
@@ -170,6 +175,20 @@ fn reading(
         .find(|e| powers.len() == 1 || !e.contains("; you are "))
         .unwrap_or(&errors[0]);
     Err(best.clone())
+}
+
+/// Why a valid order will not be carried out as things stand, given the
+/// orders `owner` already has: a build or removal beyond those due.
+fn refusal(
+    s: &Session<'_>,
+    game: &Game,
+    cur: &Current,
+    owner: Power,
+    order: &Order,
+) -> Result<Option<String>, StoreError> {
+    let map = Map::standard();
+    let stored = power_orders(s.tx, game.id, &cur.record.phase, &cur.position, owner)?;
+    Ok(beyond_due(map, &cur.position, owner, &stored, order))
 }
 
 /// Stores an order for `owner`, in place of its earlier order for the

@@ -1,0 +1,83 @@
+//! Nothing confirmed that will not happen, and results mails that say what
+//! happened and why (issue 12): a game driven through the judge's Maildirs
+//! by its Master and players.
+
+#[path = "common/clock_world.rs"]
+mod clock_world;
+mod common;
+
+use clock_world::*;
+
+fn world(name: &str) -> World {
+    World::new(
+        name,
+        &[
+            ("clock", "outage_minutes", "100000"),
+            ("clock", "early_minutes", "100000"),
+        ],
+    )
+}
+
+/// The Master processes the current phase; the results mail the Master got.
+fn process(w: &mut World, game: &str) -> Out {
+    let mails = w.mail(MASTER, &format!("SIGNON M{game} {MASTER_PW}\nPROCESS"));
+    one(&mails, MASTER, "Results").clone()
+}
+
+/// The reply to a power's mail.
+fn reply_to(mails: &[Out], p: char) -> &Out {
+    to(mails, &player(p))
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| panic!("a reply to {p}: {}", listing(mails)))
+}
+
+/// A game in which England takes Norway and Belgium in 1901: in W1901A it
+/// is due 2 builds, with three free home centres.
+fn england_due_two(w: &mut World, game: &str) {
+    w.start_game(game, "");
+    w.orders(game, 'E', "F Lon-Nth\nF Edi-Nwg\nA Lvp-Yor");
+    process(w, game);
+    w.orders(game, 'E', "F Nth-Bel\nF Nwg-Nwy\nA Yor H");
+    let res = process(w, game);
+    assert!(
+        res.body.contains("Adjustments for Winter of 1901"),
+        "{}",
+        res.body
+    );
+}
+
+#[test]
+fn builds_beyond_those_due_are_refused_at_once() {
+    let mut w = world("builds");
+    let g = "builds";
+    england_due_two(&mut w, g);
+    let r = w.orders(g, 'E', "Build A Lvp\nBuild F Lon\nBuild F Edi");
+    let rep = reply_to(&r, 'E');
+    assert!(
+        rep.body
+            .contains("England is due 2 builds: the third, Build fleet Edinburgh, is refused."),
+        "{}",
+        rep.body
+    );
+    assert!(rep.subject.contains("[Error Flag]"), "{}", rep.subject);
+    assert!(
+        !rep.body.contains("  Build fleet Edinburgh."),
+        "{}",
+        rep.body
+    );
+    assert!(rep.body.contains("Status: complete."), "{}", rep.body);
+    // A build in the same place replaces, and is not refused.
+    let r = w.orders(g, 'E', "Build F Lvp");
+    let rep = reply_to(&r, 'E');
+    assert!(!rep.subject.contains("[Error Flag]"), "{}", rep.body);
+    assert!(
+        rep.body.contains("  Build fleet Liverpool."),
+        "{}",
+        rep.body
+    );
+    let res = process(&mut w, g);
+    assert!(!res.body.contains("*void*"), "{}", res.body);
+    assert!(res.body.contains("Build fleet Liverpool."), "{}", res.body);
+    assert!(res.body.contains("Build fleet London."), "{}", res.body);
+}
