@@ -70,6 +70,7 @@ fn render_with(
         before,
         next_deadline: Some(DEADLINE.to_string()),
         game_over: game_over.map(str::to_string),
+        in_disorder: &[],
     };
     render_results(templates, &cx).expect("renders")
 }
@@ -317,7 +318,7 @@ fn fall_turn_ownership_and_adjustments() {
     has_line(&text, "Movement results for Fall of 1901.");
     has_line(&text, "France:  Fleet Mid-Atlantic Ocean -> Portugal.");
     let expected = "\n\
-        Ownership of supply centers:\n\
+        Ownership of supply centres:\n\
         \n\
         Austria:   Budapest, Trieste, Vienna.\n\
         England:   Edinburgh, Liverpool, London.\n\
@@ -329,13 +330,13 @@ fn fall_turn_ownership_and_adjustments() {
         Unowned:   Belgium, Bulgaria, Denmark, Greece, Holland, Norway, Serbia,\n           \
         Sweden, Tunis.\n\
         \n\
-        Austria:   3 Supply centers,  3 Units:  Builds   0 units.\n\
-        England:   3 Supply centers,  3 Units:  Builds   0 units.\n\
-        France:    5 Supply centers,  3 Units:  Builds   2 units.\n\
-        Germany:   3 Supply centers,  3 Units:  Builds   0 units.\n\
-        Italy:     3 Supply centers,  3 Units:  Builds   0 units.\n\
-        Russia:    5 Supply centers,  4 Units:  Builds   1 unit.\n\
-        Turkey:    3 Supply centers,  3 Units:  Builds   0 units.\n\
+        Austria:   3 Supply centres,  3 Units:  Builds   0 units.\n\
+        England:   3 Supply centres,  3 Units:  Builds   0 units.\n\
+        France:    5 Supply centres,  3 Units:  Builds   2 units.\n\
+        Germany:   3 Supply centres,  3 Units:  Builds   0 units.\n\
+        Italy:     3 Supply centres,  3 Units:  Builds   0 units.\n\
+        Russia:    5 Supply centres,  4 Units:  Builds   1 unit.\n\
+        Turkey:    3 Supply centres,  3 Units:  Builds   0 units.\n\
         \n\
         The next phase of 'mygame' will be Adjustments for Winter of 1901.\n\
         The deadline for orders will be Thu Nov 26 2026 20:00 UTC.\n";
@@ -413,21 +414,21 @@ fn fall_retreats_then_ownership_with_a_removal() {
     let text = render(&retreat, &adj);
     has_line(&text, "Retreat results for Fall of 1901.");
     has_line(&text, "Italy:   Army Venice -> Tuscany.");
-    has_line(&text, "Ownership of supply centers:");
+    has_line(&text, "Ownership of supply centres:");
     has_line(&text, "Austria:   Budapest, Trieste, Venice, Vienna.");
     has_line(&text, "Italy:     Naples, Rome.");
     has_line(
         &text,
-        "Austria:   4 Supply centers,  2 Units:  Builds   2 units.",
+        "Austria:   4 Supply centres,  2 Units:  Builds   2 units.",
     );
     has_line(
         &text,
-        "Italy:     2 Supply centers,  4 Units:  Removes  2 units.",
+        "Italy:     2 Supply centres,  4 Units:  Removes  2 units.",
     );
     // Powers with neither centres nor units are left out.
     has_line(
         &text,
-        "Turkey:    3 Supply centers,  0 Units:  Builds   3 units.",
+        "Turkey:    3 Supply centres,  0 Units:  Builds   3 units.",
     );
 }
 
@@ -473,15 +474,15 @@ fn a_winner() {
     ));
     has_line(
         &text,
-        "France:   18 Supply centers,  1 Unit:   Builds  17 units.",
+        "France:   18 Supply centres,  1 Unit:   Builds  17 units.",
     );
     has_line(
         &text,
-        "Germany:   1 Supply center,   1 Unit:   Builds   0 units.",
+        "Germany:   1 Supply centre,   1 Unit:   Builds   0 units.",
     );
     has_line(
         &text,
-        "The game is over: France has won with 18 supply centers.",
+        "The game is over: France has won with 18 supply centres.",
     );
     lacks(&text, ":: Deadline");
     lacks(&text, "The next phase");

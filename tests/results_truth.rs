@@ -81,3 +81,55 @@ fn builds_beyond_those_due_are_refused_at_once() {
     assert!(res.body.contains("Build fleet Liverpool."), "{}", res.body);
     assert!(res.body.contains("Build fleet London."), "{}", res.body);
 }
+
+#[test]
+fn results_list_every_unit_and_spell_centres_one_way() {
+    let mut w = world("units");
+    let g = "units";
+    england_due_two(&mut w, g);
+    let res = w
+        .sent
+        .iter()
+        .rev()
+        .find(|m| m.is_to(MASTER) && m.subject.contains("F1901M Results"));
+    let body = &res.expect("the F1901M results").body;
+    let has = |line: &str| body.lines().any(|l| l.trim_end() == line);
+    assert!(
+        has("Units on the board for Winter of 1901 (Adjustments):"),
+        "{body}"
+    );
+    assert!(
+        has("England (3):  Fleet Belgium, Fleet Norway, Army Yorkshire."),
+        "{body}"
+    );
+    assert!(
+        has("Russia (4):   Army Moscow, Fleet Sevastopol, Fleet St Petersburg (south"),
+        "{body}"
+    );
+    assert!(has("Ownership of supply centres:"), "{body}");
+    assert!(
+        has("England:   5 Supply centres,  3 Units:  Builds   2 units."),
+        "{body}"
+    );
+    assert!(!body.contains("center"), "one spelling: {body}");
+}
+
+#[test]
+fn results_say_who_is_in_civil_disorder() {
+    let mut w = world("disorder");
+    let g = "disorder";
+    w.start_game(g, "");
+    // Germany never orders: at the end of grace it is in civil disorder.
+    for p in ['A', 'E', 'F', 'I', 'R', 'T'] {
+        w.post_orders(g, p, holds(p));
+    }
+    let mails = w.tick_until(t(5, 0), 6 * 3600);
+    let res = one(&mails, MASTER, "S1901M Results");
+    assert_eq!(w.status(g, 'G'), "civil_disorder");
+    assert!(
+        res.body
+            .contains("In civil disorder: Germany. Their units hold without orders"),
+        "{}",
+        res.body
+    );
+}

@@ -69,6 +69,8 @@ struct Adjudicated {
     variant: Variant,
     seats: Vec<Seat>,
     adjudication: Adjudication,
+    /// The powers in civil disorder in the phase adjudicated.
+    in_disorder: Vec<Power>,
     /// The two-player game's coin toss, when it falls now: the side Italy
     /// joins.
     toss: Option<usize>,
@@ -145,6 +147,7 @@ fn adjudicate_current(conn: &Connection, game: &Game, now: i64) -> Result<Adjudi
         variant,
         seats,
         adjudication,
+        in_disorder,
         toss,
         ended,
         deadline,
@@ -170,6 +173,7 @@ fn results_body(
             before: &done.cur.position,
             next_deadline: done.deadline.map(format_time),
             game_over: done.ended.clone(),
+            in_disorder: &done.in_disorder,
         },
     )
     .map_err(|e| StoreError::Setup(format!("results template: {e}")))?;

@@ -35,6 +35,9 @@ pub struct ResultsContext<'a> {
     /// a draw between ...". A winner found by the adjudication ends the
     /// game too (the template then words it).
     pub game_over: Option<String>,
+    /// The powers in civil disorder in the phase adjudicated: their units
+    /// held (or were removed, or disbanded) by the rules, not by orders.
+    pub in_disorder: &'a [Power],
 }
 
 /// The variables of `results.txt` (listed at the top of the template).
@@ -71,6 +74,8 @@ pub(super) fn variables(cx: &ResultsContext) -> Value {
         ownership => ownership(map, next),
         unowned => unowned(map, next),
         adjustments => adjustments(map, next),
+        in_disorder => cx.in_disorder.iter().map(|p| p.name()).collect::<Vec<_>>(),
+        units => units(map, next),
     }
 }
 
@@ -187,6 +192,30 @@ fn dislodged(map: &Map, phase: Phase, next: &Position) -> Vec<Value> {
         .collect()
 }
 
+/// Per power with units after the phase, alphabetically: `.power`, and
+/// `.units` ["Army Budapest", "Fleet Trieste"] sorted by province — the
+/// position the next orders are written from.
+fn units(map: &Map, position: &Position) -> Vec<Value> {
+    Power::ALL
+        .into_iter()
+        .filter_map(|power| {
+            let mut mine: Vec<&Unit> = position.units.iter().filter(|u| u.power == power).collect();
+            mine.sort_by_key(|u| map.name(map.province_of(u.location)));
+            let names: Vec<String> = mine
+                .iter()
+                .map(|u| format!("{} {}", u.kind.name(), map.loc_name(u.location)))
+                .collect();
+            (!names.is_empty()).then(|| {
+                context! {
+                    power => power.name(),
+                    adjective => power.adjective(),
+                    units => names,
+                }
+            })
+        })
+        .collect()
+}
+
 /// Each power owning centres, with their names in alphabetical order.
 fn ownership(map: &Map, position: &Position) -> Vec<Value> {
     Power::ALL
@@ -279,6 +308,7 @@ pub(super) fn try_sample(templates: &Templates) -> Result<(), ReportError> {
             before: &before,
             next_deadline: deadline,
             game_over,
+            in_disorder: &[Power::Italy],
         };
         templates.render(RESULTS, variables(&cx))?;
     }
