@@ -48,6 +48,41 @@ fn england_due_two(w: &mut World, game: &str) {
 }
 
 #[test]
+fn moves_into_neutral_italy_are_refused_at_once() {
+    let mut w = world("neutral");
+    let g = "duel";
+    w.post(MASTER, &format!("CREATE ?{g} {MASTER_PW} two"));
+    for p in ['E', 'A'] {
+        w.post(
+            &player(p),
+            &format!("SIGNON ?{g} {}\nSET PREFERENCE {p}", password(p)),
+        );
+    }
+    w.run(w.now);
+    let r = w.orders(g, 'A', "A Vie - Tyr\nF Tri - Ven\nA Bud S F Tri - Ven");
+    let rep = reply_to(&r, 'A');
+    assert!(rep.subject.contains("[Error Flag]"), "{}", rep.subject);
+    assert!(
+        rep.body
+            .contains("Venice is closed: Italy is neutral until the coin toss"),
+        "{}",
+        rep.body
+    );
+    assert!(
+        rep.body.contains("  Army Vienna -> Tyrolia."),
+        "{}",
+        rep.body
+    );
+    assert!(
+        !rep.body.contains("  Fleet Trieste -> Venice."),
+        "{}",
+        rep.body
+    );
+    let res = process(&mut w, g);
+    assert!(!res.body.contains("*void*"), "{}", res.body);
+}
+
+#[test]
 fn builds_beyond_those_due_are_refused_at_once() {
     let mut w = world("builds");
     let g = "builds";
@@ -132,4 +167,19 @@ fn results_say_who_is_in_civil_disorder() {
         "{}",
         res.body
     );
+    // The Master acting for Germany is told at once that its orders will
+    // not be carried out, and nothing is stored.
+    let r = w.mail(
+        MASTER,
+        &format!("SIGNON M{g} {MASTER_PW}\nBECOME Germany\nA Mun - Ruh"),
+    );
+    let rep = one(&r, MASTER, "F1901M");
+    assert!(rep.subject.contains("[Error Flag]"), "{}", rep.subject);
+    assert!(
+        rep.body
+            .contains("Germany is in civil disorder: its units hold and it builds nothing"),
+        "{}",
+        rep.body
+    );
+    assert!(!rep.body.contains("Status: complete"), "{}", rep.body);
 }

@@ -179,20 +179,26 @@ fn two_players_italy_closed_then_the_coin_toss() {
         "neutral Italy has no units"
     );
 
-    // Into Italy is impossible in 1914.
+    // Into Italy is impossible in 1914: refused in the reply, so the
+    // units hold.
     w.orders("duel", 'A', "A Vie - Tyr\nF Tri - Ven");
     let results = process(&mut w, "duel");
     let r = one(&results, &player('A'), "S1914M Results");
     assert!(
-        has_line(&r.body, "Austria:", "Fleet Trieste -> Venice.  (*void*)"),
+        has_line(&r.body, "Austria:", "Fleet Trieste HOLD.  (*no order*)"),
         "{}",
         r.body
     );
-    w.orders("duel", 'A', "A Tyr - Ven");
+    let reply = w.orders("duel", 'A', "A Tyr - Ven");
+    assert!(
+        flat(&reply[0].body).contains("Venice is closed: Italy is neutral"),
+        "{}",
+        reply[0].body
+    );
     let results = process(&mut w, "duel");
     let r = one(&results, &player('E'), "F1914M Results");
     assert!(
-        has_line(&r.body, "Austria:", "Army Tyrolia -> Venice.  (*void*)"),
+        has_line(&r.body, "Austria:", "Army Tyrolia HOLD.  (*no order*)"),
         "{}",
         r.body
     );

@@ -7,6 +7,7 @@ use crate::engine::order::{Order, OrderKind};
 use crate::engine::parse::parse_order;
 use crate::engine::phase::PhaseKind;
 use crate::engine::position::Position;
+use crate::engine::rules::Rules;
 
 /// The key a stored order replaces by: the unit's province for unit
 /// orders, the place for builds, a numbered slot for waives.
@@ -202,4 +203,37 @@ fn plural(n: usize) -> &'static str {
     } else {
         "s"
     }
+}
+
+/// Why the adjudicator would void a valid order under the game's `rules`:
+/// the power plays no part (`disorder`: because it is in civil disorder),
+/// or the order sends a unit into, or helps one into, a closed province
+/// (neutral Italy in the two-player game's first year). None when the
+/// order stands.
+pub fn not_carried_out(map: &Map, rules: &Rules, order: &Order, disorder: bool) -> Option<String> {
+    let power = order.power;
+    if rules.is_inert(power) {
+        return Some(if disorder {
+            format!(
+                "{power} is in civil disorder: its units hold and it builds nothing, so no \
+                 order for it is carried out. Its player brings it back by signing on again."
+            )
+        } else {
+            format!("{power} plays no part in this game: its units only hold.")
+        });
+    }
+    let into = match order.kind {
+        OrderKind::Move { to, .. } | OrderKind::Retreat { to } => Some(map.province_of(to)),
+        OrderKind::Support { to: Some(to), .. } => Some(map.province_of(to)),
+        OrderKind::Convoy { to, .. } => Some(to),
+        OrderKind::Build => Some(map.province_of(order.location)),
+        _ => None,
+    };
+    let closed = into.filter(|&p| rules.is_closed(p))?;
+    Some(format!(
+        "{} is closed: Italy is neutral until the coin toss, and no unit may enter its \
+         provinces (Venice, Piedmont, Tuscany, Rome, Apulia, Naples) before then. \
+         Order the unit elsewhere, or to hold.",
+        map.name(closed)
+    ))
 }

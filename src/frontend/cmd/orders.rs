@@ -8,10 +8,12 @@ use crate::engine::parse::{parse_orders_understood, OrderError, Understood};
 use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
 use crate::game::clock::{format_span, format_time};
-use crate::game::orders::{beyond_due, completeness, order_key, read_stored, Completeness};
+use crate::game::orders::{
+    beyond_due, completeness, not_carried_out, order_key, read_stored, Completeness,
+};
 use crate::game::process::power_orders;
-use crate::game::{current, Current};
-use crate::store::{self, Game, GameState, NewOrder, StoreError};
+use crate::game::{current, variant_of, Current};
+use crate::store::{self, Game, GameState, NewOrder, SeatStatus, StoreError};
 
 /// At most this many order lines are read from one mail (a whole board
 /// holds 34 units): a mail of thousands of lines gets a short answer, fast.
@@ -177,8 +179,10 @@ fn reading(
     Err(best.clone())
 }
 
-/// Why a valid order will not be carried out as things stand, given the
-/// orders `owner` already has: a build or removal beyond those due.
+/// Why a valid order will not be carried out as things stand: the power
+/// is in civil disorder or out of the game, the order goes into a closed
+/// province, or (given the orders `owner` already has) it is a build or
+/// removal beyond those due.
 fn refusal(
     s: &Session<'_>,
     game: &Game,
@@ -187,6 +191,13 @@ fn refusal(
     order: &Order,
 ) -> Result<Option<String>, StoreError> {
     let map = Map::standard();
+    let disorder = store::seat_by_power(s.tx, game.id, owner.upper())?
+        .is_some_and(|seat| seat.status == SeatStatus::CivilDisorder);
+    let in_disorder: Vec<Power> = disorder.then_some(owner).into_iter().collect();
+    let rules = variant_of(game).rules_at(map, cur.position.phase, &in_disorder);
+    if let Some(why) = not_carried_out(map, &rules, order, disorder) {
+        return Ok(Some(why));
+    }
     let stored = power_orders(s.tx, game.id, &cur.record.phase, &cur.position, owner)?;
     Ok(beyond_due(map, &cur.position, owner, &stored, order))
 }
