@@ -3,12 +3,13 @@
 //! checked word for word; and a judgekeeper's template folder overriding
 //! the built-in copy.
 
-use judge::engine::adjudicate::{adjudicate, Adjudication};
+use judge::engine::adjudicate::{adjudicate, adjudicate_with, Adjudication};
 use judge::engine::map::{Map, Power, UnitType};
 use judge::engine::order::{Order, OrderKind};
 use judge::engine::parse::parse_orders;
 use judge::engine::phase::Phase;
 use judge::engine::position::{Position, Unit};
+use judge::engine::rules::Rules;
 use judge::report::{render_results, render_subject, ReportError, ResultsContext, Templates};
 
 use Power::*;
@@ -61,6 +62,17 @@ fn render_with(
     adj: &Adjudication,
     game_over: Option<&str>,
 ) -> String {
+    render_full(templates, before, adj, game_over, &[])
+}
+
+/// The results, with `in_disorder` the powers in civil disorder.
+fn render_full(
+    templates: &Templates,
+    before: &Position,
+    adj: &Adjudication,
+    game_over: Option<&str>,
+    in_disorder: &[Power],
+) -> String {
     let cx = ResultsContext {
         judge_code: "JDG",
         game: "mygame",
@@ -70,7 +82,7 @@ fn render_with(
         before,
         next_deadline: Some(DEADLINE.to_string()),
         game_over: game_over.map(str::to_string),
-        in_disorder: &[],
+        in_disorder,
     };
     render_results(templates, &cx).expect("renders")
 }
@@ -272,6 +284,43 @@ fn a_unit_with_nowhere_to_go_is_destroyed() {
     has_line(&text, ":: Deadline: F1902M Thu Nov 26 2026 20:00 UTC");
 }
 
+/// A unit of a power in civil disorder is destroyed when dislodged though
+/// it had somewhere to go, and its orders are void: the results say why.
+#[test]
+fn civil_disorder_is_the_reason_given() {
+    let before = board(
+        "S1902M",
+        &[(Austria, "A TYR"), (Austria, "A TRI"), (Italy, "A VEN")],
+    );
+    let mut rules = Rules::standard();
+    rules.set_inert(Italy);
+    let orders = [
+        parse_orders(map(), &before, Austria, "A Tyr - Ven, A Tri S A Tyr - Ven"),
+        parse_orders(map(), &before, Italy, "A Ven - Pie"),
+    ];
+    let orders: Vec<Order> = orders.into_iter().flatten().map(Result::unwrap).collect();
+    let adj = adjudicate_with(map(), &before, &orders, &rules);
+    let text = render_full(&Templates::builtin(), &before, &adj, None, &[Italy]);
+    has_line(
+        &text,
+        "Italy:   Army Venice -> Piedmont.  (*void, dislodged, destroyed*) \
+         (Italy is in civil disorder: its orders are not carried out)",
+    );
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(
+            "The Italian Army in Venice was destroyed: Italy is in civil disorder, and \
+             its dislodged units do not retreat."
+        ),
+        "{text}"
+    );
+    assert!(
+        flat.contains("In civil disorder: Italy. Their units hold without orders, retreat nowhere"),
+        "{text}"
+    );
+    lacks(&text, "with no place to retreat");
+}
+
 #[test]
 fn void_orders_are_reported() {
     let before = Position::standard_start(map());
@@ -287,7 +336,10 @@ fn void_orders_are_reported() {
     );
     let adj = adjudicate(map(), &before, &[stray]);
     let text = render(&before, &adj);
-    has_line(&text, "Germany: Army Paris -> Picardy.  (*void*)");
+    has_line(
+        &text,
+        "Germany: Army Paris -> Picardy.  (*void*) (no unit of the power's there)",
+    );
     has_line(&text, "France:  Army Paris HOLD.  (*no order*)");
 }
 
@@ -359,7 +411,7 @@ fn fall_turn_ownership_and_adjustments() {
         [
             "France:  Build army Marseilles.",
             "France:  Build fleet Brest.",
-            "France:  Build waived.  (*void*)",
+            "France:  Build waived.  (*void*) (more builds than were due)",
         ]
     );
     has_line(&text, "Russia:  Build waived.");

@@ -3,6 +3,7 @@
 
 use minijinja::{context, Value};
 
+use super::reasons::void_reason;
 use super::{ReportError, Templates, RESULTS};
 use crate::engine::adjudicate::{adjudicate, Adjudication};
 use crate::engine::adjustment::builds_possible;
@@ -67,9 +68,9 @@ pub(super) fn variables(cx: &ResultsContext) -> Value {
         over => over,
         game_over => cx.game_over.clone(),
         winner => winner,
-        orders => order_groups(map, cx.before, &adj.orders),
+        orders => order_groups(map, cx.before, cx.in_disorder, &adj.orders),
         dislodged => dislodged(map, cx.phase, next),
-        destroyed => adj.destroyed.iter().map(|u| unit_value(map, u)).collect::<Vec<_>>(),
+        destroyed => destroyed(map, cx.in_disorder, &adj.destroyed),
         show_ownership => ownership_due,
         ownership => ownership(map, next),
         unowned => unowned(map, next),
@@ -102,7 +103,12 @@ fn phase_value(phase: Phase) -> Value {
 /// adjustment orders stay in the order given (later builds beyond those due
 /// are the void ones), and each build left unused shows as a waive with no
 /// order, as removals chosen by the civil-disorder rule do.
-fn order_groups(map: &Map, before: &Position, orders: &[(Order, Outcome)]) -> Vec<Value> {
+fn order_groups(
+    map: &Map,
+    before: &Position,
+    in_disorder: &[Power],
+    orders: &[(Order, Outcome)],
+) -> Vec<Value> {
     let mut sorted: Vec<&(Order, Outcome)> = orders.iter().collect();
     let unused = unused_builds(map, before, orders);
     if before.phase.kind == PhaseKind::Adjustment {
@@ -124,6 +130,7 @@ fn order_groups(map: &Map, before: &Position, orders: &[(Order, Outcome)]) -> Ve
                         unit => o.unit.name(),
                         location => map.loc_name(o.location),
                         hold => o.kind == OrderKind::Hold,
+                        reason => void_reason(map, before, in_disorder, o, *outcome),
                     }
                 })
                 .collect();
@@ -163,6 +170,19 @@ fn unused_builds(
         }
     }
     out
+}
+
+/// Dislodged units destroyed: `.disorder` when they did not retreat
+/// because their power is in civil disorder (they may have had somewhere
+/// to go).
+fn destroyed(map: &Map, in_disorder: &[Power], units: &[Unit]) -> Vec<Value> {
+    units
+        .iter()
+        .map(|u| {
+            let base = unit_value(map, u);
+            context! { disorder => in_disorder.contains(&u.power), ..base }
+        })
+        .collect()
 }
 
 fn unit_value(map: &Map, u: &Unit) -> Value {
