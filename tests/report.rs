@@ -83,6 +83,7 @@ fn render_full(
         next_deadline: Some(DEADLINE.to_string()),
         game_over: game_over.map(str::to_string),
         in_disorder,
+        inert: in_disorder,
     };
     render_results(templates, &cx).expect("renders")
 }
@@ -319,6 +320,26 @@ fn civil_disorder_is_the_reason_given() {
         "{text}"
     );
     lacks(&text, "with no place to retreat");
+}
+
+/// A power that builds nothing (in civil disorder, or out of a game for
+/// fewer players) is shown due no builds in the Fall table.
+#[test]
+fn a_power_that_builds_nothing_is_due_no_builds() {
+    let before = board(
+        "F1901M",
+        &[(Italy, "A VEN"), (Italy, "A ROM"), (France, "A PAR")],
+    );
+    let adj = adjudicate_with(map(), &before, &[], &Rules::standard());
+    let text = render_full(&Templates::builtin(), &before, &adj, None, &[Italy]);
+    has_line(
+        &text,
+        "Italy:     3 Supply centres,  2 Units:  Builds   0 units.",
+    );
+    has_line(
+        &text,
+        "France:    3 Supply centres,  1 Unit:   Builds   2 units.",
+    );
 }
 
 #[test]

@@ -71,6 +71,9 @@ struct Adjudicated {
     adjudication: Adjudication,
     /// The powers in civil disorder in the phase adjudicated.
     in_disorder: Vec<Power>,
+    /// The powers that build nothing under the rules of the phase
+    /// adjudicated (in civil disorder, or out of the game).
+    inert: Vec<Power>,
     /// The two-player game's coin toss, when it falls now: the side Italy
     /// joins.
     toss: Option<usize>,
@@ -127,6 +130,10 @@ fn adjudicate_current(conn: &Connection, game: &Game, now: i64) -> Result<Adjudi
     let rules = variant.rules_at(map, cur.position.phase, &in_disorder);
     let orders = all_orders(conn, game, &cur.record.phase, &cur.position)?;
     let adjudication = adjudicate_with(map, &cur.position, &orders, &rules);
+    let inert = Power::ALL
+        .into_iter()
+        .filter(|&p| rules.is_inert(p))
+        .collect();
     let next = &adjudication.next;
     // Two-player game: the coin toss before the first winter's adjustments.
     let italy_seated = seats.iter().any(|s| power_of(s) == Some(Power::Italy));
@@ -148,6 +155,7 @@ fn adjudicate_current(conn: &Connection, game: &Game, now: i64) -> Result<Adjudi
         seats,
         adjudication,
         in_disorder,
+        inert,
         toss,
         ended,
         deadline,
@@ -174,6 +182,7 @@ fn results_body(
             next_deadline: done.deadline.map(format_time),
             game_over: done.ended.clone(),
             in_disorder: &done.in_disorder,
+            inert: &done.inert,
         },
     )
     .map_err(|e| StoreError::Setup(format!("results template: {e}")))?;
