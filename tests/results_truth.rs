@@ -183,3 +183,35 @@ fn results_say_who_is_in_civil_disorder() {
     );
     assert!(!rep.body.contains("Status: complete"), "{}", rep.body);
 }
+
+/// A player of Italy and Russia builds where a Russian army stands: told
+/// the province is occupied, not that it is not a home centre.
+#[test]
+fn a_build_on_an_occupied_centre_says_so_for_a_player_of_two_countries() {
+    let mut w = world("occupied");
+    let g = "quad";
+    w.post(MASTER, &format!("CREATE ?{g} {MASTER_PW} four"));
+    for p in ['E', 'A', 'G', 'I'] {
+        w.post(
+            &player(p),
+            &format!("SIGNON ?{g} {}\nSET PREFERENCE {p}", password(p)),
+        );
+    }
+    w.run(w.now);
+    w.orders(g, 'I', "F Sev - Rum");
+    process(&mut w, g);
+    let res = process(&mut w, g);
+    assert!(
+        res.body.contains("Adjustments for Winter of 1901"),
+        "{}",
+        res.body
+    );
+    let r = w.orders(g, 'I', "Build A Mos");
+    let rep = reply_to(&r, 'I');
+    assert!(
+        rep.body.contains("There is already a unit in Moscow."),
+        "{}",
+        rep.body
+    );
+    assert!(!rep.body.contains("not one of your home"), "{}", rep.body);
+}

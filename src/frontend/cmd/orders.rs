@@ -153,6 +153,19 @@ fn store_orders(
     Ok(())
 }
 
+/// Complaints that only say an order is not for one of a player's
+/// countries: with several, another country's complaint tells more
+/// ("There is already a unit in Moscow." rather than Italy's "Moscow is
+/// not one of your home supply centres.").
+const NOT_THIS_COUNTRY: [&str; 6] = [
+    "; you are ",
+    "is not one of your home supply centres",
+    "You have no builds to make",
+    "You have no builds to waive",
+    "You have no units to remove",
+    "You have neither builds nor removals due",
+];
+
 /// How the `k`th order of a line reads: for the first of the player's
 /// countries it fits, or the most telling complaint — not "that unit is
 /// someone else's" when the player has several countries.
@@ -174,7 +187,7 @@ fn reading(
         .collect();
     let best = errors
         .iter()
-        .find(|e| powers.len() == 1 || !e.contains("; you are "))
+        .find(|e| powers.len() == 1 || !NOT_THIS_COUNTRY.iter().any(|f| e.contains(f)))
         .unwrap_or(&errors[0]);
     Err(best.clone())
 }
