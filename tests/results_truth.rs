@@ -190,14 +190,7 @@ fn results_say_who_is_in_civil_disorder() {
 fn a_build_on_an_occupied_centre_says_so_for_a_player_of_two_countries() {
     let mut w = world("occupied");
     let g = "quad";
-    w.post(MASTER, &format!("CREATE ?{g} {MASTER_PW} four"));
-    for p in ['E', 'A', 'G', 'I'] {
-        w.post(
-            &player(p),
-            &format!("SIGNON ?{g} {}\nSET PREFERENCE {p}", password(p)),
-        );
-    }
-    w.run(w.now);
+    four(&mut w, g, "");
     w.orders(g, 'I', "F Sev - Rum");
     process(&mut w, g);
     let res = process(&mut w, g);
@@ -214,4 +207,41 @@ fn a_build_on_an_occupied_centre_says_so_for_a_player_of_two_countries() {
         rep.body
     );
     assert!(!rep.body.contains("not one of your home"), "{}", rep.body);
+}
+
+/// A four-player game `game` (England; Austria/France; Germany/Turkey;
+/// Italy/Russia), the Master's `master` lines given at its creation.
+fn four(w: &mut World, game: &str, master: &str) {
+    w.post(
+        MASTER,
+        &format!("CREATE ?{game} {MASTER_PW} four\n{master}"),
+    );
+    for p in ['E', 'A', 'G', 'I'] {
+        w.post(
+            &player(p),
+            &format!("SIGNON ?{game} {}\nSET PREFERENCE {p}", password(p)),
+        );
+    }
+    w.run(w.now);
+}
+
+/// The short game (rulebook III): at the end year the player with the most
+/// pieces on the board wins, a player's countries counted together.
+#[test]
+fn the_short_game_is_won_by_the_player_with_the_most_pieces() {
+    let mut w = world("short");
+    let g = "short";
+    four(&mut w, g, "SET END 1901");
+    process(&mut w, g);
+    // Nobody builds or removes: the Fall ends the game.
+    let res = process(&mut w, g);
+    let flat = res.body.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(
+            "The short game ended after 1901: the player of Italy and Russia wins, \
+             with 7 pieces on the board."
+        ),
+        "{}",
+        res.body
+    );
 }

@@ -298,12 +298,12 @@ fn a_short_game_ends_after_its_last_year_naming_the_leader() {
     let r = one(&results, &player('E'), "F1901M Results");
     // Russia has 5 centres and 4 units: the winter's build comes first.
     assert!(!r.body.contains("short game ended"), "{}", r.body);
-    w.orders("short", 'R', "Build A Mos");
+    w.orders("short", 'R', "Build A StP");
     let results = process_as_master(&mut w, "short");
     let r = one(&results, &player('E'), "W1901A Results");
     assert!(
         flat(&r.body)
-            .contains("The short game ended after 1901: Russia leads with 5 supply centres."),
+            .contains("The short game ended after 1901: Russia wins, with 5 pieces on the board."),
         "{}",
         r.body
     );

@@ -361,7 +361,7 @@ fn end_of_game(
     }
     let end = settings.end_year?;
     (next.phase.season == Season::Spring && next.phase.year > end)
-        .then(|| short_game_over(next, &survivors, end))
+        .then(|| short_game_over(next, &alive, end))
 }
 
 /// The players, as the countries each holds (a bloc in games for fewer
@@ -408,25 +408,30 @@ fn victory(variant: &Variant, next: &Position, bloc: &[Power]) -> String {
     )
 }
 
-/// The verdict of a short game past its last year: who leads.
-fn short_game_over(next: &Position, survivors: &[Power], end: u16) -> String {
-    let best = survivors
+/// The verdict of a short game past its last year (rulebook III): the
+/// player with the most pieces (units) on the board wins, a player of
+/// several countries counting all of them.
+fn short_game_over(next: &Position, alive: &[&Vec<Power>], end: u16) -> String {
+    let pieces = |bloc: &[Power]| bloc.iter().map(|&p| next.unit_count(p)).sum::<usize>();
+    let best = alive.iter().map(|b| pieces(b)).max().unwrap_or(0);
+    let leaders: Vec<String> = alive
         .iter()
-        .map(|&p| next.centre_count(p))
-        .max()
-        .unwrap_or(0);
-    let leaders: Vec<&str> = survivors
-        .iter()
-        .filter(|&&p| next.centre_count(p) == best)
-        .map(|p| p.name())
+        .filter(|b| pieces(b) == best)
+        .map(|b| match b.len() {
+            1 => bloc_names(b),
+            _ => format!("the player of {}", bloc_names(b)),
+        })
         .collect();
-    let verdict = if leaders.len() == 1 {
-        format!("{} leads with {best} supply centres", leaders[0])
-    } else {
-        format!(
-            "{} tie with {best} supply centres each",
-            join_names(&leaders)
-        )
+    let s = if best == 1 { "" } else { "s" };
+    let verdict = match &leaders[..] {
+        [one] => format!("{one} wins, with {best} piece{s} on the board"),
+        _ => {
+            let names: Vec<&str> = leaders.iter().map(String::as_str).collect();
+            format!(
+                "{} tie with {best} piece{s} on the board each, and share the win",
+                join_names(&names)
+            )
+        }
     };
     format!("The short game ended after {end}: {verdict}.")
 }
