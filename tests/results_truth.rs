@@ -243,5 +243,26 @@ fn the_short_game_is_won_by_the_player_with_the_most_pieces() {
         ),
         "{}",
         res.body
+    ); // No phase after the game's end: the summary closes at F1901M and
+       // shows the final position as "end", the export lists no S1902M.
+    assert!(
+        res.body.contains("Italy    S1901M-F1901M (1 player)"),
+        "{}",
+        res.body
     );
+    assert!(!res.body.contains("S1902M"), "{}", res.body);
+    assert!(
+        res.body.contains("  end      3   3   3   3   3   4   3"),
+        "{}",
+        res.body
+    );
+    let export = w.export(g);
+    let names: Vec<&str> = export["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["phase"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["S1901M", "F1901M"]);
+    assert_eq!(export["final_position"]["phase"], "S1902M");
 }

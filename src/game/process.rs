@@ -231,7 +231,7 @@ fn store_outcome(
     }
     match &done.ended {
         Some(result) => {
-            finish_game(conn, game, next, result, now)?;
+            finish_game(conn, game, (phase_name, next), result, now)?;
             // The final mail ends with the game's summary.
             let finished = store::game_by_id(conn, game.id)?.expect("the game");
             let summary = super::summary::summary_text(conn, &finished)?;
@@ -272,12 +272,13 @@ fn insert_next_phase(
 }
 
 /// The game is over: finished with its result; its last position stored
-/// as a phase without deadline, closed as processed; the seats' history
-/// closed.
+/// as a row without deadline, closed as processed (the final position, not
+/// a phase played: see [`super::summary::final_row`]); the seats' history
+/// closed at the last phase played.
 fn finish_game(
     conn: &Connection,
     game: &Game,
-    last: &Position,
+    (played, last): (&str, &Position),
     result: &str,
     now: i64,
 ) -> Result<(), StoreError> {
@@ -291,7 +292,7 @@ fn finish_game(
     insert_next_phase(conn, game, last, (None, None), now)?;
     let last_phase = last.phase.to_string();
     store::mark_processed(conn, game.id, &last_phase, &serde_json::json!({}), now)?;
-    store::close_seat_history(conn, game.id, &last_phase)
+    store::close_seat_history(conn, game.id, played)
 }
 
 /// Seats after a processing: the late are back to active; the powers with
