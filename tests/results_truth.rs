@@ -9,13 +9,7 @@ mod common;
 use clock_world::*;
 
 fn world(name: &str) -> World {
-    World::new(
-        name,
-        &[
-            ("clock", "outage_minutes", "100000"),
-            ("clock", "early_minutes", "100000"),
-        ],
-    )
+    World::master_paced(name)
 }
 
 /// The Master processes the current phase; the results mail the Master got.
@@ -51,14 +45,7 @@ fn england_due_two(w: &mut World, game: &str) {
 fn moves_into_neutral_italy_are_refused_at_once() {
     let mut w = world("neutral");
     let g = "duel";
-    w.post(MASTER, &format!("CREATE ?{g} {MASTER_PW} two"));
-    for p in ['E', 'A'] {
-        w.post(
-            &player(p),
-            &format!("SIGNON ?{g} {}\nSET PREFERENCE {p}", password(p)),
-        );
-    }
-    w.run(w.now);
+    create(&mut w, g, "two", &['E', 'A'], "");
     let r = w.orders(g, 'A', "A Vie - Tyr\nF Tri - Ven\nA Bud S F Tri - Ven");
     let rep = reply_to(&r, 'A');
     assert!(rep.subject.contains("[Error Flag]"), "{}", rep.subject);
@@ -190,7 +177,7 @@ fn results_say_who_is_in_civil_disorder() {
 fn a_build_on_an_occupied_centre_says_so_for_a_player_of_two_countries() {
     let mut w = world("occupied");
     let g = "quad";
-    four(&mut w, g, "");
+    create(&mut w, g, "four", &['E', 'A', 'G', 'I'], "");
     w.orders(g, 'I', "F Sev - Rum");
     process(&mut w, g);
     let res = process(&mut w, g);
@@ -209,18 +196,17 @@ fn a_build_on_an_occupied_centre_says_so_for_a_player_of_two_countries() {
     assert!(!rep.body.contains("not one of your home"), "{}", rep.body);
 }
 
-/// A four-player game `game` (England; Austria/France; Germany/Turkey;
-/// Italy/Russia), the Master's `master` lines given at its creation.
-fn four(w: &mut World, game: &str, master: &str) {
+/// A game `game` of `variant` ("four", "two"),
+/// created with the Master's `master` lines and joined by `players` (by
+/// initial), each asking for their own country.
+fn create(w: &mut World, game: &str, variant: &str, players: &[char], master: &str) {
     w.post(
         MASTER,
-        &format!("CREATE ?{game} {MASTER_PW} four\n{master}"),
+        &format!("CREATE ?{game} {MASTER_PW} {variant}\n{master}"),
     );
-    for p in ['E', 'A', 'G', 'I'] {
-        w.post(
-            &player(p),
-            &format!("SIGNON ?{game} {}\nSET PREFERENCE {p}", password(p)),
-        );
+    for &p in players {
+        let sign_on = format!("SIGNON ?{game} {}", password(p));
+        w.post(&player(p), &format!("{sign_on}\nSET PREFERENCE {p}"));
     }
     w.run(w.now);
 }
@@ -231,7 +217,7 @@ fn four(w: &mut World, game: &str, master: &str) {
 fn the_short_game_is_won_by_the_player_with_the_most_pieces() {
     let mut w = world("short");
     let g = "short";
-    four(&mut w, g, "SET END 1901");
+    create(&mut w, g, "four", &['E', 'A', 'G', 'I'], "SET END 1901");
     process(&mut w, g);
     // Nobody builds or removes: the Fall ends the game.
     let res = process(&mut w, g);
@@ -243,8 +229,9 @@ fn the_short_game_is_won_by_the_player_with_the_most_pieces() {
         ),
         "{}",
         res.body
-    ); // No phase after the game's end: the summary closes at F1901M and
-       // shows the final position as "end", the export lists no S1902M.
+    );
+    // No phase after the game's end: the summary closes at F1901M and
+    // shows the final position as "end", the export lists no S1902M.
     assert!(
         res.body.contains("Italy    S1901M-F1901M (1 player)"),
         "{}",

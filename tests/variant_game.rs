@@ -10,13 +10,7 @@ mod common;
 use clock_world::*;
 
 fn world(name: &str) -> World {
-    World::new(
-        name,
-        &[
-            ("clock", "outage_minutes", "100000"),
-            ("clock", "early_minutes", "100000"),
-        ],
-    )
+    World::master_paced(name)
 }
 
 /// The Master creates a game of `variant`; the players (by initial) join,
