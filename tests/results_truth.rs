@@ -149,6 +149,12 @@ fn results_say_who_is_in_civil_disorder() {
     let res = one(&mails, MASTER, "S1901M Results");
     assert_eq!(w.status(g, 'G'), "civil_disorder");
     assert!(
+        res.body.lines().any(|l| l
+            == "Germany: Army Berlin HOLD.  (*no order*) (Germany is in civil disorder)"),
+        "{}",
+        res.body
+    );
+    assert!(
         res.body
             .contains("In civil disorder: Germany. Their units hold without orders"),
         "{}",

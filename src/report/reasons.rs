@@ -8,7 +8,9 @@ use crate::engine::phase::PhaseKind;
 use crate::engine::position::Position;
 
 /// The reason for a void `order`, read from the position it was given in
-/// (`before`) and the powers in civil disorder; None when it is not void.
+/// (`before`) and the powers in civil disorder, or for any other tag on
+/// the line of a power in civil disorder; None when there is nothing to
+/// explain.
 pub fn void_reason(
     map: &Map,
     before: &Position,
@@ -16,11 +18,13 @@ pub fn void_reason(
     order: &Order,
     outcome: Outcome,
 ) -> Option<String> {
-    if !outcome.contains(Outcome::VOID) {
-        return None;
-    }
     let power = order.power;
-    if in_disorder.contains(&power) {
+    let disorder = in_disorder.contains(&power);
+    if !outcome.contains(Outcome::VOID) {
+        // A unit held, was destroyed or removed by the rules: say why.
+        return (disorder && !outcome.is_empty()).then(|| format!("{power} is in civil disorder"));
+    }
+    if disorder {
         return Some(format!(
             "{power} is in civil disorder: its orders are not carried out"
         ));
