@@ -5,6 +5,7 @@ use super::join;
 use crate::engine::map::{Map, Power};
 use crate::engine::order::{Order, OrderKind};
 use crate::engine::parse::{parse_orders_understood, OrderError, Understood};
+use crate::engine::phase::PhaseKind;
 use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
 use crate::game::clock::{format_span, format_time};
@@ -210,6 +211,9 @@ fn refusal(
     let rules = variant_of(game).rules_at(map, cur.position.phase, &in_disorder);
     if let Some(why) = not_carried_out(map, &rules, order, disorder) {
         return Ok(Some(why));
+    }
+    if cur.position.phase.kind != PhaseKind::Adjustment {
+        return Ok(None);
     }
     let stored = power_orders(s.tx, game.id, &cur.record.phase, &cur.position, owner)?;
     Ok(beyond_due(map, &cur.position, owner, &stored, order))
