@@ -437,7 +437,7 @@ fn a_whole_game_by_mail() {
         "{}",
         res.body
     );
-    assert!(res.has_line("Ownership of supply centers:"), "{}", res.body);
+    assert!(res.has_line("Ownership of supply centres:"), "{}", res.body);
     assert!(
         res.body.contains("Adjustments for Winter of 1901"),
         "{}",

@@ -3,12 +3,13 @@
 //! checked word for word; and a judgekeeper's template folder overriding
 //! the built-in copy.
 
-use judge::engine::adjudicate::{adjudicate, Adjudication};
+use judge::engine::adjudicate::{adjudicate, adjudicate_with, Adjudication};
 use judge::engine::map::{Map, Power, UnitType};
 use judge::engine::order::{Order, OrderKind};
 use judge::engine::parse::parse_orders;
 use judge::engine::phase::Phase;
 use judge::engine::position::{Position, Unit};
+use judge::engine::rules::Rules;
 use judge::report::{render_results, render_subject, ReportError, ResultsContext, Templates};
 
 use Power::*;
@@ -61,6 +62,17 @@ fn render_with(
     adj: &Adjudication,
     game_over: Option<&str>,
 ) -> String {
+    render_full(templates, before, adj, game_over, &[])
+}
+
+/// The results, with `in_disorder` the powers in civil disorder.
+fn render_full(
+    templates: &Templates,
+    before: &Position,
+    adj: &Adjudication,
+    game_over: Option<&str>,
+    in_disorder: &[Power],
+) -> String {
     let cx = ResultsContext {
         judge_code: "JDG",
         game: "mygame",
@@ -70,6 +82,8 @@ fn render_with(
         before,
         next_deadline: Some(DEADLINE.to_string()),
         game_over: game_over.map(str::to_string),
+        in_disorder,
+        inert: in_disorder,
     };
     render_results(templates, &cx).expect("renders")
 }
@@ -271,6 +285,63 @@ fn a_unit_with_nowhere_to_go_is_destroyed() {
     has_line(&text, ":: Deadline: F1902M Thu Nov 26 2026 20:00 UTC");
 }
 
+/// A unit of a power in civil disorder is destroyed when dislodged though
+/// it had somewhere to go, and its orders are void: the results say why.
+#[test]
+fn civil_disorder_is_the_reason_given() {
+    let before = board(
+        "S1902M",
+        &[(Austria, "A TYR"), (Austria, "A TRI"), (Italy, "A VEN")],
+    );
+    let mut rules = Rules::standard();
+    rules.set_inert(Italy);
+    let orders = [
+        parse_orders(map(), &before, Austria, "A Tyr - Ven, A Tri S A Tyr - Ven"),
+        parse_orders(map(), &before, Italy, "A Ven - Pie"),
+    ];
+    let orders: Vec<Order> = orders.into_iter().flatten().map(Result::unwrap).collect();
+    let adj = adjudicate_with(map(), &before, &orders, &rules);
+    let text = render_full(&Templates::builtin(), &before, &adj, None, &[Italy]);
+    has_line(
+        &text,
+        "Italy:   Army Venice -> Piedmont.  (*void, dislodged, destroyed*) \
+         (Italy is in civil disorder: its orders are not carried out)",
+    );
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains(
+            "The Italian Army in Venice was destroyed: Italy is in civil disorder, and \
+             its dislodged units do not retreat."
+        ),
+        "{text}"
+    );
+    assert!(
+        flat.contains("In civil disorder: Italy. Their units hold without orders, retreat nowhere"),
+        "{text}"
+    );
+    lacks(&text, "with no place to retreat");
+}
+
+/// A power that builds nothing (in civil disorder, or out of a game for
+/// fewer players) is shown due no builds in the Fall table.
+#[test]
+fn a_power_that_builds_nothing_is_due_no_builds() {
+    let before = board(
+        "F1901M",
+        &[(Italy, "A VEN"), (Italy, "A ROM"), (France, "A PAR")],
+    );
+    let adj = adjudicate_with(map(), &before, &[], &Rules::standard());
+    let text = render_full(&Templates::builtin(), &before, &adj, None, &[Italy]);
+    has_line(
+        &text,
+        "Italy:     3 Supply centres,  2 Units:  Builds   0 units.",
+    );
+    has_line(
+        &text,
+        "France:    3 Supply centres,  1 Unit:   Builds   2 units.",
+    );
+}
+
 #[test]
 fn void_orders_are_reported() {
     let before = Position::standard_start(map());
@@ -286,7 +357,10 @@ fn void_orders_are_reported() {
     );
     let adj = adjudicate(map(), &before, &[stray]);
     let text = render(&before, &adj);
-    has_line(&text, "Germany: Army Paris -> Picardy.  (*void*)");
+    has_line(
+        &text,
+        "Germany: Army Paris -> Picardy.  (*void*) (no unit of the power's there)",
+    );
     has_line(&text, "France:  Army Paris HOLD.  (*no order*)");
 }
 
@@ -317,7 +391,7 @@ fn fall_turn_ownership_and_adjustments() {
     has_line(&text, "Movement results for Fall of 1901.");
     has_line(&text, "France:  Fleet Mid-Atlantic Ocean -> Portugal.");
     let expected = "\n\
-        Ownership of supply centers:\n\
+        Ownership of supply centres:\n\
         \n\
         Austria:   Budapest, Trieste, Vienna.\n\
         England:   Edinburgh, Liverpool, London.\n\
@@ -329,13 +403,13 @@ fn fall_turn_ownership_and_adjustments() {
         Unowned:   Belgium, Bulgaria, Denmark, Greece, Holland, Norway, Serbia,\n           \
         Sweden, Tunis.\n\
         \n\
-        Austria:   3 Supply centers,  3 Units:  Builds   0 units.\n\
-        England:   3 Supply centers,  3 Units:  Builds   0 units.\n\
-        France:    5 Supply centers,  3 Units:  Builds   2 units.\n\
-        Germany:   3 Supply centers,  3 Units:  Builds   0 units.\n\
-        Italy:     3 Supply centers,  3 Units:  Builds   0 units.\n\
-        Russia:    5 Supply centers,  4 Units:  Builds   1 unit.\n\
-        Turkey:    3 Supply centers,  3 Units:  Builds   0 units.\n\
+        Austria:   3 Supply centres,  3 Units:  Builds   0 units.\n\
+        England:   3 Supply centres,  3 Units:  Builds   0 units.\n\
+        France:    5 Supply centres,  3 Units:  Builds   2 units.\n\
+        Germany:   3 Supply centres,  3 Units:  Builds   0 units.\n\
+        Italy:     3 Supply centres,  3 Units:  Builds   0 units.\n\
+        Russia:    5 Supply centres,  4 Units:  Builds   1 unit.\n\
+        Turkey:    3 Supply centres,  3 Units:  Builds   0 units.\n\
         \n\
         The next phase of 'mygame' will be Adjustments for Winter of 1901.\n\
         The deadline for orders will be Thu Nov 26 2026 20:00 UTC.\n";
@@ -358,7 +432,7 @@ fn fall_turn_ownership_and_adjustments() {
         [
             "France:  Build army Marseilles.",
             "France:  Build fleet Brest.",
-            "France:  Build waived.  (*void*)",
+            "France:  Build waived.  (*void*) (more builds than were due)",
         ]
     );
     has_line(&text, "Russia:  Build waived.");
@@ -413,21 +487,21 @@ fn fall_retreats_then_ownership_with_a_removal() {
     let text = render(&retreat, &adj);
     has_line(&text, "Retreat results for Fall of 1901.");
     has_line(&text, "Italy:   Army Venice -> Tuscany.");
-    has_line(&text, "Ownership of supply centers:");
+    has_line(&text, "Ownership of supply centres:");
     has_line(&text, "Austria:   Budapest, Trieste, Venice, Vienna.");
     has_line(&text, "Italy:     Naples, Rome.");
     has_line(
         &text,
-        "Austria:   4 Supply centers,  2 Units:  Builds   2 units.",
+        "Austria:   4 Supply centres,  2 Units:  Builds   2 units.",
     );
     has_line(
         &text,
-        "Italy:     2 Supply centers,  4 Units:  Removes  2 units.",
+        "Italy:     2 Supply centres,  4 Units:  Removes  2 units.",
     );
     // Powers with neither centres nor units are left out.
     has_line(
         &text,
-        "Turkey:    3 Supply centers,  0 Units:  Builds   3 units.",
+        "Turkey:    3 Supply centres,  0 Units:  Builds   3 units.",
     );
 }
 
@@ -473,15 +547,15 @@ fn a_winner() {
     ));
     has_line(
         &text,
-        "France:   18 Supply centers,  1 Unit:   Builds  17 units.",
+        "France:   18 Supply centres,  1 Unit:   Builds  17 units.",
     );
     has_line(
         &text,
-        "Germany:   1 Supply center,   1 Unit:   Builds   0 units.",
+        "Germany:   1 Supply centre,   1 Unit:   Builds   0 units.",
     );
     has_line(
         &text,
-        "The game is over: France has won with 18 supply centers.",
+        "The game is over: France has won with 18 supply centres.",
     );
     lacks(&text, ":: Deadline");
     lacks(&text, "The next phase");

@@ -10,13 +10,7 @@ mod common;
 use clock_world::*;
 
 fn world(name: &str) -> World {
-    World::new(
-        name,
-        &[
-            ("clock", "outage_minutes", "100000"),
-            ("clock", "early_minutes", "100000"),
-        ],
-    )
+    World::master_paced(name)
 }
 
 /// The Master creates a game of `variant`; the players (by initial) join,
@@ -179,20 +173,26 @@ fn two_players_italy_closed_then_the_coin_toss() {
         "neutral Italy has no units"
     );
 
-    // Into Italy is impossible in 1914.
+    // Into Italy is impossible in 1914: refused in the reply, so the
+    // units hold.
     w.orders("duel", 'A', "A Vie - Tyr\nF Tri - Ven");
     let results = process(&mut w, "duel");
     let r = one(&results, &player('A'), "S1914M Results");
     assert!(
-        has_line(&r.body, "Austria:", "Fleet Trieste -> Venice.  (*void*)"),
+        has_line(&r.body, "Austria:", "Fleet Trieste HOLD.  (*no order*)"),
         "{}",
         r.body
     );
-    w.orders("duel", 'A', "A Tyr - Ven");
+    let reply = w.orders("duel", 'A', "A Tyr - Ven");
+    assert!(
+        flat(&reply[0].body).contains("Venice is closed: Italy is neutral"),
+        "{}",
+        reply[0].body
+    );
     let results = process(&mut w, "duel");
     let r = one(&results, &player('E'), "F1914M Results");
     assert!(
-        has_line(&r.body, "Austria:", "Army Tyrolia -> Venice.  (*void*)"),
+        has_line(&r.body, "Austria:", "Army Tyrolia HOLD.  (*no order*)"),
         "{}",
         r.body
     );
@@ -292,12 +292,12 @@ fn a_short_game_ends_after_its_last_year_naming_the_leader() {
     let r = one(&results, &player('E'), "F1901M Results");
     // Russia has 5 centres and 4 units: the winter's build comes first.
     assert!(!r.body.contains("short game ended"), "{}", r.body);
-    w.orders("short", 'R', "Build A Mos");
+    w.orders("short", 'R', "Build A StP");
     let results = process_as_master(&mut w, "short");
     let r = one(&results, &player('E'), "W1901A Results");
     assert!(
         flat(&r.body)
-            .contains("The short game ended after 1901: Russia leads with 5 supply centres."),
+            .contains("The short game ended after 1901: Russia wins, with 5 pieces on the board."),
         "{}",
         r.body
     );

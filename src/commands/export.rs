@@ -1,5 +1,6 @@
 //! `judge export <game>`: the game as JSON, every phase from the start to
-//! the current one, positions and orders in `judge adjudicate`'s spelling.
+//! the current one, positions and orders in `judge adjudicate`'s spelling;
+//! a finished game's final position apart, as `final_position`.
 
 use serde_json::{json, Value};
 
@@ -31,8 +32,16 @@ pub fn run(config: &Config, name: &str) -> Result<Value, String> {
         }
     }
     let mut phases = Vec::new();
-    for record in store::phases_of_game(conn, game.id).map_err(err)? {
+    let records = store::phases_of_game(conn, game.id).map_err(err)?;
+    // A finished game's final position is no phase played: shown apart.
+    let last = crate::game::summary::final_row(&game, &records);
+    let mut final_position = Value::Null;
+    for (i, record) in records.into_iter().enumerate() {
         let mut phase: Value = serde_json::from_str(&record.position).map_err(|e| e.to_string())?;
+        if Some(i) == last {
+            final_position = phase;
+            continue;
+        }
         let mut orders = serde_json::Map::new();
         for o in store::orders_of_phase(conn, game.id, &record.phase).map_err(err)? {
             orders
@@ -61,5 +70,6 @@ pub fn run(config: &Config, name: &str) -> Result<Value, String> {
         "state": game.state.as_str(),
         "players": players,
         "phases": phases,
+        "final_position": final_position,
     }))
 }

@@ -7,6 +7,7 @@ use crate::engine::order::{Order, OrderKind};
 use crate::engine::parse::parse_order;
 use crate::engine::phase::PhaseKind;
 use crate::engine::position::Position;
+use crate::engine::rules::Rules;
 
 /// The key a stored order replaces by: the unit's province for unit
 /// orders, the place for builds, a numbered slot for waives.
@@ -120,4 +121,119 @@ pub fn completeness(
             }
         }
     }
+}
+
+/// "first", "second", ... for the `n`th (from 1) order of a kind.
+fn ordinal(n: usize) -> String {
+    const WORDS: [&str; 10] = [
+        "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+        "tenth",
+    ];
+    WORDS
+        .get(n.wrapping_sub(1))
+        .map_or_else(|| format!("{n}th"), |w| w.to_string())
+}
+
+/// Why an adjustment order goes beyond what the power is due, given the
+/// orders it already has (an order for the same place replaces, so is not
+/// counted): "England is due 2 builds: the third, Build army Liverpool.,
+/// is refused." None when it fits.
+pub fn beyond_due(
+    map: &Map,
+    position: &Position,
+    power: Power,
+    stored: &[Order],
+    order: &Order,
+) -> Option<String> {
+    if position.phase.kind != PhaseKind::Adjustment {
+        return None;
+    }
+    let (limit, what, kind): (usize, String, fn(&Order) -> bool) = if is_build(order) {
+        let due = position.adjustment_due(power).max(0) as usize;
+        let possible = builds_possible(map, position, power);
+        let what = if possible < due {
+            format!(
+                "{} is due {due} build{} but has room for {possible} in free home centres",
+                power.name(),
+                plural(due)
+            )
+        } else {
+            format!("{} is due {due} build{}", power.name(), plural(due))
+        };
+        (possible, what, is_build)
+    } else if is_removal(order) {
+        let due = (-position.adjustment_due(power)).max(0) as usize;
+        let what = format!("{} is due {due} removal{}", power.name(), plural(due));
+        (due, what, is_removal)
+    } else {
+        return None;
+    };
+    let replaced = |o: &Order| {
+        order.kind != OrderKind::Waive
+            && o.kind != OrderKind::Waive
+            && map.province_of(o.location) == map.province_of(order.location)
+    };
+    let given = stored.iter().filter(|o| kind(o) && !replaced(o)).count();
+    (given >= limit).then(|| {
+        format!(
+            "{what}: the {}, {}, is refused. To change your {}, send CLEAR and then the \
+             orders you want.",
+            ordinal(given + 1),
+            order.long(map).trim_end_matches('.'),
+            if is_build(order) {
+                "builds"
+            } else {
+                "removals"
+            }
+        )
+    })
+}
+
+fn is_build(o: &Order) -> bool {
+    matches!(o.kind, OrderKind::Build | OrderKind::Waive)
+}
+
+fn is_removal(o: &Order) -> bool {
+    matches!(o.kind, OrderKind::Remove | OrderKind::Disband)
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// Why the adjudicator would void a valid order under the game's `rules`:
+/// the power plays no part (`disorder`: because it is in civil disorder),
+/// or the order sends a unit into, or helps one into, a closed province
+/// (neutral Italy in the two-player game's first year). None when the
+/// order stands.
+pub fn not_carried_out(map: &Map, rules: &Rules, order: &Order, disorder: bool) -> Option<String> {
+    let power = order.power;
+    if rules.is_inert(power) {
+        return Some(if disorder {
+            format!(
+                "{power} is in civil disorder: its units hold and it builds nothing, so no \
+                 order for it is carried out. Its player brings it back by signing on again."
+            )
+        } else {
+            format!("{power} plays no part in this game: its units only hold.")
+        });
+    }
+    let into = match order.kind {
+        OrderKind::Move { to, .. } | OrderKind::Retreat { to } => Some(map.province_of(to)),
+        OrderKind::Support { to: Some(to), .. } => Some(map.province_of(to)),
+        OrderKind::Convoy { to, .. } => Some(to),
+        OrderKind::Build => Some(map.province_of(order.location)),
+        _ => None,
+    };
+    let closed = into.filter(|&p| rules.is_closed(p))?;
+    Some(format!(
+        "{} is closed: Italy is neutral until the coin toss, and no unit may enter its \
+         provinces (Venice, Piedmont, Tuscany, Rome, Apulia, Naples) before then. \
+         Order the unit elsewhere, or to hold.",
+        map.name(closed)
+    ))
 }

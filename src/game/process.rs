@@ -70,6 +70,11 @@ struct Adjudicated {
     variant: Variant,
     seats: Vec<Seat>,
     adjudication: Adjudication,
+    /// The powers in civil disorder in the phase adjudicated.
+    in_disorder: Vec<Power>,
+    /// The powers that build nothing under the rules of the phase
+    /// adjudicated (in civil disorder, or out of the game).
+    inert: Vec<Power>,
     /// The two-player game's coin toss, when it falls now: the side Italy
     /// joins.
     toss: Option<usize>,
@@ -126,6 +131,10 @@ fn adjudicate_current(conn: &Connection, game: &Game, now: i64) -> Result<Adjudi
     let rules = variant.rules_at(map, cur.position.phase, &in_disorder);
     let orders = all_orders(conn, game, &cur.record.phase, &cur.position)?;
     let adjudication = adjudicate_with(map, &cur.position, &orders, &rules);
+    let inert = Power::ALL
+        .into_iter()
+        .filter(|&p| rules.is_inert(p))
+        .collect();
     let next = &adjudication.next;
     // Two-player game: the coin toss before the first winter's adjustments.
     let italy_seated = seats.iter().any(|s| power_of(s) == Some(Power::Italy));
@@ -146,6 +155,8 @@ fn adjudicate_current(conn: &Connection, game: &Game, now: i64) -> Result<Adjudi
         variant,
         seats,
         adjudication,
+        in_disorder,
+        inert,
         toss,
         ended,
         deadline,
@@ -171,6 +182,8 @@ fn results_body(
             before: &done.cur.position,
             next_deadline: done.deadline.map(format_time),
             game_over: done.ended.clone(),
+            in_disorder: &done.in_disorder,
+            inert: &done.inert,
         },
     )
     .map_err(|e| StoreError::Setup(format!("results template: {e}")))?;
@@ -219,7 +232,7 @@ fn store_outcome(
     }
     match &done.ended {
         Some(result) => {
-            finish_game(conn, game, next, result, now)?;
+            finish_game(conn, game, (phase_name, next), result, now)?;
             // The final mail ends with the game's summary.
             let finished = store::game_by_id(conn, game.id)?.expect("the game");
             let summary = super::summary::summary_text(conn, &finished)?;
@@ -260,12 +273,13 @@ fn insert_next_phase(
 }
 
 /// The game is over: finished with its result; its last position stored
-/// as a phase without deadline, closed as processed; the seats' history
-/// closed.
+/// as a row without deadline, closed as processed (the final position, not
+/// a phase played: see [`super::summary::final_row`]); the seats' history
+/// closed at the last phase played.
 fn finish_game(
     conn: &Connection,
     game: &Game,
-    last: &Position,
+    (played, last): (&str, &Position),
     result: &str,
     now: i64,
 ) -> Result<(), StoreError> {
@@ -279,7 +293,7 @@ fn finish_game(
     insert_next_phase(conn, game, last, (None, None), now)?;
     let last_phase = last.phase.to_string();
     store::mark_processed(conn, game.id, &last_phase, &serde_json::json!({}), now)?;
-    store::close_seat_history(conn, game.id, &last_phase)
+    store::close_seat_history(conn, game.id, played)
 }
 
 /// Seats after a processing: the late are back to active; the powers with
@@ -357,7 +371,7 @@ fn end_of_game(
     }
     let end = settings.end_year?;
     (next.phase.season == Season::Spring && next.phase.year > end)
-        .then(|| short_game_over(next, &survivors, end))
+        .then(|| short_game_over(next, &alive, end))
 }
 
 /// The players, as the countries each holds (a bloc in games for fewer
@@ -404,25 +418,30 @@ fn victory(variant: &Variant, next: &Position, bloc: &[Power]) -> String {
     )
 }
 
-/// The verdict of a short game past its last year: who leads.
-fn short_game_over(next: &Position, survivors: &[Power], end: u16) -> String {
-    let best = survivors
+/// The verdict of a short game past its last year (rulebook III): the
+/// player with the most pieces (units) on the board wins, a player of
+/// several countries counting all of them.
+fn short_game_over(next: &Position, alive: &[&Vec<Power>], end: u16) -> String {
+    let pieces = |bloc: &[Power]| bloc.iter().map(|&p| next.unit_count(p)).sum::<usize>();
+    let best = alive.iter().map(|b| pieces(b)).max().unwrap_or(0);
+    let leaders: Vec<String> = alive
         .iter()
-        .map(|&p| next.centre_count(p))
-        .max()
-        .unwrap_or(0);
-    let leaders: Vec<&str> = survivors
-        .iter()
-        .filter(|&&p| next.centre_count(p) == best)
-        .map(|p| p.name())
+        .filter(|b| pieces(b) == best)
+        .map(|b| match b.len() {
+            1 => bloc_names(b),
+            _ => format!("the player of {}", bloc_names(b)),
+        })
         .collect();
-    let verdict = if leaders.len() == 1 {
-        format!("{} leads with {best} supply centres", leaders[0])
-    } else {
-        format!(
-            "{} tie with {best} supply centres each",
-            join_names(&leaders)
-        )
+    let s = if best == 1 { "" } else { "s" };
+    let verdict = match &leaders[..] {
+        [one] => format!("{one} wins, with {best} piece{s} on the board"),
+        _ => {
+            let names: Vec<&str> = leaders.iter().map(String::as_str).collect();
+            format!(
+                "{} tie with {best} piece{s} on the board each, and share the win",
+                join_names(&names)
+            )
+        }
     };
     format!("The short game ended after {end}: {verdict}.")
 }

@@ -7,7 +7,48 @@ use rusqlite::Connection;
 use super::position_of;
 use crate::engine::map::Power;
 use crate::engine::phase::{PhaseKind, Season};
-use crate::store::{self, Game, StoreError};
+use crate::store::{self, Game, GameState, PhaseRecord, StoreError};
+
+/// The index in `records` (a game's phases in order) of the row holding
+/// the position a finished game ended in: stored after the last phase
+/// played, never played itself. None while the game goes on.
+pub fn final_row(game: &Game, records: &[PhaseRecord]) -> Option<usize> {
+    let last = records.len().checked_sub(1)?;
+    let r = &records[last];
+    (game.state == GameState::Finished
+        && r.deadline.is_none()
+        && r.results.as_deref().is_some_and(|t| t.trim() == "{}")
+        && last > 0)
+        .then_some(last)
+}
+
+/// The table's rows: the centres at the start of each year, and where
+/// the game ended ("end").
+fn centre_rows(conn: &Connection, game: &Game, out: &mut Vec<String>) -> Result<(), StoreError> {
+    let records = store::phases_of_game(conn, game.id)?;
+    let last = final_row(game, &records);
+    for (i, record) in records.iter().enumerate() {
+        let position = position_of(record)?;
+        let p = position.phase;
+        // The position the game ended in is no phase played: "end".
+        let label = if Some(i) == last {
+            "end".to_string()
+        } else {
+            p.year.to_string()
+        };
+        if Some(i) == last || (p.season == Season::Spring && p.kind == PhaseKind::Movement) {
+            out.push(format!(
+                "  {:<6}{}",
+                label,
+                Power::ALL
+                    .iter()
+                    .map(|&pw| format!("{:>4}", position.centre_count(pw)))
+                    .collect::<String>()
+            ));
+        }
+    }
+    Ok(())
+}
 
 pub fn summary_text(conn: &Connection, game: &Game) -> Result<String, StoreError> {
     let mut out = vec![
@@ -58,20 +99,7 @@ pub fn summary_text(conn: &Connection, game: &Game) -> Result<String, StoreError
             .map(|p| format!("{:>4}", p.initial()))
             .collect::<String>()
     ));
-    for record in store::phases_of_game(conn, game.id)? {
-        let position = position_of(&record)?;
-        let p = position.phase;
-        if p.season == Season::Spring && p.kind == PhaseKind::Movement {
-            out.push(format!(
-                "  {:<6}{}",
-                p.year,
-                Power::ALL
-                    .iter()
-                    .map(|&pw| format!("{:>4}", position.centre_count(pw)))
-                    .collect::<String>()
-            ));
-        }
-    }
+    centre_rows(conn, game, &mut out)?;
     if let Some(result) = &game.result {
         // Stored as JSON: {"summary": "..."}.
         let summary = serde_json::from_str::<serde_json::Value>(result)

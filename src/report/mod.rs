@@ -20,6 +20,7 @@
 //! `wrap(width, indent)`: fill a line to `width` columns, breaking at spaces
 //! and indenting the continuation lines by `indent` spaces.
 
+mod reasons;
 mod results;
 mod wrap;
 

@@ -3,6 +3,7 @@
 
 use minijinja::{context, Value};
 
+use super::reasons::void_reason;
 use super::{ReportError, Templates, RESULTS};
 use crate::engine::adjudicate::{adjudicate, Adjudication};
 use crate::engine::adjustment::builds_possible;
@@ -35,6 +36,13 @@ pub struct ResultsContext<'a> {
     /// a draw between ...". A winner found by the adjudication ends the
     /// game too (the template then words it).
     pub game_over: Option<String>,
+    /// The powers in civil disorder in the phase adjudicated: their units
+    /// held (or were removed, or disbanded) by the rules, not by orders.
+    pub in_disorder: &'a [Power],
+    /// Every power that builds nothing under the game's rules in the phase
+    /// adjudicated: those in civil disorder, and those out of a game for
+    /// fewer players.
+    pub inert: &'a [Power],
 }
 
 /// The variables of `results.txt` (listed at the top of the template).
@@ -64,13 +72,15 @@ pub(super) fn variables(cx: &ResultsContext) -> Value {
         over => over,
         game_over => cx.game_over.clone(),
         winner => winner,
-        orders => order_groups(map, cx.before, &adj.orders),
+        orders => order_groups(map, cx, &adj.orders),
         dislodged => dislodged(map, cx.phase, next),
-        destroyed => adj.destroyed.iter().map(|u| unit_value(map, u)).collect::<Vec<_>>(),
+        destroyed => destroyed(map, cx.in_disorder, &adj.destroyed),
         show_ownership => ownership_due,
         ownership => ownership(map, next),
         unowned => unowned(map, next),
-        adjustments => adjustments(map, next),
+        adjustments => adjustments(map, next, cx.inert),
+        in_disorder => cx.in_disorder.iter().map(|p| p.name()).collect::<Vec<_>>(),
+        units => units(map, next),
     }
 }
 
@@ -97,9 +107,10 @@ fn phase_value(phase: Phase) -> Value {
 /// adjustment orders stay in the order given (later builds beyond those due
 /// are the void ones), and each build left unused shows as a waive with no
 /// order, as removals chosen by the civil-disorder rule do.
-fn order_groups(map: &Map, before: &Position, orders: &[(Order, Outcome)]) -> Vec<Value> {
+fn order_groups(map: &Map, cx: &ResultsContext, orders: &[(Order, Outcome)]) -> Vec<Value> {
+    let (before, in_disorder) = (cx.before, cx.in_disorder);
     let mut sorted: Vec<&(Order, Outcome)> = orders.iter().collect();
-    let unused = unused_builds(map, before, orders);
+    let unused = unused_builds(map, before, orders, cx.inert);
     if before.phase.kind == PhaseKind::Adjustment {
         sorted.extend(unused.iter());
         sorted.sort_by_key(|(o, _)| o.power);
@@ -119,6 +130,7 @@ fn order_groups(map: &Map, before: &Position, orders: &[(Order, Outcome)]) -> Ve
                         unit => o.unit.name(),
                         location => map.loc_name(o.location),
                         hold => o.kind == OrderKind::Hold,
+                        reason => void_reason(map, before, in_disorder, o, *outcome),
                     }
                 })
                 .collect();
@@ -139,12 +151,13 @@ fn unused_builds(
     map: &Map,
     before: &Position,
     orders: &[(Order, Outcome)],
+    inert: &[Power],
 ) -> Vec<(Order, Outcome)> {
     if before.phase.kind != PhaseKind::Adjustment {
         return Vec::new();
     }
     let mut out = Vec::new();
-    for power in Power::ALL {
+    for power in Power::ALL.into_iter().filter(|p| !inert.contains(p)) {
         let used = orders
             .iter()
             .filter(|(o, outcome)| {
@@ -158,6 +171,19 @@ fn unused_builds(
         }
     }
     out
+}
+
+/// Dislodged units destroyed: `.disorder` when they did not retreat
+/// because their power is in civil disorder (they may have had somewhere
+/// to go).
+fn destroyed(map: &Map, in_disorder: &[Power], units: &[Unit]) -> Vec<Value> {
+    units
+        .iter()
+        .map(|u| {
+            let base = unit_value(map, u);
+            context! { disorder => in_disorder.contains(&u.power), ..base }
+        })
+        .collect()
 }
 
 fn unit_value(map: &Map, u: &Unit) -> Value {
@@ -183,6 +209,30 @@ fn dislodged(map: &Map, phase: Phase, next: &Position) -> Vec<Value> {
             let base = unit_value(map, &d.unit);
             let retreats: Vec<String> = d.retreats.iter().map(|&l| map.loc_name(l)).collect();
             context! { retreats => retreats, ..base }
+        })
+        .collect()
+}
+
+/// Per power with units after the phase, alphabetically: `.power`, and
+/// `.units` ["Army Budapest", "Fleet Trieste"] sorted by province — the
+/// position the next orders are written from.
+fn units(map: &Map, position: &Position) -> Vec<Value> {
+    Power::ALL
+        .into_iter()
+        .filter_map(|power| {
+            let mut mine: Vec<&Unit> = position.units.iter().filter(|u| u.power == power).collect();
+            mine.sort_by_key(|u| map.name(map.province_of(u.location)));
+            let names: Vec<String> = mine
+                .iter()
+                .map(|u| format!("{} {}", u.kind.name(), map.loc_name(u.location)))
+                .collect();
+            (!names.is_empty()).then(|| {
+                context! {
+                    power => power.name(),
+                    adjective => power.adjective(),
+                    units => names,
+                }
+            })
         })
         .collect()
 }
@@ -221,12 +271,18 @@ fn centre_names(map: &Map, position: &Position, owner: Option<Power>) -> Vec<&'s
 /// Per power still in the game: centres, units, and the builds (`due` > 0)
 /// or removals (`due` < 0) they make due; `count` is `due` without its
 /// sign, `possible` the builds there is room for in free home centres.
-fn adjustments(map: &Map, position: &Position) -> Vec<Value> {
+fn adjustments(map: &Map, position: &Position, inert: &[Power]) -> Vec<Value> {
     position
         .survivors()
         .into_iter()
         .map(|power| {
             let due = position.adjustment_due(power);
+            // A power that builds nothing is due no builds.
+            let due = if inert.contains(&power) {
+                due.min(0)
+            } else {
+                due
+            };
             context! {
                 power => power.name(),
                 adjective => power.adjective(),
@@ -234,7 +290,7 @@ fn adjustments(map: &Map, position: &Position) -> Vec<Value> {
                 units => position.unit_count(power),
                 due => due,
                 count => due.unsigned_abs(),
-                possible => builds_possible(map, position, power),
+                possible => if due > 0 { builds_possible(map, position, power) } else { 0 },
             }
         })
         .collect()
@@ -279,6 +335,8 @@ pub(super) fn try_sample(templates: &Templates) -> Result<(), ReportError> {
             before: &before,
             next_deadline: deadline,
             game_over,
+            in_disorder: &[Power::Italy],
+            inert: &[Power::Italy],
         };
         templates.render(RESULTS, variables(&cx))?;
     }

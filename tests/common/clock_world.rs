@@ -199,6 +199,18 @@ impl World {
         }
     }
 
+    /// A judge whose clock leaves the games to their Master: no outage
+    /// catch-up and no early processing for days.
+    pub fn master_paced(name: &str) -> World {
+        World::new(
+            name,
+            &[
+                ("clock", "outage_minutes", "100000"),
+                ("clock", "early_minutes", "100000"),
+            ],
+        )
+    }
+
     pub fn config(&self) -> PathBuf {
         self.dir.join("judge.toml")
     }

@@ -5,12 +5,16 @@ use super::join;
 use crate::engine::map::{Map, Power};
 use crate::engine::order::{Order, OrderKind};
 use crate::engine::parse::{parse_orders_understood, OrderError, Understood};
+use crate::engine::phase::PhaseKind;
 use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
 use crate::game::clock::{format_span, format_time};
-use crate::game::orders::{completeness, order_key, read_stored, Completeness};
-use crate::game::{current, Current};
-use crate::store::{self, Game, GameState, NewOrder, StoreError};
+use crate::game::orders::{
+    beyond_due, completeness, not_carried_out, order_key, read_stored, Completeness,
+};
+use crate::game::process::power_orders;
+use crate::game::{current, variant_of, Current};
+use crate::store::{self, Game, GameState, NewOrder, SeatStatus, StoreError};
 
 /// At most this many order lines are read from one mail (a whole board
 /// holds 34 units): a mail of thousands of lines gets a short answer, fast.
@@ -137,6 +141,10 @@ fn store_orders(
                 continue;
             }
         };
+        if let Some(why) = refusal(s, game, cur, owner, &understood.order)? {
+            problems.push(why);
+            continue;
+        }
         if understood.reinterpreted {
             read_as.push(understood.order.long(map));
         }
@@ -145,6 +153,19 @@ fn store_orders(
     answer_orders(s, line, problems, read_as);
     Ok(())
 }
+
+/// Complaints that only say an order is not for one of a player's
+/// countries: with several, another country's complaint tells more
+/// ("There is already a unit in Moscow." rather than Italy's "Moscow is
+/// not one of your home supply centres.").
+const NOT_THIS_COUNTRY: [&str; 6] = [
+    "; you are ",
+    "is not one of your home supply centres",
+    "You have no builds to make",
+    "You have no builds to waive",
+    "You have no units to remove",
+    "You have neither builds nor removals due",
+];
 
 /// How the `k`th order of a line reads: for the first of the player's
 /// countries it fits, or the most telling complaint — not "that unit is
@@ -167,9 +188,35 @@ fn reading(
         .collect();
     let best = errors
         .iter()
-        .find(|e| powers.len() == 1 || !e.contains("; you are "))
+        .find(|e| powers.len() == 1 || !NOT_THIS_COUNTRY.iter().any(|f| e.contains(f)))
         .unwrap_or(&errors[0]);
     Err(best.clone())
+}
+
+/// Why a valid order will not be carried out as things stand: the power
+/// is in civil disorder or out of the game, the order goes into a closed
+/// province, or (given the orders `owner` already has) it is a build or
+/// removal beyond those due.
+fn refusal(
+    s: &Session<'_>,
+    game: &Game,
+    cur: &Current,
+    owner: Power,
+    order: &Order,
+) -> Result<Option<String>, StoreError> {
+    let map = Map::standard();
+    let disorder = store::seat_by_power(s.tx, game.id, owner.upper())?
+        .is_some_and(|seat| seat.status == SeatStatus::CivilDisorder);
+    let in_disorder: Vec<Power> = disorder.then_some(owner).into_iter().collect();
+    let rules = variant_of(game).rules_at(map, cur.position.phase, &in_disorder);
+    if let Some(why) = not_carried_out(map, &rules, order, disorder) {
+        return Ok(Some(why));
+    }
+    if cur.position.phase.kind != PhaseKind::Adjustment {
+        return Ok(None);
+    }
+    let stored = power_orders(s.tx, game.id, &cur.record.phase, &cur.position, owner)?;
+    Ok(beyond_due(map, &cur.position, owner, &stored, order))
 }
 
 /// Stores an order for `owner`, in place of its earlier order for the
