@@ -265,6 +265,12 @@ CREATE TABLE IF NOT EXISTS stranger_replies (
 );
 CREATE INDEX IF NOT EXISTS stranger_replies_by_address ON stranger_replies (address, sent_at);
 
+-- SET ZONE: the time zone an address sees deadlines in, beside UTC.
+CREATE TABLE IF NOT EXISTS player_zones (
+    address TEXT PRIMARY KEY COLLATE NOCASE,
+    zone    TEXT NOT NULL
+);
+
 -- The judge's own bookkeeping (e.g. the last clock tick, to notice an
 -- outage).
 CREATE TABLE IF NOT EXISTS meta (

@@ -139,18 +139,23 @@ impl Outgoing {
         }
     }
 
-    /// The text for `to`: an observer of the game is told how to stop.
+    /// The text for `to`: an observer of the game is told how to stop; times
+    /// are shown in `to`'s zone beside UTC.
     fn body_for(
         &self,
         tx: &Transaction<'_>,
         game: Option<&Game>,
         to: &Address,
     ) -> Result<String, StoreError> {
-        Ok(match game {
+        let body = match game {
             Some(game) if store::observer_by_address(tx, game.id, &to.addr_spec())?.is_some() => {
                 with_unobserve_line(&self.body, &game.name)
             }
             _ => self.body.clone(),
+        };
+        Ok(match cmd::zone::zone_for(tx, game, &to.addr_spec())? {
+            Some(zone) => crate::game::clock::beside_utc(&body, zone),
+            None => body,
         })
     }
 

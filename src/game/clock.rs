@@ -16,6 +16,42 @@ pub fn format_time(t: i64) -> String {
     }
 }
 
+/// `text` with each time written by [`format_time`] followed by the same
+/// instant on the clocks of `zone`: "Sun Nov 29 2026 05:35 UTC (06:35
+/// Europe/Amsterdam)", the day named too when it differs ("(Sat 23:35
+/// America/New_York)"). UTC itself adds nothing.
+pub fn beside_utc(text: &str, zone: Tz) -> String {
+    const WRITTEN: usize = "Thu Nov 26 2026 20:00".len();
+    if zone == chrono_tz::UTC {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut rest = text;
+    while let Some(at) = rest.find(" UTC") {
+        let (head, tail) = rest.split_at(at + " UTC".len());
+        out.push_str(head);
+        rest = tail;
+        let Some(start) = at.checked_sub(WRITTEN) else {
+            continue;
+        };
+        let Some(written) = head.get(start..at) else {
+            continue;
+        };
+        let Ok(utc) = NaiveDateTime::parse_from_str(written, "%a %b %d %Y %H:%M") else {
+            continue;
+        };
+        let local = zone.from_utc_datetime(&utc);
+        let shown = if local.date_naive() == utc.date() {
+            local.format("%H:%M")
+        } else {
+            local.format("%a %H:%M")
+        };
+        out.push_str(&format!(" ({shown} {})", zone.name()));
+    }
+    out.push_str(rest);
+    out
+}
+
 /// "2 days 20 hours", "3 hours 5 minutes", "under a minute"; "passed" when negative.
 pub fn format_span(seconds: i64) -> String {
     if seconds < 0 {
@@ -326,6 +362,20 @@ mod tests {
         let monday = 1_793_577_600;
         let utc = deadline_after(&schedule("0 0 20 * * Mon,Thu", None), monday);
         assert_eq!(format_time(utc), "Thu Nov 05 2026 20:00 UTC");
+        assert_eq!(
+            beside_utc(
+                "Deadline: Thu Nov 05 2026 20:00 UTC.",
+                chrono_tz::Europe::Amsterdam
+            ),
+            "Deadline: Thu Nov 05 2026 20:00 UTC (21:00 Europe/Amsterdam)."
+        );
+        assert_eq!(
+            beside_utc(
+                "Thu Nov 05 2026 02:00 UTC; UTC",
+                chrono_tz::America::New_York
+            ),
+            "Thu Nov 05 2026 02:00 UTC (Wed 21:00 America/New_York); UTC"
+        );
         let ams = deadline_after(
             &schedule("0 0 20 * * Mon,Thu", Some("Europe/Amsterdam")),
             monday,

@@ -58,6 +58,7 @@ mod phases;
 mod press;
 mod seats;
 mod throttle;
+mod zones;
 
 pub use archive::*;
 pub use games::*;
@@ -69,6 +70,7 @@ pub use phases::*;
 pub use press::*;
 pub use seats::*;
 pub use throttle::*;
+pub use zones::*;
 
 /// The schema, applied (idempotently) at every open.
 pub const SCHEMA: &str = include_str!("../../schema.sql");
@@ -121,6 +123,10 @@ pub const MIGRATIONS: &[&str] = &[
      CREATE TABLE IF NOT EXISTS stranger_replies ( \
          address TEXT    NOT NULL COLLATE NOCASE, \
          sent_at INTEGER NOT NULL);",
+    // 5 -> 6: the time zone each address sees deadlines in (SET ZONE).
+    "CREATE TABLE IF NOT EXISTS player_zones ( \
+         address TEXT PRIMARY KEY COLLATE NOCASE, \
+         zone    TEXT NOT NULL);",
 ];
 
 /// The version this build writes and understands.

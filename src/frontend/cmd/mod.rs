@@ -13,6 +13,7 @@ pub mod press;
 pub mod set;
 pub mod signon;
 pub mod takeover;
+pub mod zone;
 
 use super::script::Line;
 use super::session::{Session, Signed};

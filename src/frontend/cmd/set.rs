@@ -11,7 +11,7 @@ use crate::mail::Address;
 use crate::store::{self, Game, StoreError};
 
 const PLAYER_SETTINGS: &str =
-    "WAIT, NOWAIT, PASSWORD, ADDRESS, ABSENCE, DRAW, NODRAW, CONCEDE, NOCONCEDE, PREFERENCE, MAPS";
+    "WAIT, NOWAIT, PASSWORD, ADDRESS, ABSENCE, DRAW, NODRAW, CONCEDE, NOCONCEDE, PREFERENCE, MAPS, ZONE";
 const MASTER_SETTINGS: &str = "DEADLINE, GRACE, START, MOVE, RETREAT, ADJUST, NMR, NONMR, \
                                WHITE, GREY, NO PRESS, PARTIAL, NO PARTIAL, OBSERVER, END, DIAS, NODIAS, \
                                TAKEOVER, ABSENCE LIMIT";
@@ -28,6 +28,7 @@ pub fn set(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Result<(
         "DIAS" | "NODIAS" => super::draw::master_dias(s, line, what == "DIAS"),
         "CONCEDE" | "NOCONCEDE" => player_concede(s, line, what == "CONCEDE", rest),
         "MAPS" | "MAP" => player_maps(s, line, rest),
+        "ZONE" | "NOZONE" => super::zone::set_zone(s, line, rest, what == "NOZONE"),
         "DEADLINE" | "GRACE" | "START" => master_time(s, line, what, rest),
         "MOVE" | "MOVEMENT" | "RETREAT" | "RETREATS" | "ADJUST" | "ADJUSTMENT" | "BUILD" => {
             master_schedule(s, line, what, rest)
