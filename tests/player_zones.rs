@@ -106,3 +106,23 @@ fn an_unknown_zone_is_refused_with_the_form() {
         rep.body
     );
 }
+
+#[test]
+fn the_games_schedule_zone_is_shown_to_those_without_their_own() {
+    let mut w = World::master_paced("zone-game");
+    let g = "zonegame";
+    w.start_game(g, "SET MOVE 0 0 20 * * Mon,Thu ZONE America/New_York");
+    let (_, deadline) = w.current(g);
+    let ny = chrono_tz::America::New_York;
+    let r = w.orders(g, 'E', holds('E'));
+    let rep = reply_to(&r, 'E');
+    let both = format!("{} ({})", shown(deadline), local(deadline, ny));
+    assert!(rep.body.contains(&both), "{}", rep.body);
+    // A player's own zone comes first.
+    let r = w.orders(g, 'F', &format!("SET ZONE Asia/Tokyo\n{}", holds('F')));
+    let rep = reply_to(&r, 'F');
+    let tokyo = chrono_tz::Asia::Tokyo;
+    let both = format!("{} ({})", shown(deadline), local(deadline, tokyo));
+    assert!(rep.body.contains(&both), "{}", rep.body);
+    assert!(!rep.body.contains("New_York"), "{}", rep.body);
+}
