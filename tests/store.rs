@@ -289,6 +289,26 @@ fn migration_to_version_4_keeps_what_points_at_stored_mail() {
 }
 
 #[test]
+fn migration_to_version_6_adds_the_players_zones() {
+    let dir = TempDir::new("v6");
+    drop(Store::open(dir.db()).unwrap());
+    {
+        // The file as version 5 left it: no zones.
+        let conn = Connection::open(dir.db()).unwrap();
+        conn.execute_batch("DROP TABLE player_zones; PRAGMA user_version = 5;")
+            .unwrap();
+    }
+    let store = Store::open(dir.db()).unwrap();
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+    let conn = store.conn();
+    store::set_zone(conn, "a@b.example", Some("Europe/Amsterdam")).unwrap();
+    assert_eq!(
+        store::zone_of(conn, "A@B.example").unwrap().as_deref(),
+        Some("Europe/Amsterdam")
+    );
+}
+
+#[test]
 fn migration_to_version_5_adds_the_throttle_tables() {
     let dir = TempDir::new("v5");
     drop(Store::open(dir.db()).unwrap());
@@ -302,7 +322,8 @@ fn migration_to_version_5_adds_the_throttle_tables() {
         .unwrap();
     }
     let store = Store::open(dir.db()).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 5);
+    // Version 5 and the migrations after it.
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
     let conn = store.conn();
     assert!(!judge::store::record_sign_on_failure(conn, "seat:1", 100).unwrap());
     assert!(judge::store::take_stranger_reply(conn, "a@b.example", 100).unwrap());
@@ -1077,6 +1098,7 @@ fn write_everything(tx: &Connection, name: &str) {
     record_sign_on_failure(tx, &format!("master:{name}"), T0).unwrap();
     take_stranger_reply(tx, "stranger@example.org", T0).unwrap();
     store::set_maps(tx, game, "a@example.org", false).unwrap();
+    store::set_zone(tx, &format!("{name}@example.org"), Some("Asia/Tokyo")).unwrap();
 }
 
 fn row_counts(conn: &Connection) -> Vec<(String, i64)> {
