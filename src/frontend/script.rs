@@ -350,8 +350,9 @@ fn press_header(words: &[&str], body: Vec<String>, closed: bool, usage: &'static
     while k < words.len() {
         match words[k].to_ascii_uppercase().as_str() {
             "TO" if k + 1 < words.len() => {
-                to = Some(words[k + 1].to_ascii_uppercase());
-                k += 1;
+                let (list, used) = press_list(&words[k + 1..]);
+                to = Some(list);
+                k += used;
             }
             "GREY" | "GRAY" => grey = Some(true),
             "WHITE" => grey = Some(false),
@@ -364,6 +365,18 @@ fn press_header(words: &[&str], body: Vec<String>, closed: bool, usage: &'static
         grey,
         body,
         closed,
+    }
+}
+
+/// The recipients after `TO`, and how many words they take: `FG`, `ALL`,
+/// or njudge's `ALL BUT <initials>` (kept as one list, `ALL BUT EG`).
+fn press_list(words: &[&str]) -> (String, usize) {
+    let upper: Vec<String> = words.iter().map(|w| w.to_ascii_uppercase()).collect();
+    match upper.as_slice() {
+        [all, but, list, ..] if all == "ALL" && but == "BUT" => (format!("ALL BUT {list}"), 3),
+        [all, but] if all == "ALL" && but == "BUT" => ("ALL BUT".to_string(), 2),
+        [list, ..] => (list.clone(), 1),
+        [] => (String::new(), 0),
     }
 }
 

@@ -100,7 +100,7 @@ pub fn press(
     };
     let recipients = match to.filter(|_| !broadcast).map(read_recipients) {
         None => Vec::new(),
-        Some(Ok(r)) => r,
+        Some(Ok(r)) => leave_out_sender(r, to, &sender),
         Some(Err(e)) => {
             s.reply.refuse(line, e);
             return Ok(());
@@ -305,8 +305,51 @@ fn deliver(
         .ok(line, format!("{what} sent to {to_text}{grey_note}."));
 }
 
-/// `FGR`, `F,G`, `M`: the powers (or Master) press goes to.
+/// Press to `ALL BUT <initials>` never lists its sender among the
+/// recipients; other lists are as written.
+fn leave_out_sender(mut recipients: Vec<To>, to: Option<&str>, sender: &Sender) -> Vec<To> {
+    if to.is_some_and(|t| t.starts_with("ALL BUT")) {
+        recipients.retain(|r| r.code() != sender.code);
+    }
+    recipients
+}
+
+/// `FGR`, `F,G`, `M`: the powers (or Master) press goes to; `ALL` (no
+/// recipients: the whole game) and njudge's `ALL BUT <initials>`.
 fn read_recipients(list: &str) -> Result<Vec<To>, String> {
+    if list == "ALL" {
+        return Ok(Vec::new());
+    }
+    if let Some(but) = list.strip_prefix("ALL BUT") {
+        return all_but(but.trim());
+    }
+    if let Some(rest) = list.strip_prefix('-') {
+        return Err(format!(
+            "TO {list}: to send to every power but some, write PRESS TO ALL BUT {rest}."
+        ));
+    }
+    initials(list)
+}
+
+/// Every power but those `left_out` names.
+fn all_but(left_out: &str) -> Result<Vec<To>, String> {
+    if left_out.is_empty() {
+        return Err(
+            "PRESS TO ALL BUT needs the initials of the powers left out, e.g. \
+                    PRESS TO ALL BUT EG."
+                .to_string(),
+        );
+    }
+    let out = initials(left_out)?;
+    Ok(Power::ALL
+        .into_iter()
+        .map(To::Power)
+        .filter(|p| !out.contains(p))
+        .collect())
+}
+
+/// The initials of a list, each once.
+fn initials(list: &str) -> Result<Vec<To>, String> {
     let mut out = Vec::new();
     for c in list.chars().filter(|c| c.is_alphanumeric()) {
         let to = if c.eq_ignore_ascii_case(&'M') {
