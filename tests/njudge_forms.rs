@@ -23,6 +23,9 @@ const PLAYERS: [(&str, &str); 7] = [
 ];
 
 fn addr_of(initial: &str) -> &'static str {
+    if initial == "M" {
+        return MASTER;
+    }
     PLAYERS.iter().find(|p| p.1 == initial).unwrap().0
 }
 
@@ -34,6 +37,9 @@ fn initial_of(addr: &str) -> &'static str {
 }
 
 fn password_of(initial: &str) -> String {
+    if initial == "M" {
+        return "mpass".to_string();
+    }
     format!("pw-{initial}")
 }
 
@@ -151,9 +157,11 @@ fn power_of(initial: &str) -> &'static str {
 fn run_case(j: &mut TestJudge, game: &str, case: &Case) -> Vec<String> {
     let from = case.from.as_str();
     let pw = password_of(from);
-    let mut reset = vec!["CLEAR".to_string()];
-    reset.extend(case.before.iter().cloned());
-    orders(j, game, from, &reset.join("\n"));
+    if from != "M" {
+        let mut reset = vec!["CLEAR".to_string()];
+        reset.extend(case.before.iter().cloned());
+        orders(j, game, from, &reset.join("\n"));
+    }
     let body = case
         .mail
         .iter()

@@ -8,6 +8,7 @@ pub mod join;
 pub mod listing;
 pub mod master;
 pub mod njudge;
+pub mod njudge_set;
 pub mod orders;
 pub mod press;
 pub mod set;

@@ -13,7 +13,7 @@ use crate::store::{self, Game, StoreError};
 const PLAYER_SETTINGS: &str =
     "WAIT, NOWAIT, PASSWORD, ADDRESS, ABSENCE, DRAW, NODRAW, CONCEDE, NOCONCEDE, PREFERENCE, MAPS, ZONE";
 const MASTER_SETTINGS: &str = "DEADLINE, GRACE, START, MOVE, RETREAT, ADJUST, NMR, NONMR, \
-                               WHITE, GREY, NO PRESS, PARTIAL, NO PARTIAL, OBSERVER, END, DIAS, NODIAS, \
+                               WHITE, GREY, WHITE/GREY, NO PRESS, PARTIAL, NO PARTIAL, OBSERVER, END, DIAS, NODIAS, \
                                TAKEOVER, ABSENCE LIMIT";
 
 pub fn set(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Result<(), StoreError> {
@@ -35,16 +35,31 @@ pub fn set(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Result<(
         }
         "NMR" | "NONMR" | "WHITE" | "GREY" | "GRAY" | "NOPRESS" | "PARTIAL" | "NOPARTIAL"
         | "OBSERVER" | "END" => master_flag(s, line, what, rest),
-        _ => {
-            s.reply.refuse(
-                line,
-                format!(
-                    "SET {what} is not a setting. Players: {PLAYER_SETTINGS}. Masters: {MASTER_SETTINGS}."
-                ),
-            );
-            Ok(())
-        }
+        _ => not_a_setting(s, line, what, rest),
     }
+}
+
+/// njudge's SET forms, read as the judge's setting they mean or answered
+/// with what the judge does; any other word is no setting.
+fn not_a_setting(
+    s: &mut Session<'_>,
+    line: &Line,
+    what: &str,
+    rest: &str,
+) -> Result<(), StoreError> {
+    use super::njudge_set::{read, NjudgeSet};
+    match read(what, rest) {
+        Some(NjudgeSet::Setting(word)) => return master_flag(s, line, word, rest),
+        Some(NjudgeSet::Answer(said)) => s.reply.ok(line, said),
+        Some(NjudgeSet::Refuse(why)) => s.reply.refuse(line, why),
+        None => s.reply.refuse(
+            line,
+            format!(
+                "SET {what} is not a setting. Players: {PLAYER_SETTINGS}. Masters: {MASTER_SETTINGS}."
+            ),
+        ),
+    }
+    Ok(())
 }
 
 /// The signed-on player's game and seat, or a refusal.
@@ -418,6 +433,15 @@ const SWITCHES: &[Switch] = &[
         word: "GREY",
         change: |g| g.grey = true,
         said: "Grey press is allowed: press may be sent anonymously.",
+    },
+    Switch {
+        word: "WHITE/GREY",
+        change: |g| {
+            g.white = true;
+            g.grey = true;
+        },
+        said: "White and grey press are allowed: press is signed with the sender's power \
+               unless it is sent GREY.",
     },
     Switch {
         word: "NOPRESS",
