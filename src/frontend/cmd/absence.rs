@@ -6,7 +6,7 @@
 use super::master_game;
 use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
-use crate::game::clock::{format_time, parse_time};
+use crate::game::clock::format_time;
 use crate::game::{current, settings_of};
 use crate::store::{self, Game, Seat, StoreError};
 
@@ -96,9 +96,11 @@ fn set(
         Some(k) => (&text[..k], Some(&text[k + 4..])),
         None => (text, None),
     };
-    let starts = parse_time(start);
+    let zone = super::when::writer_zone(s)?;
+    let read = |t: &str| super::when::read_date(t, s.now, zone, super::when::Toward::Future);
+    let starts = read(start);
     let ends = match end {
-        Some(e) => parse_time(e),
+        Some(e) => read(e),
         None => starts.map(|t| t + DAY),
     };
     let (a, b) = match (starts, ends) {
@@ -106,8 +108,8 @@ fn set(
         _ => {
             s.reply.refuse(
                 line,
-                "Write SET ABSENCE <date> [TO <date>], dates like 2026-12-24 or 2026-12-24 \
-                 18:00, the end after the start and not past. SET NOABSENCE cancels your \
+                "Write SET ABSENCE <date> [TO <date>], dates like 2026-12-24, 2026-12-24 \
+                 18:00, Dec 24 or Thu, the end after the start and not past. SET NOABSENCE cancels your \
                  absences.",
             );
             return Ok(());

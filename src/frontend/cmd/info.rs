@@ -5,7 +5,7 @@ use crate::engine::map::{Map, Power};
 use crate::engine::position::Position;
 use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
-use crate::game::clock::{format_time, parse_time};
+use crate::game::clock::format_time;
 use crate::game::{current, power_of, settings_of};
 use crate::store::{self, GameState, StoreError};
 
@@ -228,11 +228,13 @@ pub fn history(
     let Some(game) = find_game(s, line, name)? else {
         return Ok(());
     };
+    let zone = super::when::writer_zone(s)?;
     let bound = |text: Option<&str>, default: i64| -> Result<i64, String> {
         match text {
             None => Ok(default),
-            Some(t) => parse_time(t).ok_or_else(|| {
-                format!("'{t}' is not a date: write it like 2026-11-24 or 2026-11-24 20:00")
+            Some(t) => super::when::read_date(t, s.now, zone, super::when::Toward::Past)
+                .ok_or_else(|| {
+                format!("'{t}' is not a date: write it like 2026-11-24, 2026-11-24 20:00, Nov 24 or Thu")
             }),
         }
     };

@@ -14,6 +14,7 @@ pub mod press;
 pub mod set;
 pub mod signon;
 pub mod takeover;
+pub mod when;
 pub mod zone;
 
 use super::script::Line;

@@ -4,7 +4,7 @@
 use super::{join, master_game};
 use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
-use crate::game::clock::{check_cron, check_zone, format_time, parse_time};
+use crate::game::clock::{check_cron, check_zone, format_time};
 use crate::game::settings::{GameSettings, ObserverPress, Schedule};
 use crate::game::{current, settings_of};
 use crate::mail::Address;
@@ -195,10 +195,14 @@ fn master_time(s: &mut Session<'_>, line: &Line, what: &str, text: &str) -> Resu
     let Some(game) = master_now(s, line)? else {
         return Ok(());
     };
-    let Some(t) = parse_time(text) else {
+    let zone = super::when::writer_zone(s)?;
+    let Some(t) = super::when::read_date(text, s.now, zone, super::when::Toward::Future) else {
         s.reply.refuse(
             line,
-            format!("Write SET {what} <date>, like 2026-11-24 20:00 (UTC)."),
+            format!(
+                "Write SET {what} <date>, like 2026-11-24 20:00, Nov 24 20:00 or Thu 20:00 \
+                 (UTC, or your zone if you SET ZONE)."
+            ),
         );
         return Ok(());
     };
