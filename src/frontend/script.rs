@@ -110,6 +110,12 @@ pub enum Njudge {
     EndIf,
     /// `POSTAL PRESS`: press published with the next results.
     PostalPress,
+    /// `WHOIS <address>`: who plays behind an address.
+    Whois,
+    /// `REGISTER`, its lines up to `END`: njudge's registration.
+    Register,
+    /// `SEND <file>`: njudge's other word for a file.
+    Send,
 }
 
 impl Njudge {
@@ -277,6 +283,11 @@ fn read_line(lines: &[String], i: usize, text: &str) -> (Command, usize) {
             };
             (command, next)
         }
+        ("REGISTER", _) => {
+            let (held, _, next) = block_body(lines, i, ends_register);
+            let form = Njudge::Register;
+            (Command::NotOffered { form, held }, next)
+        }
         ("POSTAL", Some("PRESS")) => {
             let (held, _, next) = press_body(lines, i);
             let form = Njudge::PostalPress;
@@ -291,9 +302,19 @@ fn read_line(lines: &[String], i: usize, text: &str) -> (Command, usize) {
 /// consumed). Returns the body, whether ENDPRESS was found, and the index
 /// after it.
 fn press_body(lines: &[String], start: usize) -> (Vec<String>, bool, usize) {
+    block_body(lines, start, ends_press)
+}
+
+/// The lines from `start` up to the one `ends` (consumed), as
+/// [`press_body`].
+fn block_body(
+    lines: &[String],
+    start: usize,
+    ends: fn(&str) -> bool,
+) -> (Vec<String>, bool, usize) {
     let mut body = Vec::new();
     for (k, line) in lines.iter().enumerate().skip(start) {
-        if ends_press(line) {
+        if ends(line) {
             trim_blank_ends(&mut body);
             return (body, true, k + 1);
         }
@@ -314,6 +335,12 @@ fn ends_press(line: &str) -> bool {
         words[..],
         ["ENDPRESS" | "ENDBROADCAST"] | ["END", "PRESS" | "BROADCAST"]
     )
+}
+
+/// `END` (or `ENDREGISTER`) closes njudge's REGISTER block.
+fn ends_register(line: &str) -> bool {
+    let word = line.trim().to_ascii_uppercase();
+    word == "END" || word == "ENDREGISTER"
 }
 
 fn trim_blank_ends(body: &mut Vec<String>) {
@@ -511,6 +538,8 @@ fn read_njudge(keyword: &str, args: &[&str]) -> Option<Command> {
         ("IF", _) => Njudge::Conditional,
         ("ELSE", _) => Njudge::Conditional,
         ("ENDIF", 0) => Njudge::EndIf,
+        ("WHOIS", _) => Njudge::Whois,
+        ("SEND", _) => Njudge::Send,
         _ => return None,
     };
     Some(Command::NotOffered {

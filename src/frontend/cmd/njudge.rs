@@ -117,8 +117,27 @@ fn refuse(s: &mut Session<'_>, line: &Line, form: Njudge, held: &[String]) {
                                 with BROADCAST (to the whole game) or PRESS TO <initials>, \
                                 the message, then ENDPRESS."
             .to_string(),
+        Njudge::Whois | Njudge::Register | Njudge::Send => other_form(form, held),
     };
     s.reply.refuse(line, why);
+}
+
+/// WHOIS, REGISTER and SEND: what the judge does instead.
+fn other_form(form: Njudge, held: &[String]) -> String {
+    match form {
+        Njudge::Whois => "WHOIS is not offered by this judge: it never shows who plays \
+                          behind an address or a power. LIST <game> shows a game's seats."
+            .to_string(),
+        Njudge::Register => format!(
+            "No registration is needed on this judge: join a forming game with SIGNON \
+             ?<game> <password> (LIST shows the games). The {} line(s) up to END were \
+             not read, and nothing was stored.",
+            held.len()
+        ),
+        _ => "SEND is not a command of this judge: to get a file, write GET <file> \
+              (GET info, GET press, ...); to send press, PRESS TO <initials> or BROADCAST."
+            .to_string(),
+    }
 }
 
 /// "None of the 2 line(s) under PHASE was applied ..." and the lines.
