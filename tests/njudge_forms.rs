@@ -157,7 +157,7 @@ fn power_of(initial: &str) -> &'static str {
 fn run_case(j: &mut TestJudge, game: &str, case: &Case) -> Vec<String> {
     let from = case.from.as_str();
     let pw = password_of(from);
-    if from != "M" {
+    if from != "M" && game != "forming" {
         let mut reset = vec!["CLEAR".to_string()];
         reset.extend(case.before.iter().cloned());
         orders(j, game, from, &reset.join("\n"));
@@ -229,11 +229,18 @@ fn njudge_forms_do_what_njudge_does_or_are_refused_clearly() {
     j.now = at(0);
     started_game(&mut j, "spring");
     winter_game(&mut j, "winter");
+    // A game still forming: France has joined it.
+    j.mail(MASTER, "CREATE ?forming mpass");
+    j.mail(
+        addr_of("F"),
+        &format!("SIGNON ?forming {}", password_of("F")),
+    );
     let mut failures = Vec::new();
     for case in &cases {
         let game = match case.context.as_str() {
             "spring" => "spring",
             "winter" => "winter",
+            "forming" => "forming",
             other => panic!("unknown context {other:?} in {:?}", case.title),
         };
         let wrong = run_case(&mut j, game, case);

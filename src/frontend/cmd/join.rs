@@ -117,19 +117,40 @@ pub fn set_preference(s: &mut Session<'_>, line: &Line, text: &str) -> Result<()
             .refuse(line, "The powers are already assigned in this game.");
         return Ok(());
     }
-    match read_preferences(text) {
+    let (flat, drew) = match super::preference::read(text, s.now ^ seat.id) {
+        Ok(super::preference::Wish::List(flat, drew)) => (flat, drew),
+        Ok(super::preference::Wish::Lot) => {
+            store::set_seat_preferences(s.tx, seat.id, None)?;
+            s.reply.ok(line, "No preference: you get a power by lot.");
+            return Ok(());
+        }
+        Err(e) => {
+            s.reply.refuse(line, e);
+            return Ok(());
+        }
+    };
+    match read_preferences(&flat) {
         Ok(list) if !list.is_empty() => {
             let initials: String = list.iter().map(|p| p.initial()).collect();
             store::set_seat_preferences(s.tx, seat.id, Some(&initials))?;
             let names: Vec<&str> = list.iter().map(|p| p.name()).collect();
-            s.reply
-                .ok(line, format!("Your preference: {}.", names.join(", ")));
+            let drawn = if drew {
+                " (the powers you bracketed as equal in an order drawn by lot)"
+            } else {
+                ""
+            };
+            s.reply.ok(
+                line,
+                format!("Your preference: {}{drawn}.", names.join(", ")),
+            );
         }
         Ok(_) => s.reply.refuse(
             line,
             "Give the initials of the powers you want, best first: SET PREFERENCE FEGIART.",
         ),
-        Err(e) => s.reply.refuse(line, e),
+        Err(e) => s
+            .reply
+            .refuse(line, e.replace(&format!("'{flat}'"), &format!("'{text}'"))),
     }
     Ok(())
 }

@@ -10,6 +10,7 @@ pub mod master;
 pub mod njudge;
 pub mod njudge_set;
 pub mod orders;
+pub mod preference;
 pub mod press;
 pub mod set;
 pub mod signon;
