@@ -496,16 +496,16 @@ fn read_player(keyword: &str, args: &[&str]) -> Option<Command> {
 /// The Master's commands, a stray ENDPRESS, and the njudge forms the
 /// judge does not offer.
 fn read_master(keyword: &str, args: &[&str]) -> Option<Command> {
-    let arg = |k: usize| args.get(k).map(|s| s.to_string());
     let command = match (keyword, args.len()) {
         ("PROCESS", 0) => Command::Process(None),
-        ("PROCESS", 1) => Command::Process(arg(0)),
+        // A phase in words too: PROCESS fall 1901 retreat.
+        ("PROCESS", _) => Command::Process(Some(args.join(" "))),
         ("PREDICT", 0) => Command::Predict,
         ("PAUSE", 0) => Command::Pause,
         ("RESUME", 0) => Command::Resume,
         ("TERMINATE", 0) => Command::Terminate,
         ("ROLLBACK", 0) => Command::Rollback(None),
-        ("ROLLBACK", 1) => Command::Rollback(arg(0)),
+        ("ROLLBACK", _) => Command::Rollback(Some(args.join(" "))),
         ("EJECT", 1) => Command::Eject(args[0].to_string()),
         ("EJECT", _) => Command::Malformed {
             usage: "EJECT <power>",

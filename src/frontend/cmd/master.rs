@@ -31,6 +31,13 @@ pub fn process(s: &mut Session<'_>, line: &Line, phase: Option<&str>) -> Result<
         s.reply.refuse(line, "The game has not started.");
         return Ok(());
     };
+    let phase = match phase.map(super::njudge::process_phase).transpose() {
+        Ok(phase) => phase,
+        Err(why) => {
+            s.reply.refuse(line, why);
+            return Ok(());
+        }
+    };
     if let Some(named) = phase {
         if !named.eq_ignore_ascii_case(&cur.record.phase) {
             s.reply.ok(
@@ -156,6 +163,18 @@ pub fn rollback(s: &mut Session<'_>, line: &Line, phase: Option<&str>) -> Result
     };
     let game = store::game_by_id(s.tx, game.id)?.expect("game");
     let phases = store::phases_of_game(s.tx, game.id)?;
+    let names: Vec<&str> = phases.iter().map(|r| r.phase.as_str()).collect();
+    let phase = match phase
+        .map(|p| super::njudge::rollback_phase(p, &names))
+        .transpose()
+    {
+        Ok(phase) => phase,
+        Err(why) => {
+            s.reply.refuse(line, why);
+            return Ok(());
+        }
+    };
+    let phase = phase.as_deref();
     let target = match phase {
         Some(p) => phases.iter().find(|r| r.phase.eq_ignore_ascii_case(p)),
         // Without a phase: back to the start of the last processed one.

@@ -94,6 +94,38 @@ pub fn named_phase(words: &[&str]) -> Option<Phase> {
     text.parse::<Phase>().ok()
 }
 
+/// The phase `PROCESS <phase>` names: `F1901M`, or in words as njudge
+/// takes it, `fall 1901 retreat`; several words that name no phase are
+/// refused.
+pub fn process_phase(text: &str) -> Result<String, String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    match named_phase(&words) {
+        Some(phase) => Ok(phase.to_string()),
+        None if words.len() <= 1 => Ok(text.to_string()),
+        None => Err(format!(
+            "'{text}' is not a phase: write PROCESS alone, or name the current phase, as in \
+             PROCESS F1901M or PROCESS Fall 1901 Movement."
+        )),
+    }
+}
+
+/// The phase `ROLLBACK <phase>` names, in words too; njudge's turn
+/// number is refused, naming the judge's form and the game's phases.
+pub fn rollback_phase(text: &str, phases: &[&str]) -> Result<String, String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    if let Some(phase) = named_phase(&words) {
+        return Ok(phase.to_string());
+    }
+    if !text.is_empty() && text.chars().all(|c| c.is_ascii_digit()) {
+        return Err(format!(
+            "ROLLBACK takes a phase here, not a turn number: write ROLLBACK S1902M (or \
+             ROLLBACK Spring 1902 Movement). This game's phases: {}. Nothing was rolled back.",
+            phases.join(", ")
+        ));
+    }
+    Ok(text.to_string())
+}
+
 /// Refuses `line` and everything it held back.
 fn refuse(s: &mut Session<'_>, line: &Line, form: Njudge, held: &[String]) {
     let why = match form {
