@@ -35,18 +35,13 @@ pub fn set(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Result<(
         }
         "NMR" | "NONMR" | "WHITE" | "GREY" | "GRAY" | "NOPRESS" | "PARTIAL" | "NOPARTIAL"
         | "OBSERVER" | "END" => master_flag(s, line, what, rest),
-        _ => not_a_setting(s, line, what, rest),
+        _ => unknown(s, line, what, rest),
     }
 }
 
 /// njudge's SET forms, read as the judge's setting they mean or answered
 /// with what the judge does; any other word is no setting.
-fn not_a_setting(
-    s: &mut Session<'_>,
-    line: &Line,
-    what: &str,
-    rest: &str,
-) -> Result<(), StoreError> {
+fn unknown(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Result<(), StoreError> {
     use super::njudge_set::{read, NjudgeSet};
     match read(what, rest) {
         Some(NjudgeSet::Setting(word)) => return master_flag(s, line, word, rest),

@@ -80,18 +80,19 @@ fn njudge_date(text: &str, now: NaiveDateTime, toward: Toward) -> Option<NaiveDa
         }
         None => NaiveTime::MIN,
     };
+    let wanted = Wanted { time, now, toward };
     if words.len() == 3 && weekday(words[0]).is_some() {
         words.remove(0);
     }
     match words[..] {
-        [day] => next_weekday(weekday(day)?, time, now, toward),
+        [day] => next_weekday(weekday(day)?, &wanted),
         [a, b] => {
             let (month, day) = match (month(a), month(b)) {
                 (Some(m), None) => (m, b.parse().ok()?),
                 (None, Some(m)) => (m, a.parse().ok()?),
                 _ => return None,
             };
-            next_date(month, day, time, now, toward)
+            next_date(month, day, &wanted)
         }
         _ => None,
     }
@@ -134,13 +135,17 @@ fn month(word: &str) -> Option<u32> {
     (full[k].starts_with(&word) || word == "sept").then_some(k as u32 + 1)
 }
 
-/// The weekday `day` at `time`: the next after `now`, or the last before.
-fn next_weekday(
-    day: Weekday,
+/// The time of day a date is wanted at, and which date is meant.
+#[derive(Clone, Copy)]
+struct Wanted {
     time: NaiveTime,
     now: NaiveDateTime,
     toward: Toward,
-) -> Option<NaiveDateTime> {
+}
+
+/// The weekday `day` at `time`: the next after `now`, or the last before.
+fn next_weekday(day: Weekday, wanted: &Wanted) -> Option<NaiveDateTime> {
+    let Wanted { time, now, toward } = *wanted;
     let today = now.date();
     let ahead = (day.num_days_from_monday() + 7 - today.weekday().num_days_from_monday()) % 7;
     let mut at = (today + Duration::days(i64::from(ahead))).and_time(time);
@@ -158,13 +163,8 @@ fn next_weekday(
 
 /// `month`/`day` at `time` in the year that makes it the next after
 /// `now` (or the last before).
-fn next_date(
-    month: u32,
-    day: u32,
-    time: NaiveTime,
-    now: NaiveDateTime,
-    toward: Toward,
-) -> Option<NaiveDateTime> {
+fn next_date(month: u32, day: u32, wanted: &Wanted) -> Option<NaiveDateTime> {
+    let Wanted { time, now, toward } = *wanted;
     let year = now.year();
     let in_year = |y: i32| NaiveDate::from_ymd_opt(y, month, day).map(|d| d.and_time(time));
     let candidates = [in_year(year - 1), in_year(year), in_year(year + 1)];
@@ -187,51 +187,26 @@ mod tests {
 
     #[test]
     fn njudge_dates() {
-        let f = Toward::Future;
-        assert_eq!(utc("Thu", f).as_deref(), Some("Thu Nov 05 2026 00:00 UTC"));
-        assert_eq!(
-            utc("thursday 18:00", f).as_deref(),
-            Some("Thu Nov 05 2026 18:00 UTC")
-        );
-        assert_eq!(
-            utc("Mon 11:00", f).as_deref(),
-            Some("Mon Nov 09 2026 11:00 UTC")
-        );
-        assert_eq!(
-            utc("Jan 15", f).as_deref(),
-            Some("Fri Jan 15 2027 00:00 UTC")
-        );
-        assert_eq!(
-            utc("15 Jan 18:00", f).as_deref(),
-            Some("Fri Jan 15 2027 18:00 UTC")
-        );
-        assert_eq!(
-            utc("Nov 20", f).as_deref(),
-            Some("Fri Nov 20 2026 00:00 UTC")
-        );
-        assert_eq!(
-            utc("15 Jan 2027", f).as_deref(),
-            Some("Fri Jan 15 2027 00:00 UTC")
-        );
-        assert_eq!(
-            utc("Jan 15 2027 18:00", f).as_deref(),
-            Some("Fri Jan 15 2027 18:00 UTC")
-        );
-        assert_eq!(
-            utc("Nov 1", Toward::Past).as_deref(),
-            Some("Sun Nov 01 2026 00:00 UTC")
-        );
-        assert_eq!(
-            utc("Thu", Toward::Past).as_deref(),
-            Some("Thu Oct 29 2026 00:00 UTC")
-        );
-        assert_eq!(
-            utc("Jan 15", Toward::Past).as_deref(),
-            Some("Thu Jan 15 2026 00:00 UTC")
-        );
-        assert_eq!(utc("Foo 15", f), None);
-        assert_eq!(utc("Ju 15", f), None);
-        assert_eq!(utc("next week", f), None);
+        let (f, p) = (Toward::Future, Toward::Past);
+        let cases = [
+            ("Thu", f, "Thu Nov 05 2026 00:00 UTC"),
+            ("thursday 18:00", f, "Thu Nov 05 2026 18:00 UTC"),
+            ("Mon 11:00", f, "Mon Nov 09 2026 11:00 UTC"),
+            ("Jan 15", f, "Fri Jan 15 2027 00:00 UTC"),
+            ("15 Jan 18:00", f, "Fri Jan 15 2027 18:00 UTC"),
+            ("Nov 20", f, "Fri Nov 20 2026 00:00 UTC"),
+            ("15 Jan 2027", f, "Fri Jan 15 2027 00:00 UTC"),
+            ("Jan 15 2027 18:00", f, "Fri Jan 15 2027 18:00 UTC"),
+            ("Nov 1", p, "Sun Nov 01 2026 00:00 UTC"),
+            ("Thu", p, "Thu Oct 29 2026 00:00 UTC"),
+            ("Jan 15", p, "Thu Jan 15 2026 00:00 UTC"),
+        ];
+        for (text, toward, want) in cases {
+            assert_eq!(utc(text, toward).as_deref(), Some(want), "{text}");
+        }
+        for text in ["Foo 15", "Ju 15", "next week"] {
+            assert_eq!(utc(text, f), None, "{text}");
+        }
     }
 
     #[test]
