@@ -48,30 +48,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_judge");
 /// The tests here load both cores: one at a time.
 static HEAVY: Mutex<()> = Mutex::new(());
 
-// A small seeded generator (splitmix64) -------------------------------------
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            let j = self.below(i + 1);
-            items.swap(i, j);
-        }
-    }
-}
+use common::rng::Rng;
 
 // The judge folder and its daemon ---------------------------------------------
 

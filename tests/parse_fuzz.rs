@@ -16,31 +16,9 @@ fn map() -> &'static Map {
     Map::standard()
 }
 
-/// splitmix64: positions are built from a seed, so that a failing case is
-/// one number.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
 
 fn random_power(r: &mut Rng) -> Power {
     Power::ALL[r.below(7)]
@@ -63,7 +41,7 @@ fn random_position(seed: u64) -> Position {
     let map = map();
     let mut r = Rng(seed);
     let year = 1901 + r.below(10) as u16;
-    let season = if r.chance(50) {
+    let season = if r.percent(50) {
         Season::Spring
     } else {
         Season::Fall
@@ -86,7 +64,7 @@ fn random_position(seed: u64) -> Position {
         let kind = match map.terrain(p) {
             Terrain::Land => UnitType::Army,
             Terrain::Sea => UnitType::Fleet,
-            _ if r.chance(50) => UnitType::Army,
+            _ if r.percent(50) => UnitType::Army,
             _ => UnitType::Fleet,
         };
         let location = stand(&mut r, kind, p);
@@ -98,7 +76,7 @@ fn random_position(seed: u64) -> Position {
     }
     let centres: Vec<Province> = map.supply_centres().collect();
     for c in centres {
-        if r.chance(75) {
+        if r.percent(75) {
             pos.owners[c.index()] = Some(random_power(&mut r));
         }
     }
@@ -112,7 +90,7 @@ fn random_position(seed: u64) -> Position {
             let kind = match map.terrain(p) {
                 Terrain::Land => UnitType::Army,
                 Terrain::Sea => UnitType::Fleet,
-                _ if r.chance(50) => UnitType::Army,
+                _ if r.percent(50) => UnitType::Army,
                 _ => UnitType::Fleet,
             };
             let location = stand(&mut r, kind, p);
@@ -134,7 +112,7 @@ fn random_position(seed: u64) -> Position {
                     let q = map.province_of(l);
                     map.terrain(q) != Terrain::Impassable
                         && pos.unit_in(map, q).is_none()
-                        && r.chance(80)
+                        && r.percent(80)
                 })
                 .collect();
             let mut power = random_power(&mut r);
@@ -275,7 +253,7 @@ fn near(r: &mut Rng, p: Province) -> Province {
         .iter()
         .chain(map.fleet_province_neighbours(p).iter())
         .collect();
-    if n.is_empty() || r.chance(15) {
+    if n.is_empty() || r.percent(15) {
         Province(r.below(map.province_count()) as u8)
     } else {
         Province(*r.pick(&n) as u8)
@@ -326,14 +304,14 @@ fn orders_for(r: &mut Rng, pos: &Position, power: Power) -> Vec<String> {
             for d in pos.dislodged.iter().filter(|d| d.unit.power == power) {
                 let at = map.province_of(d.unit.location);
                 let here = spelling(r, at);
-                let text = if !d.retreats.is_empty() && r.chance(70) {
+                let text = if !d.retreats.is_empty() && r.percent(70) {
                     let l = *r.pick(&d.retreats);
                     let mut there = spelling(r, map.province_of(l));
                     if let Some(c) = map.coast_of(l) {
                         there = format!("{there}/{}", c.abbr());
                     }
                     format!("{} {here} R {there}", letter(&d.unit))
-                } else if r.chance(50) {
+                } else if r.percent(50) {
                     let to = near(r, at);
                     format!("{here} - {}", spelling(r, to))
                 } else {
@@ -347,11 +325,11 @@ fn orders_for(r: &mut Rng, pos: &Position, power: Power) -> Vec<String> {
             for _ in 0..due.unsigned_abs().min(4) {
                 let text = if due > 0 {
                     let homes = &pos.homes[power.index()];
-                    if homes.is_empty() || r.chance(10) {
+                    if homes.is_empty() || r.percent(10) {
                         "Waive".to_string()
                     } else {
                         let h = *r.pick(homes);
-                        let t = if r.chance(50) { "A" } else { "F" };
+                        let t = if r.percent(50) { "A" } else { "F" };
                         let coast = match map.coasts(h) {
                             [] => String::new(),
                             cs => format!("/{}", map.coast_of(*r.pick(cs)).unwrap().abbr()),

@@ -5,6 +5,8 @@
 
 #![allow(dead_code)]
 
+pub mod rng;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
