@@ -350,14 +350,7 @@ fn a_huge_mail_in_the_inbox_is_read_only_up_to_the_limit() {
 
     let (code, log) = run_once_within(&j, Duration::from_secs(60));
     assert_eq!(code, Some(0), "{log}");
-    let stored: Vec<u8> = j
-        .db()
-        .query_row(
-            "SELECT raw FROM inbound WHERE message_id = ?1",
-            [mail.message_id.trim_matches(['<', '>'])],
-            |row| row.get(0),
-        )
-        .unwrap();
+    let stored: Vec<u8> = j.stored_raw(&mail.message_id);
     assert!(stored.len() < 400 * 1024, "{}", stored.len());
     let r = j.take();
     let reply = one_to(&r, writer);

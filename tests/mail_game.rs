@@ -1767,14 +1767,7 @@ fn a_huge_mail_is_read_only_up_to_the_limit_and_stored_cut_short() {
     );
     assert_eq!(order_count(&j), 0);
     assert_eq!(j.inbound_status(&mail.message_id).0, "handled");
-    let stored: Vec<u8> = j
-        .db()
-        .query_row(
-            "SELECT raw FROM inbound WHERE message_id = ?1",
-            [mail.message_id.trim_matches(['<', '>'])],
-            |row| row.get(0),
-        )
-        .unwrap();
+    let stored: Vec<u8> = j.stored_raw(&mail.message_id);
     // Never read, so its password could not be found: only its header
     // block is kept, with a note.
     assert!(stored.len() < 4 * 1024, "{}", stored.len());
@@ -1952,14 +1945,7 @@ fn passwords_are_redacted_from_the_stored_mail_once_handled() {
     for (body, secret) in forms {
         let mail = Mail::new("ann@example.com", "pw", body);
         j.send(&mail);
-        let stored: Vec<u8> = j
-            .db()
-            .query_row(
-                "SELECT raw FROM inbound WHERE message_id = ?1",
-                [mail.message_id.trim_matches(['<', '>'])],
-                |row| row.get(0),
-            )
-            .unwrap();
+        let stored: Vec<u8> = j.stored_raw(&mail.message_id);
         let stored = String::from_utf8_lossy(&stored);
         assert!(!stored.contains(secret), "{body}: {stored}");
         assert!(stored.contains(&"*".repeat(secret.len())), "{stored}");

@@ -336,6 +336,20 @@ pub fn stored_orders(j: &TestJudge, game: &str, power: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
+impl TestJudge {
+    /// The inbound mail as the store keeps it (`message_id` with or
+    /// without its angle brackets).
+    pub fn stored_raw(&self, message_id: &str) -> Vec<u8> {
+        self.db()
+            .query_row(
+                "SELECT raw FROM inbound WHERE message_id = ?1",
+                [message_id.trim_matches(['<', '>'])],
+                |row| row.get(0),
+            )
+            .unwrap()
+    }
+}
+
 /// A mail to send to the judge.
 #[derive(Clone, Debug)]
 pub struct Mail {
