@@ -13,25 +13,20 @@ use std::time::Instant;
 
 use criterion::Criterion;
 use judge::draw::{self, Scene};
-use judge::engine::adjudicate::adjudicate;
 use judge::engine::map::Map;
-use judge::interchange::{read_phase, PhaseInput};
+
+#[path = "common/busy_phase.rs"]
+mod busy_phase;
+use busy_phase::{busy_phase, TITLE};
 
 fn main() {
     let map = Map::standard();
-    let json = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/draw/movement.json"),
-    )
-    .expect("the scene");
-    let input: PhaseInput = serde_json::from_str(&json).expect("JSON");
-    let (position, orders, errors) = read_phase(map, &input).expect("position");
-    assert!(errors.is_empty());
-    let adjudication = adjudicate(map, &position, &orders);
+    let (position, adjudication) = busy_phase(map);
     let scene = Scene {
         position: &position,
         orders: &adjudication.orders,
         retreats: &adjudication.next.dislodged,
-        title: "Judge JDG, game demo: Fall 1905, movement results",
+        title: TITLE,
     };
     let svg = draw::svg(map, &scene);
     let png = draw::png::render(&svg, 1200).expect("PNG");

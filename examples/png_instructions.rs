@@ -16,9 +16,11 @@
 //! the board).
 
 use judge::draw::{self, Scene};
-use judge::engine::adjudicate::adjudicate;
 use judge::engine::map::Map;
-use judge::interchange::{read_phase, PhaseInput};
+
+#[path = "../benches/common/busy_phase.rs"]
+mod busy_phase;
+use busy_phase::{busy_phase, TITLE};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -28,18 +30,12 @@ fn main() {
         std::process::exit(2);
     };
     let map = Map::standard();
-    let json = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/draw/movement.json"),
-    )
-    .expect("the scene");
-    let input: PhaseInput = serde_json::from_str(&json).expect("JSON");
-    let (position, orders, _) = read_phase(map, &input).expect("position");
-    let adjudication = adjudicate(map, &position, &orders);
+    let (position, adjudication) = busy_phase(map);
     let scene = Scene {
         position: &position,
         orders: &adjudication.orders,
         retreats: &adjudication.next.dislodged,
-        title: "Judge JDG, game demo: Fall 1905, movement results",
+        title: TITLE,
     };
     for _ in 0..n {
         let png = match way.as_str() {
