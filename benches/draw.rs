@@ -17,17 +17,12 @@ use judge::engine::map::Map;
 
 #[path = "common/busy_phase.rs"]
 mod busy_phase;
-use busy_phase::{busy_phase, TITLE};
+use busy_phase::{busy_phase, scene};
 
 fn main() {
     let map = Map::standard();
     let (position, adjudication) = busy_phase(map);
-    let scene = Scene {
-        position: &position,
-        orders: &adjudication.orders,
-        retreats: &adjudication.next.dislodged,
-        title: TITLE,
-    };
+    let scene = scene(&position, &adjudication);
     let svg = draw::svg(map, &scene);
     let png = draw::png::render(&svg, 1200).expect("PNG");
     println!(

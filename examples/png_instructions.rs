@@ -15,12 +15,12 @@
 //! board rasterised once (`png::render_scene`; the first picture pays for
 //! the board).
 
-use judge::draw::{self, Scene};
+use judge::draw;
 use judge::engine::map::Map;
 
 #[path = "../benches/common/busy_phase.rs"]
 mod busy_phase;
-use busy_phase::{busy_phase, TITLE};
+use busy_phase::{busy_phase, scene};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -31,12 +31,7 @@ fn main() {
     };
     let map = Map::standard();
     let (position, adjudication) = busy_phase(map);
-    let scene = Scene {
-        position: &position,
-        orders: &adjudication.orders,
-        retreats: &adjudication.next.dislodged,
-        title: TITLE,
-    };
+    let scene = scene(&position, &adjudication);
     for _ in 0..n {
         let png = match way.as_str() {
             "whole" => draw::png::render(&draw::svg(map, &scene), 1200),

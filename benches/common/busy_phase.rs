@@ -3,6 +3,7 @@
 //! dislodged), adjudicated. Shared by `benches/draw.rs` and
 //! `examples/png_instructions.rs` (included by path).
 
+use judge::draw::Scene;
 use judge::engine::adjudicate::{adjudicate, Adjudication};
 use judge::engine::map::Map;
 use judge::engine::position::Position;
@@ -22,4 +23,15 @@ pub fn busy_phase(map: &Map) -> (Position, Adjudication) {
     assert!(errors.is_empty(), "{errors:?}");
     let adjudication = adjudicate(map, &position, &orders);
     (position, adjudication)
+}
+
+/// The picture of the phase: its orders with their results, the
+/// dislodged units with their retreats.
+pub fn scene<'a>(position: &'a Position, adjudication: &'a Adjudication) -> Scene<'a> {
+    Scene {
+        position,
+        orders: &adjudication.orders,
+        retreats: &adjudication.next.dislodged,
+        title: TITLE,
+    }
 }
