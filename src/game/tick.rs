@@ -236,7 +236,7 @@ fn tick_contained<T>(
     use std::panic::{catch_unwind, AssertUnwindSafe};
     let report_before = report.clone();
     let mails_before = mails.len();
-    conn.execute_batch("SAVEPOINT tick_game")?;
+    store::savepoint(conn, "tick_game")?;
     let done = catch_unwind(AssertUnwindSafe(|| {
         let value = work(report, mails)?;
         crate::fault::maybe_panic("game", &game.name);
@@ -244,7 +244,7 @@ fn tick_contained<T>(
     }));
     let why = match done {
         Ok(Ok(value)) => {
-            conn.execute_batch("RELEASE tick_game")?;
+            store::release_savepoint(conn, "tick_game")?;
             return Ok(Some(value));
         }
         // A busy or failing disk is no fault of the game: the tick ends,
@@ -253,7 +253,7 @@ fn tick_contained<T>(
         Ok(Err(e)) => format!("error: {e}"),
         Err(panic) => format!("panic: {}", crate::fault::panic_message(panic.as_ref())),
     };
-    conn.execute_batch("ROLLBACK TO tick_game; RELEASE tick_game")?;
+    store::undo_savepoint(conn, "tick_game")?;
     *report = report_before;
     mails.truncate(mails_before);
     let news = store::mark_game_failed(conn, game.id, &why, now)?;

@@ -519,6 +519,23 @@ fn create_private(path: &Path) -> Result<()> {
     }
 }
 
+/// Opens the savepoint `name` inside the caller's transaction: what is
+/// written after it can be undone alone ([`undo_savepoint`]) or kept
+/// ([`release_savepoint`]); the clock contains one game's work so.
+pub fn savepoint(conn: &Connection, name: &str) -> Result<()> {
+    Ok(conn.execute_batch(&format!("SAVEPOINT {name}"))?)
+}
+
+/// Keeps what was written since the savepoint `name`.
+pub fn release_savepoint(conn: &Connection, name: &str) -> Result<()> {
+    Ok(conn.execute_batch(&format!("RELEASE {name}"))?)
+}
+
+/// Undoes what was written since the savepoint `name`, and closes it.
+pub fn undo_savepoint(conn: &Connection, name: &str) -> Result<()> {
+    Ok(conn.execute_batch(&format!("ROLLBACK TO {name}; RELEASE {name}"))?)
+}
+
 /// `PRAGMA user_version`.
 pub fn schema_version(conn: &Connection) -> Result<i64> {
     Ok(conn.pragma_query_value(None, "user_version", |r| r.get(0))?)
