@@ -86,7 +86,10 @@ fn deadlines_come_from_the_cron_schedule() {
     );
     let reply = &to(&mails, MASTER)[0].body;
     assert!(
-        reply.contains("'0 20 * * 1,4', at least 24 hours after the phase starts"),
+        reply.contains(
+            "Mondays and Thursdays at 20:00 UTC, at least 24 hours after the phase starts; \
+             grace 24 hours (schedule '0 20 * * 1,4')"
+        ),
         "{reply}"
     );
     let mails = w.mail(
@@ -95,7 +98,10 @@ fn deadlines_come_from_the_cron_schedule() {
     );
     let reply = &to(&mails, MASTER)[0].body;
     assert!(
-        reply.contains("'0 0 20 * * Mon,Thu', at least 24 hours after the phase starts"),
+        reply.contains(
+            "Mondays and Thursdays at 20:00 UTC, at least 24 hours after the phase starts; \
+             grace 24 hours (schedule '0 0 20 * * Mon,Thu')"
+        ),
         "{reply}"
     );
 

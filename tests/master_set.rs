@@ -293,7 +293,8 @@ fn the_players_hear_of_a_mails_changes_in_one_notice() {
             "NoNMR: the game waits for a replacement",
             "Grey press is allowed",
             "The deadline for S1901M is now Fri Nov 20 2026 20:00 UTC",
-            "Movement deadlines: '0 20 * * Mon,Thu', at least 48 hours after the phase starts",
+            "Movement deadlines: Mondays and Thursdays at 20:00 UTC, at least 48 hours after the \
+             phase starts; grace 24 hours (schedule '0 20 * * Mon,Thu')",
             "Short game: 1905 is the last year played; the game ends when 1905 is over, \
              after its Fall moves and its Winter builds and removals.",
         ] {
@@ -333,7 +334,8 @@ fn schedules_take_an_ordinary_crontab_line_and_name_a_wrong_field() {
     for (line, said) in [
         (
             "SET MOVE 0 20 * * 1,4 MIN 24",
-            "Movement deadlines: '0 20 * * 1,4', at least 24 hours after the phase starts",
+            "Movement deadlines: Mondays and Thursdays at 20:00 UTC, at least 24 hours after the \
+             phase starts; grace 24 hours (schedule '0 20 * * 1,4')",
         ),
         (
             "SET RETREAT 0 0 25 * * Mon",

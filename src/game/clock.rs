@@ -161,7 +161,7 @@ const CRONTAB: [CronField; 5] = [
 
 /// The line in the six- or seven-field form the cron crate reads, each
 /// number checked against its field's range first.
-fn seconds_first(expr: &str) -> Result<String, String> {
+pub fn seconds_first(expr: &str) -> Result<String, String> {
     let words: Vec<&str> = expr.split_whitespace().collect();
     let fields: &[CronField] = match words.len() {
         5 => &CRONTAB,

@@ -7,6 +7,7 @@ pub mod draw;
 pub mod maps;
 pub mod orders;
 pub mod process;
+pub mod schedule;
 pub mod settings;
 pub mod start;
 pub mod summary;

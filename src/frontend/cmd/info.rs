@@ -127,7 +127,7 @@ fn list_game(s: &mut Session<'_>, line: &Line, name: &str) -> Result<(), StoreEr
             crate::game::variant_of(&game).players()
         ));
     }
-    out.extend(listing::settings_lines(&settings_of(&game)?));
+    out.extend(listing::settings_lines(&settings_of(&game)?, s.now));
     if let Some(cur) = &cur {
         out.push(format!("Phase {}.", cur.record.phase));
         match cur.record.deadline {

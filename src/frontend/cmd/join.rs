@@ -193,6 +193,7 @@ pub fn start_if_full(s: &mut Session<'_>, game: &Game) -> Result<(), StoreError>
         variant: &variant,
         position: &position,
         deadline,
+        schedules: crate::game::schedule::schedule_lines(&settings, s.now).join("\n"),
     };
     let mut roster = Vec::new();
     for (seat, &b) in seats.iter().zip(&blocs) {
@@ -237,6 +238,8 @@ struct Start<'a> {
     variant: &'a Variant,
     position: &'a Position,
     deadline: i64,
+    /// The game's schedules in words, one line each.
+    schedules: String,
 }
 
 impl Start<'_> {
@@ -248,6 +251,7 @@ impl Start<'_> {
             variant,
             position,
             deadline,
+            schedules,
         } = self;
         let phase = position.phase.to_string();
         let board = crate::game::process::describe_position(Map::standard(), position);
@@ -269,7 +273,8 @@ impl Start<'_> {
              then your orders, one per line{all}. Mail GET syntax for how to write them.\n\n\
              {board}\n\n\
              The first phase is {first} ({phase}).\n\
-             The deadline for orders is {deadline}.\n",
+             The deadline for orders is {deadline}.\n\n\
+             {schedules}\n",
             name = game.name,
             variant = variant.name,
             sign_on = sign_on.join("\n           or  "),
@@ -297,11 +302,12 @@ impl Start<'_> {
         let phase = self.position.phase.to_string();
         let subject = s.subject(&self.game.name, Some(&phase), "Game starts");
         let body = format!(
-            "Game '{}' ({}) has started. The players:\n\n{}\n\nThe deadline for {phase} is {}.\n",
+            "Game '{}' ({}) has started. The players:\n\n{}\n\nThe deadline for {phase} is {}.\n\n{}\n",
             self.game.name,
             self.variant.name,
             roster.join("\n"),
-            format_time(self.deadline)
+            format_time(self.deadline),
+            self.schedules
         );
         s.send(vec![master], subject, body, Some(self.game.id));
     }

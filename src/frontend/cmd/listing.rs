@@ -1,7 +1,8 @@
 //! What `LIST <game>` says of a game's settings and seats, in words: what
 //! a player checks before joining or playing.
 
-use crate::game::settings::{GameSettings, ObserverPress, Schedule};
+use crate::game::schedule::schedule_lines;
+use crate::game::settings::{GameSettings, ObserverPress};
 use crate::store::{GameState, SeatStatus};
 
 /// A seat's standing in words (never the stored `civil_disorder`).
@@ -28,8 +29,8 @@ pub fn state_words(state: GameState) -> &'static str {
     }
 }
 
-/// The settings, one line each.
-pub fn settings_lines(set: &GameSettings) -> Vec<String> {
+/// The settings, one line each (schedules as of `now`).
+pub fn settings_lines(set: &GameSettings, now: i64) -> Vec<String> {
     let mut press = Vec::new();
     if set.white {
         press.push("white");
@@ -69,29 +70,15 @@ pub fn settings_lines(set: &GameSettings) -> Vec<String> {
         "Draw rule: DIAS — a draw includes all survivors; every surviving power must vote \
          SET DRAW."
     };
-    vec![
+    let mut lines = vec![
         format!("Press: {press}; {observers}; fake press is not offered."),
         format!("{nmr}."),
         format!(
             "Late powers are {} to the others.",
             if set.show_late { "named" } else { "not named" }
         ),
-        format!("Movement deadlines: {}.", schedule_words(&set.movement)),
-        format!("Retreat deadlines: {}.", schedule_words(&set.retreat)),
-        format!("Adjustment deadlines: {}.", schedule_words(&set.adjustment)),
-        end,
-        draw.to_string(),
-    ]
-}
-
-fn schedule_words(s: &Schedule) -> String {
-    let zone = s.zone.as_deref().unwrap_or("UTC");
-    let when = match &s.cron {
-        Some(cron) => format!(
-            "on the schedule '{cron}' ({zone}), at least {} hours after the phase begins",
-            s.min_hours
-        ),
-        None => format!("{} hours after the phase begins", s.min_hours),
-    };
-    format!("{when}; grace {} hours", s.grace_hours)
+    ];
+    lines.extend(schedule_lines(set, now));
+    lines.extend([end, draw.to_string()]);
+    lines
 }

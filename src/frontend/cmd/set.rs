@@ -5,6 +5,7 @@ use super::{join, master_game};
 use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
 use crate::game::clock::{check_cron, check_zone, format_time};
+use crate::game::schedule::schedule_words;
 use crate::game::settings::{GameSettings, ObserverPress, Schedule};
 use crate::game::{current, settings_of};
 use crate::mail::Address;
@@ -369,7 +370,7 @@ fn master_schedule(
         }
         k += 2;
     }
-    let text = schedule_text(schedule);
+    let text = schedule_words(schedule, s.now);
     save_settings(s, &game, &settings)?;
     let kind = match what {
         "MOVE" | "MOVEMENT" => "Movement",
@@ -379,25 +380,6 @@ fn master_schedule(
     let said = format!("{kind} deadlines: {text}. They apply from the next phase on.");
     s.reply.ok(line, said.clone());
     announce(s, &game, Change::Setting, said)
-}
-
-fn schedule_text(s: &Schedule) -> String {
-    match &s.cron {
-        Some(c) if s.zone.is_some() => format!(
-            "'{c}' in {}, at least {} hours after the phase starts, grace {} hours",
-            s.zone.as_deref().unwrap_or("UTC"),
-            s.min_hours,
-            s.grace_hours
-        ),
-        Some(c) => format!(
-            "'{c}', at least {} hours after the phase starts, grace {} hours",
-            s.min_hours, s.grace_hours
-        ),
-        None => format!(
-            "{} hours after the phase starts, grace {} hours",
-            s.min_hours, s.grace_hours
-        ),
-    }
 }
 
 /// A setting of the Master's in one word (SET NMR, SET NOPRESS, ...).
