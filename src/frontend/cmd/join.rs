@@ -193,7 +193,7 @@ pub fn start_if_full(s: &mut Session<'_>, game: &Game) -> Result<(), StoreError>
         variant: &variant,
         position: &position,
         deadline,
-        schedules: crate::game::schedule::schedule_lines(&settings, s.now).join("\n"),
+        schedules: start_rules(&settings, s.now),
     };
     let mut roster = Vec::new();
     for (seat, &b) in seats.iter().zip(&blocs) {
@@ -202,6 +202,14 @@ pub fn start_if_full(s: &mut Session<'_>, game: &Game) -> Result<(), StoreError>
     }
     start.tell_master(s, &roster);
     Ok(())
+}
+
+/// What the start mail says of the game's schedules and end: the lines
+/// of LIST.
+fn start_rules(settings: &crate::game::GameSettings, now: i64) -> String {
+    let mut lines = crate::game::schedule::schedule_lines(settings, now).to_vec();
+    lines.push(super::listing::end_line(settings));
+    lines.join("\n")
 }
 
 /// Draws the powers by lot, preferences first, and gives each player the
@@ -238,7 +246,7 @@ struct Start<'a> {
     variant: &'a Variant,
     position: &'a Position,
     deadline: i64,
-    /// The game's schedules in words, one line each.
+    /// The game's schedules in words and how it ends, one line each.
     schedules: String,
 }
 

@@ -29,6 +29,14 @@ pub fn state_words(state: GameState) -> &'static str {
     }
 }
 
+/// How the game ends, in a line.
+pub fn end_line(set: &GameSettings) -> String {
+    match set.end_year {
+        Some(year) => format!("End: a short game, ending after the Fall of {year}."),
+        None => "End: when one power holds a majority of supply centres, or by a draw.".to_string(),
+    }
+}
+
 /// The settings, one line each (schedules as of `now`).
 pub fn settings_lines(set: &GameSettings, now: i64) -> Vec<String> {
     let mut press = Vec::new();
@@ -59,10 +67,7 @@ pub fn settings_lines(set: &GameSettings, now: i64) -> Vec<String> {
         "No NMR: a power without orders at the end of grace is abandoned and the game waits \
          for a replacement"
     };
-    let end = match set.end_year {
-        Some(year) => format!("End: a short game, ending after the Fall of {year}."),
-        None => "End: when one power holds a majority of supply centres, or by a draw.".to_string(),
-    };
+    let end = end_line(set);
     let draw = if set.nodias {
         "Draw rule: a draw of the powers the votes name (SET DRAW <powers>); every surviving \
          power must vote for the same set."
