@@ -173,6 +173,7 @@ fn absences_are_limited_cancellable_and_told_to_the_master() {
     let mails = w.orders("ab", 'F', "SET ABSENCE 2026-11-10 TO 2026-11-30");
     let reply = reply_to(&mails, &player('F'));
     assert!(reply.contains("limited to 14 days"), "{reply}");
+    assert!(reply.contains("yours would be 20 days."), "{reply}");
     assert_eq!(count(&mails, MASTER, "Absence"), 0);
 
     let mails = w.orders("ab", 'F', "SET ABSENCE 2026-11-10 TO 2026-11-13");

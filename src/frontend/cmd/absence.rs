@@ -123,10 +123,10 @@ fn set(
             line,
             format!(
                 "Absences in '{}' are limited to {limit} days announced and not yet over, \
-                 together; with this one yours would be {:.1} days. Announce a shorter \
+                 together; with this one yours would be {}. Announce a shorter \
                  absence, or cancel the others first (SET NOABSENCE).",
                 game.name,
-                total as f64 / DAY as f64
+                days_in_words(total)
             ),
         );
         return Ok(());
@@ -224,4 +224,29 @@ fn tell_master(s: &mut Session<'_>, game: &Game, seat: &Seat, what: &str) -> &'s
         Some(game.id),
     );
     " The Master has been told."
+}
+
+/// A length of time in days as a reader writes it: "40 days", "1 day",
+/// "2.5 days" (never "40.0 days").
+fn days_in_words(seconds: i64) -> String {
+    let tenths = (seconds * 10 + DAY / 2) / DAY;
+    let number = if tenths % 10 == 0 {
+        (tenths / 10).to_string()
+    } else {
+        format!("{}.{}", tenths / 10, tenths % 10)
+    };
+    let unit = if tenths == 10 { "day" } else { "days" };
+    format!("{number} {unit}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn days_are_written_without_a_needless_decimal() {
+        assert_eq!(days_in_words(40 * DAY), "40 days");
+        assert_eq!(days_in_words(DAY), "1 day");
+        assert_eq!(days_in_words(5 * DAY / 2), "2.5 days");
+    }
 }
