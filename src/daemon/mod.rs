@@ -27,6 +27,7 @@ mod maildir;
 pub mod net;
 mod sendmail;
 pub mod smtp;
+mod web_server;
 
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -61,6 +62,10 @@ pub async fn run(config: Config, options: RunOptions) -> Result<(), String> {
             .await
             .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()))?
     };
+    if let (false, Some(addr)) = (options.once, config.web.listen_address()) {
+        let mut stop = shutdown.clone();
+        web_server::start(addr, config.web_path(), async move { stop.set().await }).await;
+    }
     let tick_every = i64::from(config.clock.tick_seconds.max(1));
     let mut service = Service {
         work: Work::new(judge),
