@@ -383,8 +383,14 @@ mod tests {
 
     #[test]
     fn paths_are_decoded_once_and_refused_when_they_could_name_two_segments() {
-        assert_eq!(segments("/a/b.html"), Some(vec!["a".into(), "b.html".into()]));
-        assert_eq!(segments("//etc/passwd"), Some(vec!["etc".into(), "passwd".into()]));
+        assert_eq!(
+            segments("/a/b.html"),
+            Some(vec!["a".into(), "b.html".into()])
+        );
+        assert_eq!(
+            segments("//etc/passwd"),
+            Some(vec!["etc".into(), "passwd".into()])
+        );
         assert_eq!(segments("/%2e%2e/x"), Some(vec!["..".into(), "x".into()]));
         assert_eq!(segments("/%2e%2e%2fjudge.db"), None);
         assert_eq!(segments("/a%5Cb"), None);
