@@ -11,9 +11,9 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use common::web::{get, request, write_file, Served};
+use common::web::{get, request, wait_until, write_file, Served};
 use common::{Mail, TestJudge};
 
 /// A few pages as the judge lays them out, and a secret beside the folder.
@@ -47,6 +47,8 @@ fn pages(j: &TestJudge) -> PathBuf {
     www
 }
 
+const HTML: &str = "text/html; charset=utf-8";
+
 const SECRET: &str = "NOT-FOR-READERS-7f3a";
 
 #[test]
@@ -55,26 +57,16 @@ fn pages_are_served_with_their_types_and_caching_headers() {
     let www = pages(&j);
     let served = Served::start(&j);
     for (path, file, content_type, max_age) in [
-        ("/", "index.html", "text/html; charset=utf-8", 60),
-        ("/index.html", "index.html", "text/html; charset=utf-8", 60),
-        ("/g1/", "g1/index.html", "text/html; charset=utf-8", 60),
-        (
-            "/g1/S1901M.html",
-            "g1/S1901M.html",
-            "text/html; charset=utf-8",
-            60,
-        ),
+        ("/", "index.html", HTML, 60),
+        ("/index.html", "index.html", HTML, 60),
+        ("/g1/", "g1/index.html", HTML, 60),
+        ("/g1/S1901M.html", "g1/S1901M.html", HTML, 60),
         ("/g1/S1901M.svg", "g1/S1901M.svg", "image/svg+xml", 86400),
         ("/g1/S1901M.png", "g1/S1901M.png", "image/png", 86400),
         ("/g1/feed.atom", "g1/feed.atom", "application/atom+xml", 60),
         ("/g1/game.json", "g1/game.json", "application/json", 60),
         ("/style.css", "style.css", "text/css; charset=utf-8", 3600),
-        (
-            "/g1/S1901M.html?from=feed",
-            "g1/S1901M.html",
-            "text/html; charset=utf-8",
-            60,
-        ),
+        ("/g1/S1901M.html?from=feed", "g1/S1901M.html", HTML, 60),
     ] {
         let r = get(&served.addr, path);
         assert_eq!(r.status, 200, "{path}: {r:?}");
@@ -234,7 +226,7 @@ fn a_folder_is_never_listed_and_a_missing_page_says_so() {
 
     let r = get(&served.addr, "/g1/F1999M.html");
     assert_eq!(r.status, 404);
-    assert_eq!(r.header("Content-Type"), Some("text/html; charset=utf-8"));
+    assert_eq!(r.header("Content-Type"), Some(HTML));
     assert!(r.text().contains("No such page"), "{}", r.text());
     assert!(r.text().contains("<a href=\"/\">"), "{}", r.text());
 
@@ -263,24 +255,15 @@ fn deliver(j: &TestJudge, name: &str, mail: &Mail) {
 /// `n` (20 s at most).
 fn wait_for_outbox(j: &TestJudge, n: usize) -> Vec<String> {
     let new = j.dir.join("var/outbox/new");
-    let start = Instant::now();
-    loop {
+    wait_until(&format!("{n} mails in the outbox"), 20, || {
         let mails: Vec<String> = std::fs::read_dir(&new)
             .map(|d| {
                 d.map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
                     .collect()
             })
             .unwrap_or_default();
-        if mails.len() >= n {
-            return mails;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "{} mails in the outbox after 20 s, not {n}",
-            mails.len()
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+        (mails.len() >= n).then_some(mails)
+    })
 }
 
 #[test]

@@ -156,9 +156,33 @@ pub fn request(addr: &str, method: &str, target: &str, headers: &[&str]) -> Repl
     }
     text.push_str("\r\n");
     stream.write_all(text.as_bytes()).unwrap();
+    // Read up to the end of the body the headers announce (not to the
+    // end of the stream: not every server closes as asked).
     let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).unwrap();
-    read_reply(&raw)
+    let mut buf = [0; 8192];
+    loop {
+        if let Some(reply) = complete_reply(&raw, method == "HEAD") {
+            return reply;
+        }
+        let n = stream.read(&mut buf).unwrap();
+        if n == 0 {
+            return read_reply(&raw);
+        }
+        raw.extend_from_slice(&buf[..n]);
+    }
+}
+
+/// The reply in `raw`, once all of it is there.
+fn complete_reply(raw: &[u8], head: bool) -> Option<Reply> {
+    raw.windows(4).position(|w| w == b"\r\n\r\n")?;
+    let reply = read_reply(raw);
+    let bodyless = head || reply.status == 304 || reply.status == 204;
+    let length = match reply.header("Content-Length") {
+        _ if bodyless => 0,
+        Some(n) => n.parse().unwrap(),
+        None => return None,
+    };
+    (reply.body.len() >= length).then_some(reply)
 }
 
 /// GET `path`.
@@ -187,6 +211,22 @@ fn read_reply(raw: &[u8]) -> Reply {
         status,
         headers,
         body: raw[split + 4..].to_vec(),
+    }
+}
+
+/// What `check` finds, asked every 50 ms until it finds something; the
+/// test fails after `seconds`, saying it waited for `what`.
+pub fn wait_until<T>(what: &str, seconds: u64, mut check: impl FnMut() -> Option<T>) -> T {
+    let start = Instant::now();
+    loop {
+        if let Some(found) = check() {
+            return found;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(seconds),
+            "waited {seconds} s for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
     }
 }
 
