@@ -281,11 +281,11 @@ fn play(j: &mut TestJudge) {
     send(j, 'F', "Build A Par\nBuild F Bre");
     process(j);
     let export = j.export(GAME);
-    let phases: Vec<&str> = export["phases"]
+    let phases: Vec<&Value> = export["phases"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|p| p["phase"].as_str().unwrap())
+        .map(|p| &p["phase"])
         .collect();
     assert_eq!(
         phases,

@@ -107,29 +107,16 @@ fn a_reader_with_the_current_copy_gets_304() {
     let first = get(&served.addr, "/g1/S1901M.html");
     let etag = first.header("ETag").unwrap().to_string();
     let modified = first.header("Last-Modified").unwrap().to_string();
+    // The phase page, asked with one condition.
+    let page_if = |condition: &str| request(&served.addr, "GET", "/g1/S1901M.html", &[condition]);
 
-    let again = request(
-        &served.addr,
-        "GET",
-        "/g1/S1901M.html",
-        &[&format!("If-None-Match: {etag}")],
-    );
+    let again = page_if(&format!("If-None-Match: {etag}"));
     assert_eq!(again.status, 304, "{again:?}");
     assert!(again.body.is_empty());
     assert_eq!(again.header("ETag"), Some(etag.as_str()));
-    let again = request(
-        &served.addr,
-        "GET",
-        "/g1/S1901M.html",
-        &[&format!("If-Modified-Since: {modified}")],
-    );
+    let again = page_if(&format!("If-Modified-Since: {modified}"));
     assert_eq!(again.status, 304, "{again:?}");
-    let old = request(
-        &served.addr,
-        "GET",
-        "/g1/S1901M.html",
-        &["If-Modified-Since: Mon, 01 Jan 2001 00:00:00 GMT"],
-    );
+    let old = page_if("If-Modified-Since: Mon, 01 Jan 2001 00:00:00 GMT");
     assert_eq!(old.status, 200);
 
     // The page rewritten (the next phase processed): a new ETag, the new
@@ -140,12 +127,7 @@ fn a_reader_with_the_current_copy_gets_304() {
         "g1/S1901M.html",
         b"<!DOCTYPE html><title>S1901M, redrawn</title>",
     );
-    let changed = request(
-        &served.addr,
-        "GET",
-        "/g1/S1901M.html",
-        &[&format!("If-None-Match: {etag}")],
-    );
+    let changed = page_if(&format!("If-None-Match: {etag}"));
     assert_eq!(changed.status, 200, "{changed:?}");
     assert!(changed.text().contains("redrawn"));
     assert_ne!(changed.header("ETag"), Some(etag.as_str()));
