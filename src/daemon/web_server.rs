@@ -34,6 +34,7 @@ use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
+use tokio::task::JoinHandle;
 
 /// Connections served at once; more wait to be accepted.
 const MAX_CONNECTIONS: usize = 128;
@@ -41,13 +42,14 @@ const MAX_CONNECTIONS: usize = 128;
 /// A client that has not sent its request's headers by then is dropped.
 const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Listens at `addr` and serves `root` until `stop` completes. A failure
-/// to listen is logged and nothing else happens: the judge goes on.
+/// Listens at `addr` and serves `root` until `stop` completes; the task
+/// that serves, to wait for once `stop` is set. A failure to listen is
+/// logged and nothing else happens: the judge goes on.
 pub async fn start(
     addr: SocketAddr,
     root: PathBuf,
     stop: impl Future<Output = ()> + Send + 'static,
-) {
+) -> Option<JoinHandle<()>> {
     let listener = match TcpListener::bind(addr).await {
         Ok(listener) => listener,
         Err(e) => {
@@ -60,7 +62,7 @@ pub async fn start(
                 "cannot serve the web pages at {addr}: {e} ({hint}); \
                  the judge goes on without its web server"
             );
-            return;
+            return None;
         }
     };
     let url = listener
@@ -70,7 +72,7 @@ pub async fn start(
         "serving the web pages of {} at http://{url}/",
         root.display()
     );
-    tokio::spawn(serve(listener, Arc::new(root), stop));
+    Some(tokio::spawn(serve(listener, Arc::new(root), stop)))
 }
 
 /// Accepts connections until `stop` completes; each is served by a task
