@@ -98,6 +98,13 @@ impl Browser {
 
     /// Calls `method`; its result (a protocol error fails the test).
     fn call(&mut self, method: &str, params: Value) -> Value {
+        let answer = self.answer(method, params);
+        assert!(answer.get("error").is_none(), "{method}: {answer}");
+        answer["result"].clone()
+    }
+
+    /// Calls `method`; the whole answer, a result or an error.
+    fn answer(&mut self, method: &str, params: Value) -> Value {
         let id = self.next_id;
         self.next_id += 1;
         let text = json!({"id": id, "method": method, "params": params}).to_string();
@@ -107,11 +114,10 @@ impl Browser {
                 continue;
             };
             let answer: Value = serde_json::from_str(text.as_str()).unwrap();
-            if answer["id"] != id {
-                continue; // an event
+            if answer["id"] == id {
+                return answer;
             }
-            assert!(answer.get("error").is_none(), "{method}: {answer}");
-            return answer["result"].clone();
+            // Otherwise an event.
         }
     }
 
@@ -125,11 +131,14 @@ impl Browser {
         r["result"]["value"].clone()
     }
 
-    /// Waits (15 s at most) until `expression` is true in the page.
+    /// Waits (15 s at most) until `expression` is true in the page. While
+    /// a page is being left or loaded, asking may fail (the page went
+    /// away, an element is not there yet): that is "not yet".
     fn wait_for(&mut self, expression: &str) {
-        let check = format!("!!({expression})");
+        let params = json!({"expression": format!("!!({expression})"), "returnByValue": true});
         wait_until(&format!("`{expression}` in the page"), 15, || {
-            (self.eval(&check) == json!(true)).then_some(())
+            let answer = self.answer("Runtime.evaluate", params.clone());
+            (answer["result"]["result"]["value"] == json!(true)).then_some(())
         });
     }
 
