@@ -23,6 +23,8 @@ pub struct Config {
     pub clock: ClockSettings,
     #[serde(default)]
     pub maps: MapSettings,
+    #[serde(default)]
+    pub web: WebSection,
     /// Mailbox sections belong to the daemon; kept as raw tables here so
     /// that the front end can run from the same file.
     #[serde(default)]
@@ -92,6 +94,53 @@ fn default_max_bytes() -> usize {
     256 * 1024
 }
 
+/// `[web]`: the archive's pages, and the judge's own server for them.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebSection {
+    /// The folder of the pages.
+    #[serde(default = "default_web_path")]
+    pub path: PathBuf,
+    /// Where `judge run` serves the folder (`127.0.0.1:8080`); absent or
+    /// empty: not served (another web server may serve the folder).
+    #[serde(default)]
+    pub listen: Option<String>,
+}
+
+impl Default for WebSection {
+    fn default() -> Self {
+        WebSection {
+            path: default_web_path(),
+            listen: None,
+        }
+    }
+}
+
+fn default_web_path() -> PathBuf {
+    PathBuf::from("var/www")
+}
+
+impl WebSection {
+    /// The address to serve at, if any: checked when the file is read.
+    pub fn listen_address(&self) -> Option<std::net::SocketAddr> {
+        self.listen.as_deref().and_then(|a| a.trim().parse().ok())
+    }
+}
+
+/// `[web] listen`: empty, or an address and port.
+fn check_listen(listen: &Option<String>) -> Result<(), String> {
+    match listen.as_deref().map(str::trim) {
+        None | Some("") => Ok(()),
+        Some(a) => match a.parse::<std::net::SocketAddr>() {
+            Ok(_) => Ok(()),
+            Err(_) => Err(format!(
+                "[web] listen = {a:?}: give an IP address and a port, such as \"127.0.0.1:8080\" \
+                 (or \"\" for no server)"
+            )),
+        },
+    }
+}
+
 impl Config {
     /// Reads and checks a configuration file.
     pub fn load(path: &Path) -> Result<Config, String> {
@@ -125,6 +174,7 @@ impl Config {
                 config.maps.width
             ));
         }
+        check_listen(&config.web.listen)?;
         if crate::mail::Address::parse(&config.judge.address).is_err() {
             return Err(format!(
                 "[judge] address = {:?} is not a mail address",
@@ -162,5 +212,10 @@ impl Config {
 
     pub fn database_path(&self) -> PathBuf {
         self.resolve(&self.store.path)
+    }
+
+    /// The folder of the archive's pages.
+    pub fn web_path(&self) -> PathBuf {
+        self.resolve(&self.web.path)
     }
 }

@@ -27,6 +27,7 @@ mod maildir;
 pub mod net;
 mod sendmail;
 pub mod smtp;
+mod web_server;
 
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -61,6 +62,11 @@ pub async fn run(config: Config, options: RunOptions) -> Result<(), String> {
             .await
             .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()))?
     };
+    let mut web = None;
+    if let (false, Some(addr)) = (options.once, config.web.listen_address()) {
+        let mut stop = shutdown.clone();
+        web = web_server::start(addr, config.web_path(), async move { stop.set().await }).await;
+    }
     let tick_every = i64::from(config.clock.tick_seconds.max(1));
     let mut service = Service {
         work: Work::new(judge),
@@ -81,6 +87,10 @@ pub async fn run(config: Config, options: RunOptions) -> Result<(), String> {
         if service.shutdown.is_set() {
             break;
         }
+    }
+    if let Some(server) = web {
+        // The signal is set: it stops taking connections at once.
+        let _ = server.await;
     }
     log::info!("stopped cleanly");
     match service.first_error {

@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 pub mod rng;
+pub mod web;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -1,0 +1,458 @@
+//! The archive as a reader sees it: a game played by mail with the real
+//! judge, its pages served by the real `judge run`, read in headless
+//! Chromium driven over the DevTools protocol — from the index to the
+//! game, to a phase (its map loaded, its orders there), the arrow keys to
+//! the next phase and back, up to the game again; a screenshot kept; and
+//! at a phone's width, no sideways scrolling.
+//!
+//! Chromium is found through `JUDGE_TEST_CHROMIUM` (`.ci/run` installs
+//! Debian's `chromium` and sets it). Without it the test says SKIPPED and
+//! passes, except in CI (`CI` set), where it fails. By hand:
+//!
+//!     JUDGE_TEST_CHROMIUM=/usr/bin/chromium cargo test --test browser
+
+mod common;
+
+use std::io::Write;
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+use serde_json::{json, Value};
+use tungstenite::stream::MaybeTlsStream;
+use tungstenite::{Message, WebSocket};
+
+use common::web::{get, wait_until, Served};
+use common::TestJudge;
+
+/// Chromium's program, or `None` (and a SKIPPED line) without it; in CI
+/// a missing browser is a failure, not a skip.
+fn chromium(test: &str) -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("JUDGE_TEST_CHROMIUM").filter(|p| !p.is_empty()) {
+        return Some(PathBuf::from(path));
+    }
+    let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
+    assert!(
+        !ci,
+        "{test}: CI is set but JUDGE_TEST_CHROMIUM is not: .ci/run installs chromium and sets it"
+    );
+    let _ = writeln!(
+        std::io::stderr(),
+        "{test}: SKIPPED: no JUDGE_TEST_CHROMIUM. Install chromium and set it to run this test."
+    );
+    None
+}
+
+/// Headless Chromium and one page of it, driven over the DevTools
+/// protocol's websocket.
+struct Browser {
+    child: Child,
+    profile: PathBuf,
+    socket: WebSocket<MaybeTlsStream<TcpStream>>,
+    next_id: u64,
+}
+
+impl Browser {
+    /// Starts `program` with a fresh profile and a debugging port the
+    /// system picks (written to `DevToolsActivePort` in the profile), and
+    /// connects to its first page.
+    fn start(program: &Path, profile: PathBuf) -> Browser {
+        let _ = std::fs::remove_dir_all(&profile);
+        std::fs::create_dir_all(&profile).unwrap();
+        let child = Command::new(program)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--no-first-run",
+                "--no-default-browser-check",
+                "--remote-debugging-port=0",
+                "--window-size=1280,900",
+            ])
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .arg("about:blank")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromium starts");
+        let port = wait_for_port(&profile.join("DevToolsActivePort"));
+        let pages: Value =
+            serde_json::from_slice(&get(&format!("127.0.0.1:{port}"), "/json/list").body)
+                .expect("the DevTools list of pages");
+        let url = pages
+            .as_array()
+            .and_then(|all| all.iter().find(|p| p["type"] == "page"))
+            .and_then(|p| p["webSocketDebuggerUrl"].as_str())
+            .unwrap_or_else(|| panic!("no page in {pages:#}"))
+            .to_string();
+        let (socket, _) = tungstenite::connect(url.as_str()).expect("the page's websocket");
+        Browser {
+            child,
+            profile,
+            socket,
+            next_id: 1,
+        }
+    }
+
+    /// Calls `method`; its result (a protocol error fails the test).
+    fn call(&mut self, method: &str, params: Value) -> Value {
+        let answer = self.answer(method, params);
+        assert!(answer.get("error").is_none(), "{method}: {answer}");
+        answer["result"].clone()
+    }
+
+    /// Calls `method`; the whole answer, a result or an error.
+    fn answer(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        let text = json!({"id": id, "method": method, "params": params}).to_string();
+        self.socket.send(Message::text(text)).unwrap();
+        loop {
+            let Message::Text(text) = self.socket.read().unwrap() else {
+                continue;
+            };
+            let answer: Value = serde_json::from_str(text.as_str()).unwrap();
+            if answer["id"] == id {
+                return answer;
+            }
+            // Otherwise an event.
+        }
+    }
+
+    /// The value of the JavaScript `expression` in the page.
+    fn eval(&mut self, expression: &str) -> Value {
+        let r = self.call(
+            "Runtime.evaluate",
+            json!({"expression": expression, "returnByValue": true}),
+        );
+        assert!(r.get("exceptionDetails").is_none(), "{expression}: {r}");
+        r["result"]["value"].clone()
+    }
+
+    /// Waits (15 s at most) until `expression` is true in the page. While
+    /// a page is being left or loaded, asking may fail (the page went
+    /// away, an element is not there yet): that is "not yet".
+    fn wait_for(&mut self, expression: &str) {
+        let params = json!({"expression": format!("!!({expression})"), "returnByValue": true});
+        wait_until(&format!("`{expression}` in the page"), 15, || {
+            let answer = self.answer("Runtime.evaluate", params.clone());
+            (answer["result"]["result"]["value"] == json!(true)).then_some(())
+        });
+    }
+
+    /// The page's address, once its document has loaded.
+    fn loaded(&mut self) -> String {
+        self.wait_for("document.readyState === 'complete'");
+        self.eval("location.href").as_str().unwrap().to_string()
+    }
+
+    fn open(&mut self, url: &str) -> String {
+        self.call("Page.navigate", json!({"url": url}));
+        self.wait_for(&format!("location.href === {}", json!(url)));
+        self.loaded()
+    }
+
+    /// Clicks, with the mouse, the middle of the element `element` (a
+    /// JavaScript expression) and waits for the page it leads to.
+    fn click(&mut self, element: &str) -> String {
+        let before = self.loaded();
+        let at = self.eval(&format!(
+            "(() => {{ const e = {element}; if (!e) return null; \
+             e.scrollIntoView({{block: 'center'}}); const r = e.getBoundingClientRect(); \
+             return [r.x + r.width / 2, r.y + r.height / 2]; }})()"
+        ));
+        assert!(at.is_array(), "nothing to click: {element} on {before}");
+        for kind in ["mousePressed", "mouseReleased"] {
+            self.call(
+                "Input.dispatchMouseEvent",
+                json!({"type": kind, "x": at[0], "y": at[1], "button": "left", "clickCount": 1}),
+            );
+        }
+        self.wait_for(&format!("location.href !== {}", json!(before)));
+        self.loaded()
+    }
+
+    /// Presses and lets go of `key` (`ArrowRight`), as a keyboard does,
+    /// and waits for the page it leads to.
+    fn press(&mut self, key: &str, code: u32) -> String {
+        let before = self.loaded();
+        for kind in ["keyDown", "keyUp"] {
+            self.call(
+                "Input.dispatchKeyEvent",
+                json!({"type": kind, "key": key, "code": key, "windowsVirtualKeyCode": code}),
+            );
+        }
+        self.wait_for(&format!("location.href !== {}", json!(before)));
+        self.loaded()
+    }
+
+    /// A PNG of what the page shows, written to `path`.
+    fn screenshot(&mut self, path: &Path) -> Vec<u8> {
+        let r = self.call("Page.captureScreenshot", json!({"format": "png"}));
+        let png = base64_decode(r["data"].as_str().unwrap());
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, &png).unwrap();
+        png
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.profile);
+    }
+}
+
+/// The port Chromium writes on the first line of `DevToolsActivePort`.
+fn wait_for_port(file: &Path) -> u16 {
+    wait_until(&format!("chromium to write {}", file.display()), 30, || {
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        text.lines().next().and_then(|l| l.trim().parse().ok())
+    })
+}
+
+/// Standard base64 (the screenshot's encoding) decoded.
+fn base64_decode(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        b'/' => 63,
+        _ => panic!("not base64: {c}"),
+    };
+    let digits: Vec<u8> = text.bytes().filter(|&c| c != b'=').map(value).collect();
+    let mut out = Vec::with_capacity(digits.len() * 3 / 4);
+    for chunk in digits.chunks(4) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &d)| n | u32::from(d) << (18 - 6 * i));
+        out.extend_from_slice(&n.to_be_bytes()[1..chunk.len()]);
+    }
+    out
+}
+
+/// A PNG's size and how many different colours it shows.
+fn png_facts(bytes: &[u8]) -> (u32, u32, usize) {
+    let mut reader = png::Decoder::new(std::io::Cursor::new(bytes))
+        .read_info()
+        .expect("a PNG");
+    let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+    let frame = reader.next_frame(&mut pixels).unwrap();
+    let step = frame.color_type.samples();
+    let colours: std::collections::HashSet<&[u8]> =
+        pixels[..frame.buffer_size()].chunks(step).collect();
+    (frame.width, frame.height, colours.len())
+}
+
+// ---- the game -----------------------------------------------------------------
+
+const MASTER: &str = "master@example.org";
+const GAME: &str = "tour";
+
+/// The players' addresses, each wanting one power (all different, so the
+/// draw gives each the power it asks for).
+const POWERS: [char; 7] = ['A', 'E', 'F', 'G', 'I', 'R', 'T'];
+
+fn player(power: char) -> String {
+    format!("{}@example.net", power.to_ascii_lowercase())
+}
+
+/// `lines` from `power`, signed on.
+fn send(j: &mut TestJudge, power: char, lines: &str) {
+    let pw = format!("pw-{power}");
+    j.mail(
+        &player(power),
+        &format!("SIGNON {power}{GAME} {pw}\n{lines}"),
+    );
+}
+
+/// Three phases played by mail: S1901M, F1901M, W1901A, each processed
+/// by the Master.
+fn play(j: &mut TestJudge) {
+    j.mail(MASTER, &format!("CREATE ?{GAME} mpass"));
+    for p in POWERS {
+        j.mail(
+            &player(p),
+            &format!("SIGNON ?{GAME} pw-{p}\nSET PREFERENCE {p}"),
+        );
+    }
+    let process = |j: &mut TestJudge| j.mail(MASTER, &format!("SIGNON M{GAME} mpass\nPROCESS"));
+    send(j, 'F', "A Par-Bur\nA Mar-Spa\nF Bre-Mao");
+    send(j, 'G', "A Mun-Ruh\nA Ber-Kie\nF Kie-Den");
+    process(j);
+    send(j, 'F', "A Bur-Bel\nA Spa H\nF Mao-Por");
+    process(j);
+    send(j, 'F', "Build A Par\nBuild F Bre");
+    process(j);
+    let export = j.export(GAME);
+    let phases: Vec<&Value> = export["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| &p["phase"])
+        .collect();
+    assert_eq!(
+        phases,
+        ["S1901M", "F1901M", "W1901A", "S1902M"],
+        "{export:#}"
+    );
+}
+
+/// The game's pages in `var/www`, as W1's `judge archive` is to write
+/// them (the contract: `index.html` → `<game>/index.html` → `<PHASE>.html`
+/// with `img#map`, `#orders`, `a[rel=prev|next|up]`, the arrow keys),
+/// written here from `judge export` and `judge map` until `judge archive`
+/// is on this branch; then this function becomes that one command.
+fn archive(j: &TestJudge) {
+    let www = j.dir.join("var/www");
+    let game = www.join(GAME);
+    std::fs::create_dir_all(&game).unwrap();
+    let export = j.export(GAME);
+    let all = export["phases"].as_array().unwrap();
+    // The last phase is the current one: not published.
+    let done = &all[..all.len() - 1];
+    let names: Vec<&str> = done.iter().map(|p| p["phase"].as_str().unwrap()).collect();
+    std::fs::write(
+        www.join("style.css"),
+        "img { max-width: 100%; height: auto; }\n",
+    )
+    .unwrap();
+    let index = format!("<a href=\"{GAME}/index.html\">{GAME}</a>");
+    std::fs::write(www.join("index.html"), page("Games", &index, "")).unwrap();
+    let links: String = names
+        .iter()
+        .map(|n| format!("<li><a href=\"{n}.html\">{n}</a></li>"))
+        .collect();
+    let list = format!("<ul>{links}</ul>");
+    std::fs::write(game.join("index.html"), page(GAME, &list, "../")).unwrap();
+    for (i, phase) in done.iter().enumerate() {
+        let code = names[i];
+        let svg = game.join(format!("{code}.svg"));
+        let run = j.run(
+            &["map", GAME, code, "--svg", "-o", svg.to_str().unwrap()],
+            b"",
+        );
+        assert!(run.ok, "judge map: {}", run.stderr);
+        let link = |rel: &str, to: Option<&&str>| {
+            to.map(|n| format!("<a rel=\"{rel}\" href=\"{n}.html\">{n}</a>"))
+                .unwrap_or_default()
+        };
+        let nav = format!(
+            "<nav>{} <a rel=\"up\" href=\"index.html\">{GAME}</a> {}</nav>",
+            link("prev", i.checked_sub(1).and_then(|p| names.get(p))),
+            link("next", names.get(i + 1)),
+        );
+        let body = phase_body(code, &nav, &phase["orders"]);
+        std::fs::write(game.join(format!("{code}.html")), page(code, &body, "../")).unwrap();
+    }
+}
+
+/// A page of the stand-in archive: `title`, `body`, the style sheet `up`
+/// from here.
+fn page(title: &str, body: &str, up: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>{title}</title><link rel=\"stylesheet\" href=\"{up}style.css\"></head>\
+         <body><h1>{title}</h1>{body}</body></html>\n"
+    )
+}
+
+/// A phase page's body in the stand-in archive: `nav`, the map, the
+/// orders (`{"FRANCE": ["A PAR - BUR", ...]}`), the arrow keys.
+fn phase_body(code: &str, nav: &str, orders: &Value) -> String {
+    let orders: String = orders
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(power, list)| {
+            let list: Vec<&str> = list
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .collect();
+            format!("{power}: {}\n", list.join(", "))
+        })
+        .collect();
+    format!(
+        "{nav}<img id=\"map\" src=\"{code}.svg\" alt=\"the map\">\
+         <section id=\"orders\"><pre>{orders}</pre></section>\
+         <script>document.addEventListener('keydown', e => {{ \
+         const a = document.querySelector({{ArrowLeft: 'a[rel=prev]', ArrowRight: 'a[rel=next]'}}[e.key]); \
+         if (a) location.href = a.href; }});</script>"
+    )
+}
+
+/// Whether the text of `#orders` holds France's first order, in any of the
+/// judge's spellings of it.
+const ORDER_SHOWN: &str = "['A PAR - BUR', 'A Par - Bur', 'Army Paris -> Burgundy']\
+    .some(o => document.querySelector('#orders').innerText.replace(/\\s+/g, ' ').includes(o))";
+
+#[test]
+fn a_reader_steps_through_a_game_in_a_browser() {
+    let test = "a_reader_steps_through_a_game_in_a_browser";
+    let Some(program) = chromium(test) else {
+        return;
+    };
+    let mut j = TestJudge::new("browser");
+    play(&mut j);
+    archive(&j);
+    let served = Served::start(&j);
+    let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser");
+    let mut b = Browser::start(&program, j.dir.join("chromium-profile"));
+
+    let home = b.open(&served.url("/"));
+    assert_eq!(home, served.url("/"));
+    let game = b.click(&format!(
+        "[...document.querySelectorAll('a')].find(a => a.textContent.trim() === '{GAME}')"
+    ));
+    assert_eq!(game, served.url(&format!("/{GAME}/index.html")));
+    let s1901 =
+        b.click("[...document.querySelectorAll('a')].find(a => a.textContent.includes('S1901M'))");
+    assert_eq!(s1901, served.url(&format!("/{GAME}/S1901M.html")));
+    b.wait_for("document.querySelector('img#map').complete && document.querySelector('img#map').naturalWidth > 0");
+    b.wait_for(ORDER_SHOWN);
+    let png = b.screenshot(&shots.join("S1901M.png"));
+    let (width, height, colours) = png_facts(&png);
+    assert!(width >= 1000 && height >= 600, "{width}x{height}");
+    assert!(
+        colours > 50,
+        "a screenshot of {colours} colours: nothing drawn?"
+    );
+
+    let f1901 = b.press("ArrowRight", 39);
+    assert_eq!(f1901, served.url(&format!("/{GAME}/F1901M.html")));
+    b.wait_for("document.querySelector('img#map').naturalWidth > 0");
+    let back = b.press("ArrowLeft", 37);
+    assert_eq!(back, s1901);
+    let up = b.click("document.querySelector('a[rel=up]')");
+    assert_eq!(up, game);
+
+    // A phone: the page fits its width.
+    b.call(
+        "Emulation.setDeviceMetricsOverride",
+        json!({"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": true}),
+    );
+    b.open(&s1901);
+    b.wait_for("document.querySelector('img#map').naturalWidth > 0");
+    let wide = b.eval("document.documentElement.scrollWidth");
+    assert!(
+        wide.as_i64().unwrap() <= 390,
+        "the page is {wide} px wide on a 390 px phone"
+    );
+    let png = b.screenshot(&shots.join("S1901M-phone.png"));
+    let (width, _, colours) = png_facts(&png);
+    assert_eq!(width, 780, "390 px at two pixels each");
+    assert!(colours > 50, "{colours} colours");
+    let _ = writeln!(
+        std::io::stderr(),
+        "{test}: screenshots in {}",
+        shots.display()
+    );
+}
