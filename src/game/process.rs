@@ -32,6 +32,10 @@ pub struct Processed {
     pub body: String,
     /// Who the results go to.
     pub recipients: Vec<String>,
+    /// To each player who had pre-orders for the phase now begun (or for
+    /// one skipped): what was entered, what not, and why. Sent after the
+    /// results.
+    pub notices: Vec<super::GameMail>,
 }
 
 /// Every power's current orders in the game's current phase.
@@ -104,9 +108,14 @@ pub fn process(
         subject: render_subject(code, &game.name, done.cur.position.phase),
         body: results_body(templates, code, game, &done)?,
         recipients: everyone(conn, game)?,
+        notices: Vec::new(),
     };
     if commit {
         store_outcome(conn, game, &done, &mut processed, now)?;
+        // In the same transaction as the new phase: entered once or not
+        // at all.
+        let ended = done.ended.is_some();
+        processed.notices = super::preorders::enter_preorders(conn, code, game, ended, now)?;
     }
     Ok(processed)
 }

@@ -43,10 +43,7 @@ pub fn replace_preorders(
     lines: &[(usize, String)],
     now: i64,
 ) -> Result<usize> {
-    let before = conn.execute(
-        "DELETE FROM preorders WHERE game_id = ?1 AND power = ?2 AND phase = ?3",
-        params![game_id, power, phase],
-    )?;
+    let before = delete_preorders(conn, game_id, power, phase)?;
     let mut insert = conn.prepare_cached(
         "INSERT INTO preorders (game_id, power, phase, line_no, text, created_at) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -64,6 +61,19 @@ pub fn preorders_of_game(conn: &Connection, game_id: i64) -> Result<Vec<PreOrder
     ))?;
     let rows = stmt.query_map([game_id], from_row)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Deletes one power's pre-orders for one phase (entered or dropped).
+pub fn delete_preorders(
+    conn: &Connection,
+    game_id: i64,
+    power: &str,
+    phase: &str,
+) -> Result<usize> {
+    Ok(conn.execute(
+        "DELETE FROM preorders WHERE game_id = ?1 AND power = ?2 AND phase = ?3",
+        params![game_id, power, phase],
+    )?)
 }
 
 /// Deletes every pre-order of a game; returns how many there were.
@@ -95,7 +105,10 @@ mod tests {
         )
         .unwrap();
         let lines = |t: &[&str]| -> Vec<(usize, String)> {
-            t.iter().enumerate().map(|(i, s)| (i + 2, s.to_string())).collect()
+            t.iter()
+                .enumerate()
+                .map(|(i, s)| (i + 2, s.to_string()))
+                .collect()
         };
         replace_preorders(conn, 1, "FRANCE", "F1901R", &lines(&["A Par - Bur"]), 5).unwrap();
         replace_preorders(conn, 1, "FRANCE", "W1901A", &lines(&["Build A Par"]), 5).unwrap();

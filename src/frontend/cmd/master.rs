@@ -70,6 +70,9 @@ pub fn process(s: &mut Session<'_>, line: &Line, phase: Option<&str>) -> Result<
         game.id,
         &done.phase,
     );
+    for notice in done.notices {
+        s.send(notice.to, notice.subject, notice.body, Some(game.id));
+    }
     Ok(())
 }
 
