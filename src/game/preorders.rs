@@ -16,7 +16,7 @@ use super::orders::{completeness, read_stored, status_line};
 use super::{bloc_powers, current, power_of, GameMail};
 use crate::engine::map::{Map, Power};
 use crate::engine::parse::parse_orders_understood;
-use crate::engine::phase::{Phase, PhaseKind};
+use crate::engine::phase::{Phase, PhaseKind, Season};
 use crate::report::game_subject;
 use crate::store::{self, Game, PreOrder, StoreError};
 
@@ -28,6 +28,71 @@ pub fn phase_words(phase: Phase) -> String {
         phase.year,
         phase.kind_name()
     )
+}
+
+/// A phase as njudge players write it: `F1901M`, `Fall 1901 Movement`,
+/// `Spring 1901` (movement), `Winter 1901` (adjustments), `F 1901 R`, the
+/// year first (`1902 spring`); as in njudge, the first letter of the
+/// season and of the kind is what counts (`Sp 1902 Mov`), and a season
+/// the standard game has not (`Summer`) names no phase.
+pub fn named_phase(words: &[&str]) -> Option<Phase> {
+    if let Ok(p) = words.concat().parse::<Phase>() {
+        return Some(p);
+    }
+    let lower: Vec<String> = words.iter().map(|w| w.to_ascii_lowercase()).collect();
+    let year_first = lower.first().is_some_and(|w| w.parse::<u16>().is_ok());
+    let (season, year, kind) = match &lower[..] {
+        [year, season] if year_first => (season, year, None),
+        [year, season, kind] if year_first => (season, year, Some(kind)),
+        [season, year] => (season, year, None),
+        [season, year, kind] => (season, year, Some(kind)),
+        _ => return None,
+    };
+    let letter = |w: &str| w.chars().next().filter(char::is_ascii_alphabetic);
+    let season = match letter(season)? {
+        _ if season.starts_with("su") => return None,
+        's' => Season::Spring,
+        'f' | 'a' => Season::Fall,
+        'w' => Season::Winter,
+        _ => return None,
+    };
+    let year: u16 = year.parse().ok()?;
+    let kind = match (kind.map(|k| letter(k)), season) {
+        (None, Season::Winter) => PhaseKind::Adjustment,
+        (None, _) => PhaseKind::Movement,
+        (Some(Some('m')), _) => PhaseKind::Movement,
+        (Some(Some('r')), _) => PhaseKind::Retreat,
+        (Some(Some('a' | 'b')), _) => PhaseKind::Adjustment,
+        _ => return None,
+    };
+    let phase = Phase::new(season, year, kind);
+    // Only the phases a game has: Winter is adjustments, the others not.
+    let text = format!("{phase}");
+    text.parse::<Phase>().ok()
+}
+
+/// The pre-orders stored for `powers` (a player's countries), by phase:
+/// "Pre-orders stored for later phases:" and the lines; None when there
+/// are none.
+pub fn listing(
+    conn: &Connection,
+    game_id: i64,
+    powers: &[Power],
+) -> Result<Option<String>, StoreError> {
+    let mine: Vec<PreOrder> = store::preorders_of_game(conn, game_id)?
+        .into_iter()
+        .filter(|p| powers.iter().any(|q| q.upper() == p.power))
+        .collect();
+    if mine.is_empty() {
+        return Ok(None);
+    }
+    let mut out =
+        vec!["Pre-orders stored for later phases (entered when each begins):".to_string()];
+    for (phase, lines) in by_phase(mine) {
+        out.push(format!("  {}:", phase_words(phase)));
+        out.extend(lines.iter().map(|l| format!("    {l}")));
+    }
+    Ok(Some(out.join("\n")))
 }
 
 /// Enters the pre-orders for the game's current phase (just stored) and
@@ -213,4 +278,35 @@ fn order_set(
     let done = completeness(map, &cur.position, power, &orders);
     out.push(status_line(power, &done));
     Ok(out.join("\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::named_phase;
+
+    fn named(text: &str) -> Option<String> {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        named_phase(&words).map(|p| p.to_string())
+    }
+
+    #[test]
+    fn phases_as_njudge_players_write_them() {
+        assert_eq!(named("F1901M").as_deref(), Some("F1901M"));
+        assert_eq!(named("f 1901 r").as_deref(), Some("F1901R"));
+        assert_eq!(named("Fall 1901 Movement").as_deref(), Some("F1901M"));
+        assert_eq!(named("Spring 1902").as_deref(), Some("S1902M"));
+        assert_eq!(named("Autumn 1901 Retreats").as_deref(), Some("F1901R"));
+        assert_eq!(named("Winter 1901").as_deref(), Some("W1901A"));
+        assert_eq!(named("Winter 1901 Builds").as_deref(), Some("W1901A"));
+        assert_eq!(named("Winter 1901 Movement"), None);
+        assert_eq!(named("Spring 1901 Adjustments"), None);
+        assert_eq!(named("next"), None);
+        assert_eq!(named("1902 spring").as_deref(), Some("S1902M"));
+        assert_eq!(named("1901 Fall Retreat").as_deref(), Some("F1901R"));
+        assert_eq!(named("Sp 1902 Mov").as_deref(), Some("S1902M"));
+        assert_eq!(named("Winter 1901 Build").as_deref(), Some("W1901A"));
+        assert_eq!(named("Summer 1902 Movement"), None);
+        assert_eq!(named("Spring 1902 Xmas"), None);
+        assert_eq!(named("1902"), None);
+    }
 }

@@ -22,9 +22,9 @@ pub const MAX_ECHOED_ERRORS: usize = 50;
 /// The signed-on power, its game and current phase: read once for a run of
 /// order lines (the session drops it when another command comes).
 pub struct Ordering {
-    game: Game,
-    power: Power,
-    cur: Current,
+    pub game: Game,
+    pub power: Power,
+    pub cur: Current,
 }
 
 /// Refuses an order line, echoing it while fewer than
@@ -40,7 +40,7 @@ fn refuse_order(s: &mut Session<'_>, line: &Line, why: impl Into<String>) {
 
 /// The signed-on power, its game, and the current phase — or why orders
 /// cannot be given.
-fn ordering_power(s: &Session<'_>) -> Result<Result<Ordering, String>, StoreError> {
+pub fn ordering_power(s: &Session<'_>) -> Result<Result<Ordering, String>, StoreError> {
     let (game, power) = match &s.signed {
         Some(Signed::Player {
             game,
@@ -239,8 +239,11 @@ pub fn finish(s: &mut Session<'_>) -> Result<(), StoreError> {
         return Ok(());
     };
     let powers = played_powers(s, power)?;
-    for p in powers {
+    for &p in &powers {
         let text = order_set_text(s, &game, p, &cur)?;
+        s.reply.text(text);
+    }
+    if let Some(text) = crate::game::preorders::listing(s.tx, game.id, &powers)? {
         s.reply.text(text);
     }
     s.reply.phase = Some(cur.record.phase.clone());
