@@ -154,8 +154,11 @@ fn stored_text(phase: Phase, power: &str, kept: &[(usize, String)], before: usiz
     };
     if kept.is_empty() {
         return match before {
-            0 => format!("No pre-orders for {phase} are stored for {power}."),
-            n => format!("Your {n} pre-order line(s) for {phase} are cleared."),
+            0 => format!("Pre-orders for {phase} cleared: none is stored for {power}."),
+            n => format!(
+                "Pre-orders for {phase} cleared: the {n} line(s) stored before for {power} \
+                 are removed."
+            ),
         };
     }
     let lines: Vec<String> = kept.iter().map(|(_, l)| format!("\n    {l}")).collect();
