@@ -53,7 +53,7 @@ fn process(j: &mut TestJudge, game: &str) -> Vec<Sent> {
 }
 
 /// The pre-order notice to the player of `p` among `mails`.
-fn notice_to<'a>(mails: &'a [Sent], p: char) -> &'a Sent {
+fn notice_to(mails: &[Sent], p: char) -> &Sent {
     let notices: Vec<Sent> = with_subject(mails, "Pre-orders")
         .into_iter()
         .cloned()

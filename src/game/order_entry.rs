@@ -11,6 +11,7 @@ use crate::engine::map::{Map, Power};
 use crate::engine::order::{Order, OrderKind};
 use crate::engine::parse::{OrderError, Understood};
 use crate::engine::phase::PhaseKind;
+use crate::engine::position::Position;
 use crate::store::{self, Game, NewOrder, SeatStatus, StoreError};
 
 /// Complaints that only say an order is not for one of a player's
@@ -74,13 +75,24 @@ pub fn refusal(
     if cur.position.phase.kind != PhaseKind::Adjustment {
         return Ok(None);
     }
-    let texts: Vec<String> =
-        store::orders_of_power(conn, game.id, &cur.record.phase, owner.upper())?
-            .into_iter()
-            .map(|r| r.understood)
-            .collect();
-    let stored = read_stored(map, &cur.position, owner, &texts);
+    let stored = power_orders(conn, game.id, &cur.record.phase, &cur.position, owner)?;
     Ok(beyond_due(map, &cur.position, owner, &stored, order))
+}
+
+/// One power's current orders in a phase, as stored (read against the
+/// phase's position).
+pub fn power_orders(
+    conn: &Connection,
+    game_id: i64,
+    phase: &str,
+    position: &Position,
+    power: Power,
+) -> Result<Vec<Order>, StoreError> {
+    let texts: Vec<String> = store::orders_of_power(conn, game_id, phase, power.upper())?
+        .into_iter()
+        .map(|r| r.understood)
+        .collect();
+    Ok(read_stored(Map::standard(), position, power, &texts))
 }
 
 /// Where an order came from: its text as written and the mail it came in

@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 
 use rusqlite::Connection;
 
-use super::order_entry::{reading, refusal, store_order, Written};
-use super::orders::{completeness, read_stored, status_line};
+use super::order_entry::{power_orders, reading, refusal, store_order, Written};
+use super::orders::{completeness, status_line};
 use super::{bloc_powers, current, power_of, GameMail};
 use crate::engine::map::{Map, Power};
 use crate::engine::parse::parse_orders_understood;
@@ -260,12 +260,7 @@ fn order_set(
     power: Power,
 ) -> Result<String, StoreError> {
     let map = Map::standard();
-    let texts: Vec<String> =
-        store::orders_of_power(conn, game.id, &cur.record.phase, power.upper())?
-            .into_iter()
-            .map(|r| r.understood)
-            .collect();
-    let orders = read_stored(map, &cur.position, power, &texts);
+    let orders = power_orders(conn, game.id, &cur.record.phase, &cur.position, power)?;
     let mut out = vec![format!(
         "\nOrders for {} in {}:",
         power.name(),

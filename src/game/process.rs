@@ -6,7 +6,8 @@ use rusqlite::Connection;
 
 use super::clock::format_time;
 use super::draw;
-use super::orders::read_stored;
+// The commands and the clock name it here too.
+pub use super::order_entry::power_orders;
 // The commands name it here too.
 pub use super::settings::schedule_for;
 use super::settings::GameSettings;
@@ -50,22 +51,6 @@ pub fn all_orders(
         out.extend(power_orders(conn, game.id, phase, position, power)?);
     }
     Ok(out)
-}
-
-/// One power's current orders in a phase, as stored (read against the
-/// phase's position).
-pub fn power_orders(
-    conn: &Connection,
-    game_id: i64,
-    phase: &str,
-    position: &Position,
-    power: Power,
-) -> Result<Vec<Order>, StoreError> {
-    let texts: Vec<String> = store::orders_of_power(conn, game_id, phase, power.upper())?
-        .into_iter()
-        .map(|r| r.understood)
-        .collect();
-    Ok(read_stored(Map::standard(), position, power, &texts))
 }
 
 /// A phase adjudicated, not yet stored: what the steps of [`process`] share.
