@@ -70,6 +70,8 @@ pub fn process(s: &mut Session<'_>, line: &Line, phase: Option<&str>) -> Result<
         game.id,
         &done.phase,
     );
+    // PROCESS is no different from the clock: the pre-orders for the phase
+    // that now begins were entered with it, and their players are told.
     for notice in done.notices {
         s.send(notice.to, notice.subject, notice.body, Some(game.id));
     }
