@@ -360,3 +360,62 @@ fn two_clocks_at_once_enter_pre_orders_exactly_once() {
     assert_eq!(stored_orders(&j, "par", "FRANCE"), ["A PAR - BUR"]);
     assert_eq!(preorders_stored(&j), 0);
 }
+
+#[test]
+fn pre_orders_for_after_the_end_of_the_game_are_dropped_with_a_notice() {
+    let mut j = judge("ended");
+    start(&mut j, "end");
+    let mails = j.mail(MASTER, "SIGNON Mend mpass\nSET END 1901");
+    assert!(
+        !mails[0].subject.contains("[Error Flag]"),
+        "{}",
+        dump(&mails)
+    );
+    as_power(&mut j, "end", 'F', "PHASE Spring 1902\nA Par - Bur");
+    process(&mut j, "end");
+    let mails = process(&mut j, "end");
+    assert_eq!(j.export("end")["state"], "finished");
+    let notice = notice_to(&mails, 'F');
+    assert!(
+        notice.body.contains(
+            "Your pre-orders for France for Spring 1902 Movement (S1902M) were dropped, none \
+             entered: the game is over."
+        ),
+        "{}",
+        notice.body
+    );
+    assert_eq!(preorders_stored(&j), 0);
+}
+
+#[test]
+fn a_pre_order_not_entered_never_makes_the_phase_go_early() {
+    let mut j = judge("early");
+    start(&mut j, "ear");
+    // Trieste is where the attack comes from: no retreat there.
+    as_power(&mut j, "ear", 'I', "PHASE F1901R\nA Ven - Tri");
+    venice_falls(&mut j, "ear");
+    let mails = process(&mut j, "ear");
+    let notice = notice_to(&mails, 'I');
+    assert!(
+        notice.body.contains("> A Ven - Tri\n*** Not entered:"),
+        "{}",
+        notice.body
+    );
+    assert!(
+        notice
+            .body
+            .contains("Status: orders missing for 1: Army Venice."),
+        "{}",
+        notice.body
+    );
+    // An hour on, with every other power's orders in: F1901R waits for Italy.
+    let run = j.run(&["run", "--once", "--now", &at(1)], b"");
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(current_phase(&j, "ear"), "F1901R");
+    // Italy's own order, mailed: now it goes early.
+    j.now = at(1);
+    as_power(&mut j, "ear", 'I', "A Ven - Tus");
+    let run = j.run(&["run", "--once", "--now", &at(2)], b"");
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(current_phase(&j, "ear"), "W1901A");
+}
