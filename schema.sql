@@ -271,6 +271,20 @@ CREATE TABLE IF NOT EXISTS player_zones (
     zone    TEXT NOT NULL
 );
 
+-- njudge's PHASE: orders given ahead for a later phase of a game, as the
+-- player wrote them, one row a line; entered (checked against the position
+-- then) and deleted when that phase begins, in the same transaction.
+CREATE TABLE IF NOT EXISTS preorders (
+    id         INTEGER PRIMARY KEY,
+    game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    power      TEXT    NOT NULL CHECK (power <> '' AND power = upper(power)),
+    phase      TEXT    NOT NULL,
+    line_no    INTEGER NOT NULL,
+    text       TEXT    NOT NULL,
+    created_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS preorders_by_game ON preorders (game_id, phase, power);
+
 -- The judge's own bookkeeping (e.g. the last clock tick, to notice an
 -- outage).
 CREATE TABLE IF NOT EXISTS meta (

@@ -1197,3 +1197,21 @@ fn odd_input_is_refused_without_panicking() {
     assert_eq!(got.len(), 101);
     assert!(got[100].is_err());
 }
+
+/// Orders given ahead (njudge's PHASE) are checked for their words only:
+/// an order's shape and the map's provinces, with no unit needed there.
+#[test]
+fn orders_for_a_later_phase_are_checked_for_their_words_only() {
+    use judge::engine::parse::check_words;
+    let retreats: Phase = "F1901R".parse().unwrap();
+    let ok = |line: &str| check_words(map(), retreats, line);
+    assert_eq!(ok("A Par - Bur"), vec![Ok(())]);
+    assert_eq!(ok("A Mun R Boh, F Kie disband"), vec![Ok(()), Ok(())]);
+    let bad = ok("A Par - Xyzzy");
+    assert_eq!(bad.len(), 1);
+    let e = bad[0].as_ref().unwrap_err();
+    assert!(e.to_string().contains("'Xyzzy' is not a province"), "{e}");
+    let winter: Phase = "W1901A".parse().unwrap();
+    assert_eq!(check_words(map(), winter, "Build A Mun"), vec![Ok(())]);
+    assert!(check_words(map(), winter, "please build")[0].is_err());
+}

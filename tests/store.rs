@@ -1099,6 +1099,8 @@ fn write_everything(tx: &Connection, name: &str) {
     take_stranger_reply(tx, "stranger@example.org", T0).unwrap();
     store::set_maps(tx, game, "a@example.org", false).unwrap();
     store::set_zone(tx, &format!("{name}@example.org"), Some("Asia/Tokyo")).unwrap();
+    let ahead = [(3, "A Par - Bur".to_string())];
+    store::replace_preorders(tx, game, "FRANCE", "F1901M", &ahead, T0).unwrap();
 }
 
 fn row_counts(conn: &Connection) -> Vec<(String, i64)> {

@@ -71,10 +71,10 @@ pub enum Command {
         body: Vec<String>,
         closed: bool,
     },
-    /// An njudge form this judge does not offer (`PHASE` for a phase other
-    /// than the current one, `IF`/`ELSE`/`ENDIF`, `POSTAL PRESS`), with the
-    /// lines it held back: the orders under it, never applied unless
-    /// `PHASE` names the current phase, or the postal press's text.
+    /// An njudge form with lines it held back: `PHASE` (orders given
+    /// ahead, stored for a later phase, or read as usual when it names the
+    /// current one), or one this judge does not offer (`IF`/`ELSE`/`ENDIF`,
+    /// `POSTAL PRESS`, ...), whose lines are never applied.
     NotOffered {
         form: Njudge,
         held: Vec<String>,
@@ -98,11 +98,12 @@ pub enum Command {
     },
 }
 
-/// The njudge forms the judge recognises but does not offer (`PHASE` only
-/// for the current phase).
+/// The njudge forms the judge recognises: `PHASE`, and those it does not
+/// offer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Njudge {
-    /// `PHASE <phase>`: the orders under it are for a later phase.
+    /// `PHASE <phase>`: the orders under it (and `CLEAR`) are for a later
+    /// phase.
     Phase,
     /// `IF <condition>` (or `ELSE`): conditional orders, up to `ENDIF`.
     Conditional,
@@ -251,6 +252,12 @@ fn held_back(block: &mut Line, command: &Command, text: &str) -> Held {
             form: Njudge::Conditional,
             ..
         } if *form == Njudge::Conditional && is_else(text) => {
+            held.push(text.to_string());
+            Held::Kept
+        }
+        // CLEAR under PHASE clears that phase's pre-orders, not this one's
+        // orders.
+        Command::Clear if *form == Njudge::Phase => {
             held.push(text.to_string());
             Held::Kept
         }

@@ -123,6 +123,21 @@ pub fn completeness(
     }
 }
 
+/// "Status: complete." and the like, as an order set ends.
+pub fn status_line(power: Power, done: &Completeness) -> String {
+    match done {
+        Completeness::NothingToOrder => {
+            format!("Status: {} has nothing to order this phase.", power.name())
+        }
+        Completeness::Complete => "Status: complete.".to_string(),
+        Completeness::Missing(list) => format!(
+            "Status: orders missing for {}: {}.",
+            list.len(),
+            list.join(", ")
+        ),
+    }
+}
+
 /// "first", "second", ... for the `n`th (from 1) order of a kind.
 fn ordinal(n: usize) -> String {
     const WORDS: [&str; 10] = [

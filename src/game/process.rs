@@ -6,7 +6,8 @@ use rusqlite::Connection;
 
 use super::clock::format_time;
 use super::draw;
-use super::orders::read_stored;
+// The commands and the clock name it here too.
+pub use super::order_entry::power_orders;
 // The commands name it here too.
 pub use super::settings::schedule_for;
 use super::settings::GameSettings;
@@ -32,6 +33,10 @@ pub struct Processed {
     pub body: String,
     /// Who the results go to.
     pub recipients: Vec<String>,
+    /// To each player who had pre-orders for the phase now begun (or for
+    /// one skipped): what was entered, what not, and why. Sent after the
+    /// results.
+    pub notices: Vec<super::GameMail>,
 }
 
 /// Every power's current orders in the game's current phase.
@@ -46,22 +51,6 @@ pub fn all_orders(
         out.extend(power_orders(conn, game.id, phase, position, power)?);
     }
     Ok(out)
-}
-
-/// One power's current orders in a phase, as stored (read against the
-/// phase's position).
-pub fn power_orders(
-    conn: &Connection,
-    game_id: i64,
-    phase: &str,
-    position: &Position,
-    power: Power,
-) -> Result<Vec<Order>, StoreError> {
-    let texts: Vec<String> = store::orders_of_power(conn, game_id, phase, power.upper())?
-        .into_iter()
-        .map(|r| r.understood)
-        .collect();
-    Ok(read_stored(Map::standard(), position, power, &texts))
 }
 
 /// A phase adjudicated, not yet stored: what the steps of [`process`] share.
@@ -104,9 +93,14 @@ pub fn process(
         subject: render_subject(code, &game.name, done.cur.position.phase),
         body: results_body(templates, code, game, &done)?,
         recipients: everyone(conn, game)?,
+        notices: Vec::new(),
     };
     if commit {
         store_outcome(conn, game, &done, &mut processed, now)?;
+        // In the same transaction as the new phase: entered once or not
+        // at all.
+        let ended = done.ended.is_some();
+        processed.notices = super::preorders::enter_preorders(conn, code, game, ended, now)?;
     }
     Ok(processed)
 }

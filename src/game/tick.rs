@@ -613,6 +613,7 @@ impl GameTick<'_> {
             results_of: Some(done.phase),
             ..notice(done.recipients, done.subject, done.body, game.id)
         });
+        self.mails.extend(done.notices);
         Ok(())
     }
 }

@@ -55,6 +55,7 @@ mod maps;
 mod orders;
 mod password;
 mod phases;
+mod preorders;
 mod press;
 mod seats;
 mod throttle;
@@ -67,6 +68,7 @@ pub use maps::*;
 pub use orders::*;
 pub use password::*;
 pub use phases::*;
+pub use preorders::*;
 pub use press::*;
 pub use seats::*;
 pub use throttle::*;
@@ -127,6 +129,16 @@ pub const MIGRATIONS: &[&str] = &[
     "CREATE TABLE IF NOT EXISTS player_zones ( \
          address TEXT PRIMARY KEY COLLATE NOCASE, \
          zone    TEXT NOT NULL);",
+    // 6 -> 7: orders given ahead for a later phase (njudge's PHASE).
+    "CREATE TABLE IF NOT EXISTS preorders ( \
+         id         INTEGER PRIMARY KEY, \
+         game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE, \
+         power      TEXT    NOT NULL CHECK (power <> '' AND power = upper(power)), \
+         phase      TEXT    NOT NULL, \
+         line_no    INTEGER NOT NULL, \
+         text       TEXT    NOT NULL, \
+         created_at INTEGER NOT NULL); \
+     CREATE INDEX IF NOT EXISTS preorders_by_game ON preorders (game_id, phase, power);",
 ];
 
 /// The version this build writes and understands.

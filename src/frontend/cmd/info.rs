@@ -156,8 +156,23 @@ fn list_game(s: &mut Session<'_>, line: &Line, name: &str) -> Result<(), StoreEr
             ));
         }
     }
+    out.extend(own_preorders(s, game.id)?);
     s.reply.ok(line, out.join("\n"));
     Ok(())
+}
+
+/// The signed-on player's pre-orders in the game listed, with a blank
+/// line before them; nothing for anyone else.
+fn own_preorders(s: &Session<'_>, game_id: i64) -> Result<Vec<String>, StoreError> {
+    let Some(Signed::Player { game, seat, .. }) = &s.signed else {
+        return Ok(Vec::new());
+    };
+    if game.id != game_id {
+        return Ok(Vec::new());
+    }
+    let powers = crate::game::bloc_powers(s.tx, seat)?;
+    let listed = crate::game::preorders::listing(s.tx, game_id, &powers)?;
+    Ok(listed.map(|t| vec![String::new(), t]).unwrap_or_default())
 }
 
 /// The powers with orders stored for the phase (shown to the Master).

@@ -70,6 +70,11 @@ pub fn process(s: &mut Session<'_>, line: &Line, phase: Option<&str>) -> Result<
         game.id,
         &done.phase,
     );
+    // PROCESS is no different from the clock: the pre-orders for the phase
+    // that now begins were entered with it, and their players are told.
+    for notice in done.notices {
+        s.send(notice.to, notice.subject, notice.body, Some(game.id));
+    }
     Ok(())
 }
 
@@ -191,6 +196,9 @@ pub fn rollback(s: &mut Session<'_>, line: &Line, phase: Option<&str>) -> Result
         return Ok(());
     };
     let removed = store::rollback_to(s.tx, game.id, &target.phase)?;
+    // Pre-orders were written for the game as it went on from a position
+    // now undone: every one is dropped, and the notice says so.
+    let dropped = store::delete_preorders_of_game(s.tx, game.id)?;
     if game.state.is_over() {
         store::set_game_state(s.tx, game.id, GameState::Active, s.now)?;
     }
@@ -210,7 +218,7 @@ pub fn rollback(s: &mut Session<'_>, line: &Line, phase: Option<&str>) -> Result
     let schedule = schedule_for(&settings, position.phase.kind);
     let (deadline, grace) = deadline_for(s.tx, game.id, schedule, s.now)?;
     store::set_deadline(s.tx, game.id, &target.phase, Some(deadline), Some(grace))?;
-    let text = format!(
+    let mut text = format!(
         "Game '{}' is rolled back to the start of {} ({}); \
          orders for it must be given again. The deadline is {}.",
         game.name,
@@ -222,6 +230,12 @@ pub fn rollback(s: &mut Session<'_>, line: &Line, phase: Option<&str>) -> Result
         },
         format_time(deadline)
     );
+    if dropped > 0 {
+        text.push_str(&format!(
+            " The {dropped} pre-order line(s) given for later phases are dropped: send \
+             them again with PHASE if they still stand."
+        ));
+    }
     // Archived and sent to everyone (once: `notify_all` archives it).
     notify_all(s, &game, "Rollback", &text)?;
     s.reply.ok(line, text);

@@ -11,6 +11,7 @@ pub mod njudge;
 pub mod njudge_set;
 pub mod orders;
 pub mod preference;
+pub mod preorders;
 pub mod press;
 pub mod set;
 pub mod signon;

@@ -1,98 +1,12 @@
 //! njudge forms the judge recognises but does not offer: refused as a
 //! whole, naming the judge's own form, so that nothing under them is
 //! read as something else (orders for the current phase, above all).
+//! `PHASE` (orders given ahead) is offered: `preorders` takes it.
 
-use crate::engine::phase::{Phase, PhaseKind, Season};
-use crate::frontend::script::{Command, Line, Njudge};
+use crate::frontend::script::{Line, Njudge};
 use crate::frontend::session::Session;
+use crate::game::preorders::named_phase;
 use crate::store::StoreError;
-
-/// `PHASE <phase>` naming the current phase reads the orders under it as
-/// usual (as njudge does); any other form, or a later phase, is refused
-/// with everything it held back.
-pub fn not_offered(
-    s: &mut Session<'_>,
-    line: &Line,
-    form: Njudge,
-    held: &[String],
-) -> Result<(), StoreError> {
-    if form == Njudge::Phase {
-        if let Some(phase) = current_phase_named(s, line)? {
-            s.reply.ok(
-                line,
-                format!("{phase} is the current phase: the orders under PHASE are read as usual."),
-            );
-            return read_held_orders(s, line, held);
-        }
-    }
-    refuse(s, line, form, held);
-    Ok(())
-}
-
-/// The orders a `PHASE` line held back, read as orders for now.
-fn read_held_orders(s: &mut Session<'_>, line: &Line, held: &[String]) -> Result<(), StoreError> {
-    for text in held {
-        let order_line = Line {
-            number: line.number,
-            text: text.clone(),
-            command: Command::Other(text.clone()),
-        };
-        super::orders::order_line(s, &order_line, text)?;
-    }
-    Ok(())
-}
-
-/// The phase a `PHASE` line names, when it is the signed-on game's
-/// current phase.
-fn current_phase_named(s: &mut Session<'_>, line: &Line) -> Result<Option<Phase>, StoreError> {
-    let Some(signed) = &s.signed else {
-        return Ok(None);
-    };
-    let words: Vec<&str> = line.text.split_whitespace().skip(1).collect();
-    let Some(named) = named_phase(&words) else {
-        return Ok(None);
-    };
-    let game_id = signed.game().id;
-    let current = crate::store::current_phase(s.tx, game_id)?;
-    Ok(current
-        .and_then(|c| c.phase.parse::<Phase>().ok())
-        .filter(|c| *c == named))
-}
-
-/// A phase as njudge players write it: `F1901M`, `Fall 1901 Movement`,
-/// `Spring 1901` (movement), `Winter 1901` (adjustments), `F 1901 R`.
-pub fn named_phase(words: &[&str]) -> Option<Phase> {
-    if let Ok(p) = words.concat().parse::<Phase>() {
-        return Some(p);
-    }
-    let lower: Vec<String> = words.iter().map(|w| w.to_ascii_lowercase()).collect();
-    let (season, year, kind) = match &lower[..] {
-        [season, year] => (season, year, None),
-        [season, year, kind] => (season, year, Some(kind.as_str())),
-        _ => return None,
-    };
-    let season = match season.as_str() {
-        "spring" | "s" => Season::Spring,
-        "fall" | "autumn" | "f" => Season::Fall,
-        "winter" | "w" => Season::Winter,
-        _ => return None,
-    };
-    let year: u16 = year.parse().ok()?;
-    let kind = match (kind, season) {
-        (None, Season::Winter) => PhaseKind::Adjustment,
-        (None, _) => PhaseKind::Movement,
-        (Some("movement" | "moves" | "move" | "m"), _) => PhaseKind::Movement,
-        (Some("retreat" | "retreats" | "r"), _) => PhaseKind::Retreat,
-        (Some("adjustment" | "adjustments" | "builds" | "build" | "a" | "b"), _) => {
-            PhaseKind::Adjustment
-        }
-        _ => return None,
-    };
-    let phase = Phase::new(season, year, kind);
-    // Only the phases a game has: Winter is adjustments, the others not.
-    let text = format!("{phase}");
-    text.parse::<Phase>().ok()
-}
 
 /// The phase `PROCESS <phase>` names: `F1901M`, or in words as njudge
 /// takes it, `fall 1901 retreat`; several words that name no phase are
@@ -126,15 +40,16 @@ pub fn rollback_phase(text: &str, phases: &[&str]) -> Result<String, String> {
     Ok(text.to_string())
 }
 
-/// Refuses `line` and everything it held back.
-fn refuse(s: &mut Session<'_>, line: &Line, form: Njudge, held: &[String]) {
+/// `PHASE <phase>`: orders given ahead (`preorders`). Any other form is
+/// refused with everything it held back, naming the judge's own form.
+pub fn not_offered(
+    s: &mut Session<'_>,
+    line: &Line,
+    form: Njudge,
+    held: &[String],
+) -> Result<(), StoreError> {
     let why = match form {
-        Njudge::Phase => format!(
-            "Orders for a later phase (PHASE) are not offered by this judge: it takes \
-             orders for the current phase only; send them without PHASE once that phase \
-             has begun (its results mail says so). {}",
-            not_applied(held, "PHASE")
-        ),
+        Njudge::Phase => return super::preorders::phase_block(s, line, held),
         Njudge::Conditional => format!(
             "Conditional orders (IF, ELSE, ENDIF) are not offered by this judge: write \
              plain orders, one a line; a later order for a unit replaces the earlier \
@@ -152,6 +67,7 @@ fn refuse(s: &mut Session<'_>, line: &Line, form: Njudge, held: &[String]) {
         Njudge::Whois | Njudge::Register | Njudge::Send => other_form(form, held),
     };
     s.reply.refuse(line, why);
+    Ok(())
 }
 
 /// WHOIS, REGISTER and SEND: what the judge does instead.
@@ -184,28 +100,4 @@ fn not_applied(held: &[String], under: &str) -> String {
         held.len(),
         lines.concat()
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::named_phase;
-
-    fn named(text: &str) -> Option<String> {
-        let words: Vec<&str> = text.split_whitespace().collect();
-        named_phase(&words).map(|p| p.to_string())
-    }
-
-    #[test]
-    fn phases_as_njudge_players_write_them() {
-        assert_eq!(named("F1901M").as_deref(), Some("F1901M"));
-        assert_eq!(named("f 1901 r").as_deref(), Some("F1901R"));
-        assert_eq!(named("Fall 1901 Movement").as_deref(), Some("F1901M"));
-        assert_eq!(named("Spring 1902").as_deref(), Some("S1902M"));
-        assert_eq!(named("Autumn 1901 Retreats").as_deref(), Some("F1901R"));
-        assert_eq!(named("Winter 1901").as_deref(), Some("W1901A"));
-        assert_eq!(named("Winter 1901 Builds").as_deref(), Some("W1901A"));
-        assert_eq!(named("Winter 1901 Movement"), None);
-        assert_eq!(named("Spring 1901 Adjustments"), None);
-        assert_eq!(named("next"), None);
-    }
 }

@@ -3,18 +3,14 @@
 
 use super::join;
 use crate::engine::map::{Map, Power};
-use crate::engine::order::{Order, OrderKind};
-use crate::engine::parse::{parse_orders_understood, OrderError, Understood};
-use crate::engine::phase::PhaseKind;
+use crate::engine::parse::parse_orders_understood;
 use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
 use crate::game::clock::{format_span, format_time};
-use crate::game::orders::{
-    beyond_due, completeness, not_carried_out, order_key, read_stored, Completeness,
-};
-use crate::game::process::power_orders;
-use crate::game::{current, variant_of, Current};
-use crate::store::{self, Game, GameState, NewOrder, SeatStatus, StoreError};
+use crate::game::order_entry::{reading, refusal, store_order, Written};
+use crate::game::orders::{completeness, read_stored, status_line};
+use crate::game::{current, Current};
+use crate::store::{self, Game, GameState, StoreError};
 
 /// At most this many order lines are read from one mail (a whole board
 /// holds 34 units): a mail of thousands of lines gets a short answer, fast.
@@ -26,9 +22,9 @@ pub const MAX_ECHOED_ERRORS: usize = 50;
 /// The signed-on power, its game and current phase: read once for a run of
 /// order lines (the session drops it when another command comes).
 pub struct Ordering {
-    game: Game,
-    power: Power,
-    cur: Current,
+    pub game: Game,
+    pub power: Power,
+    pub cur: Current,
 }
 
 /// Refuses an order line, echoing it while fewer than
@@ -44,7 +40,7 @@ fn refuse_order(s: &mut Session<'_>, line: &Line, why: impl Into<String>) {
 
 /// The signed-on power, its game, and the current phase — or why orders
 /// cannot be given.
-fn ordering_power(s: &Session<'_>) -> Result<Result<Ordering, String>, StoreError> {
+pub fn ordering_power(s: &Session<'_>) -> Result<Result<Ordering, String>, StoreError> {
     let (game, power) = match &s.signed {
         Some(Signed::Player {
             game,
@@ -141,117 +137,21 @@ fn store_orders(
                 continue;
             }
         };
-        if let Some(why) = refusal(s, game, cur, owner, &understood.order)? {
+        if let Some(why) = refusal(s.tx, game, cur, owner, &understood.order)? {
             problems.push(why);
             continue;
         }
         if understood.reinterpreted {
             read_as.push(understood.order.long(map));
         }
-        store_order(s, game, cur, owner, &understood.order, text)?;
+        let written = Written {
+            text,
+            inbound_id: Some(s.inbound_id),
+        };
+        store_order(s.tx, game.id, cur, owner, &understood.order, written, s.now)?;
     }
     answer_orders(s, line, problems, read_as);
     Ok(())
-}
-
-/// Complaints that only say an order is not for one of a player's
-/// countries: with several, another country's complaint tells more
-/// ("There is already a unit in Moscow." rather than Italy's "Moscow is
-/// not one of your home supply centres.").
-const NOT_THIS_COUNTRY: [&str; 6] = [
-    "; you are ",
-    "is not one of your home supply centres",
-    "You have no builds to make",
-    "You have no builds to waive",
-    "You have no units to remove",
-    "You have neither builds nor removals due",
-];
-
-/// How the `k`th order of a line reads: for the first of the player's
-/// countries it fits, or the most telling complaint — not "that unit is
-/// someone else's" when the player has several countries.
-fn reading(
-    powers: &[Power],
-    readings: &[Vec<Result<Understood, OrderError>>],
-    k: usize,
-) -> Result<(Power, Understood), String> {
-    let fits = powers
-        .iter()
-        .zip(readings)
-        .find_map(|(&p, r)| r[k].as_ref().ok().map(|u| (p, *u)));
-    if let Some(fits) = fits {
-        return Ok(fits);
-    }
-    let errors: Vec<String> = readings
-        .iter()
-        .filter_map(|r| r[k].as_ref().err().map(|e| e.to_string()))
-        .collect();
-    let best = errors
-        .iter()
-        .find(|e| powers.len() == 1 || !NOT_THIS_COUNTRY.iter().any(|f| e.contains(f)))
-        .unwrap_or(&errors[0]);
-    Err(best.clone())
-}
-
-/// Why a valid order will not be carried out as things stand: the power
-/// is in civil disorder or out of the game, the order goes into a closed
-/// province, or (given the orders `owner` already has) it is a build or
-/// removal beyond those due.
-fn refusal(
-    s: &Session<'_>,
-    game: &Game,
-    cur: &Current,
-    owner: Power,
-    order: &Order,
-) -> Result<Option<String>, StoreError> {
-    let map = Map::standard();
-    let disorder = store::seat_by_power(s.tx, game.id, owner.upper())?
-        .is_some_and(|seat| seat.status == SeatStatus::CivilDisorder);
-    let in_disorder: Vec<Power> = disorder.then_some(owner).into_iter().collect();
-    let rules = variant_of(game).rules_at(map, cur.position.phase, &in_disorder);
-    if let Some(why) = not_carried_out(map, &rules, order, disorder) {
-        return Ok(Some(why));
-    }
-    if cur.position.phase.kind != PhaseKind::Adjustment {
-        return Ok(None);
-    }
-    let stored = power_orders(s.tx, game.id, &cur.record.phase, &cur.position, owner)?;
-    Ok(beyond_due(map, &cur.position, owner, &stored, order))
-}
-
-/// Stores an order for `owner`, in place of its earlier order for the
-/// same unit (waives are counted: each is an order of its own).
-fn store_order(
-    s: &mut Session<'_>,
-    game: &Game,
-    cur: &Current,
-    owner: Power,
-    order: &Order,
-    text: &str,
-) -> Result<(), StoreError> {
-    let map = Map::standard();
-    let waives = if order.kind == OrderKind::Waive {
-        store::orders_of_power(s.tx, game.id, &cur.record.phase, owner.upper())?
-            .iter()
-            .filter(|r| r.unit.starts_with("WAIVE"))
-            .count()
-    } else {
-        0
-    };
-    let key = order_key(map, order, waives);
-    store::set_order(
-        s.tx,
-        &NewOrder {
-            game_id: game.id,
-            phase: &cur.record.phase,
-            power: owner.upper(),
-            unit: &key,
-            written: text,
-            understood: &order.short(map),
-            inbound_id: Some(s.inbound_id),
-        },
-        s.now,
-    )
 }
 
 /// The answer to an order line: its refused orders, and how orders that
@@ -339,8 +239,11 @@ pub fn finish(s: &mut Session<'_>) -> Result<(), StoreError> {
         return Ok(());
     };
     let powers = played_powers(s, power)?;
-    for p in powers {
+    for &p in &powers {
         let text = order_set_text(s, &game, p, &cur)?;
+        s.reply.text(text);
+    }
+    if let Some(text) = crate::game::preorders::listing(s.tx, game.id, &powers)? {
         s.reply.text(text);
     }
     s.reply.phase = Some(cur.record.phase.clone());
@@ -378,18 +281,8 @@ pub fn order_set_text(
         out.push(format!("  {}", o.long(map)));
     }
     out.push(String::new());
-    let status = match completeness(map, &cur.position, power, &orders) {
-        Completeness::NothingToOrder => {
-            format!("Status: {} has nothing to order this phase.", power.name())
-        }
-        Completeness::Complete => "Status: complete.".to_string(),
-        Completeness::Missing(list) => format!(
-            "Status: orders missing for {}: {}.",
-            list.len(),
-            list.join(", ")
-        ),
-    };
-    out.push(status);
+    let done = completeness(map, &cur.position, power, &orders);
+    out.push(status_line(power, &done));
     let seat = store::seat_by_power(s.tx, game.id, power.upper())?;
     if seat.is_some_and(|seat| seat.wait) {
         out.push("WAIT is set: the phase will not be processed before the deadline.".to_string());

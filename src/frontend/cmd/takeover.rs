@@ -298,7 +298,9 @@ fn approve(
 
 /// The player of `seat` leaves every country they play (EJECT, RESIGN):
 /// nobody's password opens them now, and no mail goes to the player.
-/// The countries, and their names in words.
+/// Their pre-orders go too: they were that player's plans, and a new
+/// player (or civil disorder) must not carry them out. The countries, and
+/// their names in words.
 pub fn vacate_player(
     s: &mut Session<'_>,
     game: &Game,
@@ -313,6 +315,9 @@ pub fn vacate_player(
     let names = crate::game::process::join_names(&names);
     for id in store::player_seat_ids(s.tx, seat.id)? {
         store::vacate_seat(s.tx, id, &phase, status)?;
+    }
+    for p in &powers {
+        store::delete_preorders_of_power(s.tx, game.id, p.upper())?;
     }
     Ok((powers, names))
 }

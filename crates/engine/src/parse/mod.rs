@@ -60,7 +60,7 @@ use names::{How, NameIndex};
 
 use super::map::{Map, Power, Province};
 use super::order::Order;
-use super::phase::PhaseKind;
+use super::phase::{Phase, PhaseKind};
 use super::position::{Occupancy, Position};
 
 /// Longer lines are refused whole.
@@ -140,6 +140,23 @@ pub fn parse_order(
     text: &str,
 ) -> Result<Order, OrderError> {
     OrderReader::new(map, position).read(power, text)
+}
+
+/// Checks a line of orders for a phase whose position is not known yet
+/// (orders given ahead: njudge's `PHASE`) as far as it can be checked
+/// without one: each piece has an order's shape and names provinces of
+/// the map. One result a piece, as [`parse_orders`] gives; whether the
+/// units stand there and can do it waits for the position.
+pub fn check_words(map: &Map, phase: Phase, line: &str) -> Vec<Result<(), OrderError>> {
+    let pos = Position::empty(map, phase);
+    let reader = OrderReader::new(map, &pos);
+    // The power is no matter to the words.
+    let cx = reader.context(Power::ALL[0]);
+    line.split([',', ';', '\n', '\r'])
+        .filter(|piece| piece.chars().any(char::is_alphanumeric))
+        .take(MAX_ORDERS_PER_LINE)
+        .map(|piece| cx.shapes(piece, false).map(|_| ()))
+        .collect()
 }
 
 /// Reads orders against one position, for any power: what every order
@@ -273,6 +290,14 @@ impl<'a> Context<'a> {
 
     /// The full grammar: every reading of the text, checked.
     fn parse_full(&self, text: &str, suggest: bool) -> Result<Understood, OrderError> {
+        let parses = self.shapes(text, suggest)?;
+        self.choose(text, &parses, suggest)
+    }
+
+    /// The shapes the text can have as an order, each province slot still
+    /// open; refused when it has none (too long, no order's shape, a word
+    /// that names no province where one should stand).
+    fn shapes(&self, text: &str, suggest: bool) -> Result<Vec<Skel<Place>>, OrderError> {
         if text.len() > MAX_ORDER_BYTES {
             return Err(OrderError::new(
                 text,
@@ -296,7 +321,7 @@ impl<'a> Context<'a> {
         if syntax.parses.is_empty() {
             return Err(self.syntax_error(text, &toks, &syntax, suggest));
         }
-        self.choose(text, &syntax.parses, suggest)
+        Ok(syntax.parses)
     }
 
     /// Checks every reading of every parse; one meaning is followed.
