@@ -361,6 +361,10 @@ impl Service {
     /// permanent refusal of one mail is given up at once, logged, and the
     /// judgekeeper told.
     async fn send_out(&mut self, now: i64) -> Result<(), String> {
+        // Held until the queue is empty: no other process sends meanwhile.
+        let Some(_sending) = self.sending_lock().await? else {
+            return Ok(());
+        };
         let from = self
             .work
             .blocking(|side| {
@@ -398,6 +402,52 @@ impl Service {
             }
         }
     }
+}
+
+impl Service {
+    /// The sending lock: an OS lock on a file beside the database, taken by
+    /// whichever process sends the queue (two `judge run`, or a `--once`
+    /// from cron beside the service). The queue is read only while it is
+    /// held and each mail is marked sent before it is let go, so no two
+    /// processes ever send the same mail; the OS lets it go when its
+    /// holder dies, even by `kill -9`. Waits while another process sends
+    /// (it empties the queue, so there is little left after it); `None`
+    /// if asked to stop meanwhile.
+    async fn sending_lock(&self) -> Result<Option<std::fs::File>, String> {
+        let path = self
+            .work
+            .blocking(|side| sending_lock_path(&side.judge.config.database_path()))
+            .await;
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| format!("cannot open the sending lock {}: {e}", path.display()))?;
+        loop {
+            match file.try_lock() {
+                Ok(()) => return Ok(Some(file)),
+                Err(std::fs::TryLockError::WouldBlock) => {}
+                Err(std::fs::TryLockError::Error(e)) => {
+                    return Err(format!(
+                        "cannot take the sending lock {}: {e}",
+                        path.display()
+                    ))
+                }
+            }
+            if self.shutdown.is_set() {
+                return Ok(None);
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+
+/// `judge.db` -> `judge.db-sending`, beside SQLite's own `-wal` and `-shm`.
+fn sending_lock_path(database: &std::path::Path) -> std::path::PathBuf {
+    let mut name = database.as_os_str().to_owned();
+    name.push("-sending");
+    std::path::PathBuf::from(name)
 }
 
 /// `mail` with the pictures it names drawn in.
