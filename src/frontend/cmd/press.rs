@@ -323,11 +323,6 @@ fn read_recipients(list: &str) -> Result<Vec<To>, String> {
     if let Some(but) = list.strip_prefix("ALL BUT") {
         return all_but(but.trim());
     }
-    if let Some(rest) = list.strip_prefix('-') {
-        return Err(format!(
-            "TO {list}: to send to every power but some, write PRESS TO ALL BUT {rest}."
-        ));
-    }
     initials(list)
 }
 

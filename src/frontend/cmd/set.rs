@@ -45,6 +45,7 @@ fn unknown(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Result<(
     use super::njudge_set::{read, NjudgeSet};
     match read(what, rest) {
         Some(NjudgeSet::Setting(word)) => return master_flag(s, line, word, rest),
+        Some(NjudgeSet::Alias { what, rest }) => return set(s, line, what, &rest),
         Some(NjudgeSet::Answer(said)) => s.reply.ok(line, said),
         Some(NjudgeSet::Refuse(why)) => s.reply.refuse(line, why),
         None => s.reply.refuse(
@@ -309,6 +310,11 @@ fn master_schedule(
     let Some(game) = master_now(s, line)? else {
         return Ok(());
     };
+    if let Some(why) = super::njudge_set::schedule_refusal(what, text) {
+        s.reply.refuse(line, why);
+        return Ok(());
+    }
+    let text = &super::njudge_set::whole_hours(text);
     let words: Vec<&str> = text.split_whitespace().collect();
     let upper: Vec<String> = words.iter().map(|w| w.to_ascii_uppercase()).collect();
     let cut = upper
@@ -431,7 +437,8 @@ const SWITCHES: &[Switch] = &[
     Switch {
         word: "GREY",
         change: |g| g.grey = true,
-        said: "Grey press is allowed: press may be sent anonymously.",
+        said: "Grey press is allowed: press may be sent anonymously. (White press stays \
+               allowed: this judge has no grey-only press; SET WHITE is white only.)",
     },
     Switch {
         word: "WHITE/GREY",
