@@ -84,6 +84,22 @@ fn winter_game(j: &mut TestJudge, name: &str) {
     assert_eq!(last, "W1901A", "{export:#}");
 }
 
+/// A game in F1901R where France's army in Burgundy, dislodged by
+/// Germany's, must retreat (Paris and Picardy are open to it).
+fn retreat_game(j: &mut TestJudge, name: &str) {
+    started_game(j, name);
+    orders(j, name, "G", "A Mun - Ruh\nA Ber - Mun\nF Kie - Den");
+    orders(j, name, "F", "A Par - Bur\nA Mar H\nF Bre H");
+    process(j, name);
+    orders(j, name, "G", "A Mun - Bur\nA Ruh S A Mun - Bur\nF Den H");
+    orders(j, name, "F", "A Bur H\nA Mar H\nF Bre H");
+    process(j, name);
+    let export = j.export(name);
+    let phases = export["phases"].as_array().unwrap();
+    let last = phases.last().unwrap()["phase"].as_str().unwrap();
+    assert_eq!(last, "F1901R", "{export:#}");
+}
+
 /// One case of the table.
 #[derive(Default, Debug)]
 struct Case {
@@ -229,6 +245,7 @@ fn njudge_forms_do_what_njudge_does_or_are_refused_clearly() {
     j.now = at(0);
     started_game(&mut j, "spring");
     winter_game(&mut j, "winter");
+    retreat_game(&mut j, "retreat");
     // A game still forming: France has joined it.
     j.mail(MASTER, "CREATE ?forming mpass");
     j.mail(
@@ -240,6 +257,7 @@ fn njudge_forms_do_what_njudge_does_or_are_refused_clearly() {
         let game = match case.context.as_str() {
             "spring" => "spring",
             "winter" => "winter",
+            "retreat" => "retreat",
             "forming" => "forming",
             other => panic!("unknown context {other:?} in {:?}", case.title),
         };

@@ -169,7 +169,7 @@ impl Line {
 }
 
 /// Masks what follows the words that name a password's place: anything
-/// after `SIGNON <id>`, `CREATE ?<game>`, `OBSERVE <game>`, `REGISTER`
+/// after `SIGNON <id>`, `CREATE ?<game>`, `OBSERVE <game>` (or `WATCH`), `REGISTER`
 /// and `SET PASSWORD`.
 pub fn mask_passwords(text: &str) -> String {
     let words: Vec<&str> = text.split_whitespace().collect();
@@ -197,7 +197,7 @@ pub fn password_words(text: &str) -> Vec<&str> {
 fn password_place(words: &[&str]) -> Option<usize> {
     let first = |n: usize| words.get(n).map(|w| w.to_ascii_uppercase());
     match first(0).as_deref() {
-        Some("SIGNON" | "CREATE" | "OBSERVE" | "UNOBSERVE") => Some(2),
+        Some("SIGNON" | "CREATE" | "OBSERVE" | "WATCH" | "UNOBSERVE") => Some(2),
         Some("SIGN") if first(1).as_deref() == Some("ON") => Some(3),
         Some("SET") if first(1).as_deref() == Some("PASSWORD") => Some(2),
         Some("REGISTER") => Some(1),
@@ -642,6 +642,12 @@ fn sign_on(who_game: &str, password: &str) -> Command {
         };
     };
     let game: String = chars.collect();
+    if first == '?' && game.is_empty() {
+        return Command::Malformed {
+            usage: "SIGNON ?<game> <password>: name the forming game to join (LIST shows \
+                    them); this judge does not pick the next one for you",
+        };
+    }
     if game.is_empty() {
         return Command::Malformed {
             usage: "SIGNON <initial><game> <password>: the game's name follows the initial, \
@@ -724,6 +730,16 @@ fn set(args: &[&str]) -> Command {
         }
     }
     let mut rest: Vec<&str> = args[rest_from.min(args.len())..].to_vec();
+    let upper: Vec<String> = rest.iter().map(|w| w.to_ascii_uppercase()).collect();
+    // njudge's SET GRACE PRESS is no grace date, and SET PARTIAL FAKES
+    // BROADCAST (or MAY BE FAKED) no SET PARTIAL: both are answered.
+    if what == "GRACE" && upper == ["PRESS"] {
+        what = "GRACEPRESS".to_string();
+        rest.clear();
+    }
+    if what == "PARTIAL" && upper.iter().any(|w| ["FAKES", "MAY", "FAKE"].contains(&w.as_str())) {
+        what = "FAKE".to_string();
+    }
     // njudge's press settings take an optional PRESS: SET GREY PRESS,
     // SET NO PARTIAL PRESS, SET OBSERVER WHITE PRESS.
     let press_setting = [

@@ -78,7 +78,8 @@ fn press_form(what: &str, rest: &str) -> Option<NjudgeSet> {
              nothing was changed. Press shows its true sender, or none when sent GREY \
              (SET GREY allows grey press).",
         ),
-        "NOLIST" | "PRIVATE" => NjudgeSet::Refuse(
+        "NONE" => NjudgeSet::Setting("NOPRESS"),
+        "NOLIST" | "PRIVATE" | "UNLIST" => NjudgeSet::Refuse(
             "Games cannot be hidden or closed to newcomers on this judge: LIST shows \
              every game, and a forming game is open to SIGNON ?<game> <password>. \
              Nothing was changed.",
@@ -218,12 +219,22 @@ fn press(rest: &str) -> NjudgeSet {
     }
 }
 
-/// njudge's deadline words in `SET MOVE|RETREAT|ADJUST` (NEXT, CLOCK, DELAY,
-/// DAYS): what the judge writes instead, when the schedule uses one.
+/// njudge's deadline words in `SET MOVE|RETREAT|ADJUST` that the judge
+/// has no word for (CLOCK, DELAY, DAYS, and MIN beside NEXT, where it is
+/// njudge's least time between phases): what the judge writes instead.
 pub fn schedule_refusal(what: &str, rest: &str) -> Option<String> {
-    let njudge = rest.split_whitespace().find(|w| {
-        ["NEXT", "CLOCK", "DELAY", "DAYS"].contains(&w.to_ascii_uppercase().as_str())
-    })?;
+    let upper: Vec<String> = rest.split_whitespace().map(|w| w.to_ascii_uppercase()).collect();
+    let has = |word: &str| upper.iter().any(|w| w == word);
+    if has("NEXT") && has("MIN") {
+        return Some(format!(
+            "njudge's MIN (the least time between two phases) is not offered by this \
+             judge, and its MIN is njudge's NEXT: write SET {what} MIN <hours> GRACE \
+             <hours> for deadlines <hours> after the phase starts. Nothing was changed."
+        ));
+    }
+    let njudge = upper
+        .iter()
+        .find(|w| ["CLOCK", "DELAY", "DAYS"].contains(&w.as_str()))?;
     Some(format!(
         "njudge's {} is not a word of this judge's schedules: a schedule here is a cron \
          line of the days and times deadlines may fall on, as in SET {what} 0 12 * * \
@@ -235,10 +246,14 @@ pub fn schedule_refusal(what: &str, rest: &str) -> Option<String> {
 
 /// njudge writes hours with decimals (`MIN 12.00`, `GRACE 48.0`): whole
 /// hours read as the judge's whole numbers; other words stay as they are.
+///
+/// njudge's NEXT (hours from the phase's start to its deadline) is the
+/// judge's MIN.
 pub fn whole_hours(rest: &str) -> String {
     let words: Vec<String> = rest
         .split_whitespace()
         .map(|w| match w.split_once('.') {
+            _ if w.eq_ignore_ascii_case("NEXT") => "MIN".to_string(),
             Some((hours, zeros))
                 if !hours.is_empty()
                     && hours.chars().all(|c| c.is_ascii_digit())

@@ -138,6 +138,12 @@ fn player_address(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), St
     let Some((_, seat)) = player(s, line) else {
         return Ok(());
     };
+    // SET ADDRESS alone (njudge): the address this mail came from.
+    let sender = s.mail.reply_address().map(|a| a.addr_spec());
+    let text = match sender {
+        Some(sender) if text.trim().is_empty() => sender,
+        _ => text.to_string(),
+    };
     let Ok(addr) = Address::parse(text.trim()) else {
         s.reply
             .refuse(line, format!("'{}' is not a mail address.", text.trim()));
