@@ -274,3 +274,69 @@ fn njudge_forms_do_what_njudge_does_or_are_refused_clearly() {
         failures.join("\n\n")
     );
 }
+
+/// One row of `tests/njudge/survey.md`: the form, its status and the case
+/// that proves it.
+struct SurveyRow {
+    form: String,
+    status: String,
+    case: String,
+}
+
+fn survey_rows(survey: &str) -> Vec<SurveyRow> {
+    let unquote = |cell: &str| cell.trim().trim_matches('`').to_string();
+    survey
+        .lines()
+        .filter(|line| line.starts_with("| `"))
+        .map(|line| {
+            let cells: Vec<&str> = line.trim_matches('|').split(" | ").collect();
+            assert_eq!(cells.len(), 4, "a row of four cells: {line:?}");
+            SurveyRow {
+                form: unquote(cells[0]),
+                status: unquote(cells[2]),
+                case: unquote(cells[3]),
+            }
+        })
+        .collect()
+}
+
+/// The survey of njudge's forms is true to the table of cases: every row
+/// `same` or `answered` names a case that exists, the summary counts the
+/// rows, at least 130 are understood or answered, and none is misread.
+#[test]
+fn the_survey_of_njudge_forms_counts_true() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/njudge");
+    let survey = std::fs::read_to_string(dir.join("survey.md")).unwrap();
+    let table = std::fs::read_to_string(dir.join("forms.txt")).unwrap();
+    let titles: Vec<String> = cases(&table).into_iter().map(|c| c.title).collect();
+    let rows = survey_rows(&survey);
+    let count = |status: &str| rows.iter().filter(|r| r.status == status).count();
+    for row in &rows {
+        assert!(
+            ["same", "answered", "unknown"].contains(&row.status.as_str()),
+            "{:?}: status {:?}",
+            row.form,
+            row.status
+        );
+        if row.status == "unknown" {
+            continue;
+        }
+        // `(P1) PHASE`: another part's case, whose name begins so.
+        let found = match row.case.strip_prefix('(').and_then(|c| c.split_once(") ")) {
+            Some((_, start)) => titles.iter().any(|t| t.starts_with(start)),
+            None => titles.contains(&row.case),
+        };
+        assert!(found, "{:?} names no case: {:?}", row.form, row.case);
+    }
+    let summary = format!(
+        "Summary: {} forms: {} same, {} answered, {} unknown, {} misread.",
+        rows.len(),
+        count("same"),
+        count("answered"),
+        count("unknown"),
+        count("misread")
+    );
+    assert!(survey.contains(&summary), "the summary should read: {summary}");
+    assert!(count("same") + count("answered") >= 130, "{summary}");
+    assert_eq!(count("misread"), 0, "{summary}");
+}

@@ -328,6 +328,7 @@ fn master_schedule(
         .position(|w| w == "MIN" || w == "GRACE" || w == "ZONE")
         .unwrap_or(words.len());
     let expr = words[..cut].join(" ");
+    let no_schedule = expr.is_empty();
     let mut settings = settings_of(&game)?;
     let schedule: &mut Schedule = match what {
         "MOVE" | "MOVEMENT" => &mut settings.movement,
@@ -389,7 +390,14 @@ fn master_schedule(
         _ => "Adjustment",
     };
     let said = format!("{kind} deadlines: {text}. They apply from the next phase on.");
-    s.reply.ok(line, said.clone());
+    // Without a schedule, MIN is njudge's NEXT, not its MIN: said to the Master.
+    let note = if no_schedule && upper.iter().any(|w| w == "MIN") {
+        " (MIN without a schedule: the hours from a phase's start to its deadline, \
+         njudge's NEXT.)"
+    } else {
+        ""
+    };
+    s.reply.ok(line, format!("{said}{note}"));
     announce(s, &game, Change::Setting, said)
 }
 
