@@ -336,7 +336,10 @@ fn the_survey_of_njudge_forms_counts_true() {
         count("unknown"),
         count("misread")
     );
-    assert!(survey.contains(&summary), "the summary should read: {summary}");
+    assert!(
+        survey.contains(&summary),
+        "the summary should read: {summary}"
+    );
     assert!(count("same") + count("answered") >= 130, "{summary}");
     assert_eq!(count("misread"), 0, "{summary}");
 }

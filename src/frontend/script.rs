@@ -337,7 +337,10 @@ fn read_njudge_block(lines: &[String], i: usize, words: &[&str]) -> Option<(Comm
         ["DIARY", ..] => Njudge::Diary,
         ["SET", "COMMENT", "BEGIN"] => {
             // The comment runs to SIGNOFF, where the mail's text already ends.
-            let held = lines[i..].iter().map(|l| l.trim_end().to_string()).collect();
+            let held = lines[i..]
+                .iter()
+                .map(|l| l.trim_end().to_string())
+                .collect();
             return Some((not_offered(Njudge::LongComment, held), lines.len()));
         }
         ["POSTALPRESS"] => {
@@ -447,7 +450,11 @@ fn press_header(words: &[&str], body: Vec<String>, closed: bool, usage: &'static
             // njudge's fake press: never sent here, its text not read.
             "FAKE" => return not_offered(Njudge::FakePress, body),
             // Not faked: press as usual here.
-            "NOFAKE" if words.get(k + 1).is_some_and(|w| w.eq_ignore_ascii_case("BROADCAST")) => {
+            "NOFAKE"
+                if words
+                    .get(k + 1)
+                    .is_some_and(|w| w.eq_ignore_ascii_case("BROADCAST")) =>
+            {
                 k += 1
             }
             "NOFAKE" => {}
@@ -737,14 +744,26 @@ fn set(args: &[&str]) -> Command {
         what = "GRACEPRESS".to_string();
         rest.clear();
     }
-    if what == "PARTIAL" && upper.iter().any(|w| ["FAKES", "MAY", "FAKE"].contains(&w.as_str())) {
+    if what == "PARTIAL"
+        && upper
+            .iter()
+            .any(|w| ["FAKES", "MAY", "FAKE"].contains(&w.as_str()))
+    {
         what = "FAKE".to_string();
     }
     // njudge's press settings take an optional PRESS: SET GREY PRESS,
     // SET NO PARTIAL PRESS, SET OBSERVER WHITE PRESS.
     let press_setting = [
-        "WHITE", "GREY", "GRAY", "WHITE/GREY", "GREY/WHITE", "NOWHITE", "NOGREY", "PARTIAL",
-        "NOPARTIAL", "OBSERVER",
+        "WHITE",
+        "GREY",
+        "GRAY",
+        "WHITE/GREY",
+        "GREY/WHITE",
+        "NOWHITE",
+        "NOGREY",
+        "PARTIAL",
+        "NOPARTIAL",
+        "OBSERVER",
     ];
     if press_setting.contains(&what.as_str())
         && rest.last().is_some_and(|w| w.eq_ignore_ascii_case("PRESS"))

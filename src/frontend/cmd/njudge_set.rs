@@ -33,7 +33,12 @@ fn words_of(what: &str, rest: &str) -> String {
 
 /// njudge's other words for the judge's own settings.
 fn alias(what: &str, rest: &str) -> Option<NjudgeSet> {
-    let to = |what: &'static str| Some(NjudgeSet::Alias { what, rest: rest.to_string() });
+    let to = |what: &'static str| {
+        Some(NjudgeSet::Alias {
+            what,
+            rest: rest.to_string(),
+        })
+    };
     match what {
         "CD" => Some(NjudgeSet::Setting("NMR")),
         "NOCD" => Some(NjudgeSet::Setting("NONMR")),
@@ -100,6 +105,10 @@ fn press_form(what: &str, rest: &str) -> Option<NjudgeSet> {
 /// njudge's settings for what this judge does not keep: answered with what
 /// it does instead; nothing is changed.
 fn not_kept(key: &str) -> Option<NjudgeSet> {
+    // SET NOT APPROVED <powers>: njudge's refusal of a newcomer.
+    if key.starts_with("NOTAPPROVE") {
+        return Some(NjudgeSet::Refuse(not_kept_rules("APPROVE")));
+    }
     not_kept_press(key)
         .or_else(|| not_kept_game(key))
         .map(NjudgeSet::Refuse)
@@ -112,8 +121,8 @@ fn not_kept_press(key: &str) -> Option<&'static str> {
              judge: SET ALL PRESS, SET NORMAL PRESS and SET WATCH ALL PRESS are not \
              offered. Nothing was changed."
         }
-        "BROADCAST" | "NOBROADCAST" | "BROADCASTPRESS" | "NOBROADCASTPRESS"
-        | "NORMALBROADCAST" | "NONORMALBROADCAST" => {
+        "BROADCAST" | "NOBROADCAST" | "BROADCASTPRESS" | "NOBROADCASTPRESS" | "NORMALBROADCAST"
+        | "NONORMALBROADCAST" => {
             "Everyone in a game gets its broadcasts on this judge: SET [NO] BROADCAST is \
              not offered (an observer who wants none writes UNOBSERVE <game>). Nothing \
              was changed."
@@ -149,8 +158,8 @@ fn not_kept_game(key: &str) -> Option<&'static str> {
             "Every game on this judge has its Master, who alone sets the game and \
              resumes it: nothing was changed."
         }
-        "MANUALPROCESS" | "NOMANUALPROCESS" | "AUTOPROCESS" | "NOAUTOPROCESS"
-        | "MANUALSTART" | "NOMANUALSTART" | "AUTOSTART" | "NOAUTOSTART" => {
+        "MANUALPROCESS" | "NOMANUALPROCESS" | "AUTOPROCESS" | "NOAUTOPROCESS" | "MANUALSTART"
+        | "NOMANUALSTART" | "AUTOSTART" | "NOAUTOSTART" => {
             "This judge starts a game when it is full and processes a phase when every \
              order is in or at the deadline; the Master may PROCESS a phase sooner or \
              PAUSE the game. Nothing was changed."
@@ -161,8 +170,7 @@ fn not_kept_game(key: &str) -> Option<&'static str> {
              player may SET WAIT: nothing was changed. SET MOVE ... GRACE <hours> sets the \
              grace."
         }
-        "QUIET" | "NOQUIET" | "SHOW" | "NOSHOW" | "REVEAL" | "NOREVEAL" | "SECRET"
-        | "NOSECRET" => {
+        "QUIET" | "NOQUIET" | "SHOW" | "NOSHOW" | "REVEAL" | "NOREVEAL" | "SECRET" | "NOSECRET" => {
             "This judge always announces takeovers and setting changes, and never shows \
              who plays a power: nothing was changed."
         }
@@ -223,7 +231,10 @@ fn press(rest: &str) -> NjudgeSet {
 /// has no word for (CLOCK, DELAY, DAYS, and MIN beside NEXT, where it is
 /// njudge's least time between phases): what the judge writes instead.
 pub fn schedule_refusal(what: &str, rest: &str) -> Option<String> {
-    let upper: Vec<String> = rest.split_whitespace().map(|w| w.to_ascii_uppercase()).collect();
+    let upper: Vec<String> = rest
+        .split_whitespace()
+        .map(|w| w.to_ascii_uppercase())
+        .collect();
     let has = |word: &str| upper.iter().any(|w| w == word);
     if has("NEXT") && has("MIN") {
         return Some(format!(
