@@ -227,10 +227,30 @@ fn press(rest: &str) -> NjudgeSet {
     }
 }
 
+/// The words of `SET MOVE|RETREAT|ADJUST <rest>` as the judge reads them
+/// (njudge's NEXT and decimal hours made its own), or why they cannot be.
+pub fn schedule_words(what: &str, rest: &str) -> Result<String, String> {
+    match schedule_refusal(what, rest) {
+        Some(why) => Err(why),
+        None => Ok(whole_hours(rest)),
+    }
+}
+
+/// Without a schedule, the judge's MIN is njudge's NEXT, not its MIN: the
+/// reply says so.
+pub fn min_note(no_schedule: bool, upper: &[String]) -> &'static str {
+    if no_schedule && upper.iter().any(|w| w == "MIN") {
+        " (MIN without a schedule: the hours from a phase's start to its deadline, \
+         njudge's NEXT.)"
+    } else {
+        ""
+    }
+}
+
 /// njudge's deadline words in `SET MOVE|RETREAT|ADJUST` that the judge
 /// has no word for (CLOCK, DELAY, DAYS, and MIN beside NEXT, where it is
 /// njudge's least time between phases): what the judge writes instead.
-pub fn schedule_refusal(what: &str, rest: &str) -> Option<String> {
+fn schedule_refusal(what: &str, rest: &str) -> Option<String> {
     let upper: Vec<String> = rest
         .split_whitespace()
         .map(|w| w.to_ascii_uppercase())
@@ -260,7 +280,7 @@ pub fn schedule_refusal(what: &str, rest: &str) -> Option<String> {
 ///
 /// njudge's NEXT (hours from the phase's start to its deadline) is the
 /// judge's MIN.
-pub fn whole_hours(rest: &str) -> String {
+fn whole_hours(rest: &str) -> String {
     let words: Vec<String> = rest
         .split_whitespace()
         .map(|w| match w.split_once('.') {

@@ -316,11 +316,13 @@ fn master_schedule(
     let Some(game) = master_now(s, line)? else {
         return Ok(());
     };
-    if let Some(why) = super::njudge_set::schedule_refusal(what, text) {
-        s.reply.refuse(line, why);
-        return Ok(());
-    }
-    let text = &super::njudge_set::whole_hours(text);
+    let text = match super::njudge_set::schedule_words(what, text) {
+        Ok(text) => text,
+        Err(why) => {
+            s.reply.refuse(line, why);
+            return Ok(());
+        }
+    };
     let words: Vec<&str> = text.split_whitespace().collect();
     let upper: Vec<String> = words.iter().map(|w| w.to_ascii_uppercase()).collect();
     let cut = upper
@@ -342,21 +344,34 @@ fn master_schedule(
         }
         schedule.cron = Some(expr);
     }
-    let mut k = cut;
+    if let Err(why) = schedule_options(schedule, what, &words[cut..]) {
+        s.reply.refuse(line, why);
+        return Ok(());
+    }
+    let text = schedule_text(schedule);
+    save_settings(s, &game, &settings)?;
+    let said = format!(
+        "{} deadlines: {text}. They apply from the next phase on.",
+        schedule_kind(what)
+    );
+    let note = super::njudge_set::min_note(no_schedule, &upper);
+    s.reply.ok(line, format!("{said}{note}"));
+    announce(s, &game, Change::Setting, said)
+}
+
+/// A schedule's MIN, GRACE and ZONE words (`words`, after its cron line).
+fn schedule_options(schedule: &mut Schedule, what: &str, words: &[&str]) -> Result<(), String> {
+    let upper: Vec<String> = words.iter().map(|w| w.to_ascii_uppercase()).collect();
+    let mut k = 0;
     while k < words.len() {
         if upper[k] == "ZONE" {
             match words.get(k + 1).map(|z| check_zone(z)) {
                 Some(Ok(_)) => schedule.zone = Some(words[k + 1].to_string()),
-                Some(Err(e)) => {
-                    s.reply.refuse(line, e);
-                    return Ok(());
-                }
+                Some(Err(e)) => return Err(e.to_string()),
                 None => {
-                    s.reply.refuse(
-                        line,
-                        format!("Write SET {what} <schedule> ZONE <time zone>, e.g. ZONE Europe/Amsterdam."),
-                    );
-                    return Ok(());
+                    return Err(format!(
+                        "Write SET {what} <schedule> ZONE <time zone>, e.g. ZONE Europe/Amsterdam."
+                    ))
                 }
             }
             k += 2;
@@ -367,13 +382,9 @@ fn master_schedule(
             .and_then(|v| v.parse::<u32>().ok())
             .filter(|v| *v <= 24 * 60);
         let Some(value) = value else {
-            s.reply.refuse(
-                line,
-                format!(
-                    "Write SET {what} <schedule> [MIN <hours>] [GRACE <hours>] [ZONE <time zone>]."
-                ),
-            );
-            return Ok(());
+            return Err(format!(
+                "Write SET {what} <schedule> [MIN <hours>] [GRACE <hours>] [ZONE <time zone>]."
+            ));
         };
         if upper[k] == "MIN" {
             schedule.min_hours = value;
@@ -382,23 +393,15 @@ fn master_schedule(
         }
         k += 2;
     }
-    let text = schedule_text(schedule);
-    save_settings(s, &game, &settings)?;
-    let kind = match what {
+    Ok(())
+}
+
+fn schedule_kind(what: &str) -> &'static str {
+    match what {
         "MOVE" | "MOVEMENT" => "Movement",
         "RETREAT" | "RETREATS" => "Retreat",
         _ => "Adjustment",
-    };
-    let said = format!("{kind} deadlines: {text}. They apply from the next phase on.");
-    // Without a schedule, MIN is njudge's NEXT, not its MIN: said to the Master.
-    let note = if no_schedule && upper.iter().any(|w| w == "MIN") {
-        " (MIN without a schedule: the hours from a phase's start to its deadline, \
-         njudge's NEXT.)"
-    } else {
-        ""
-    };
-    s.reply.ok(line, format!("{said}{note}"));
-    announce(s, &game, Change::Setting, said)
+    }
 }
 
 fn schedule_text(s: &Schedule) -> String {
