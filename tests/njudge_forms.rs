@@ -68,36 +68,44 @@ fn process(j: &mut TestJudge, game: &str) {
     j.mail(MASTER, &format!("SIGNON M{game} mpass\nPROCESS"));
 }
 
-/// A game in W1901A where Germany is due two builds (it took Denmark and
-/// Marseilles, and Kiel and Munich are empty) and France one removal.
-fn winter_game(j: &mut TestJudge, name: &str) {
+/// A started game `name` played through two movement phases (Germany's
+/// and France's orders for each) to the phase `want`.
+fn game_played_to(j: &mut TestJudge, name: &str, turns: [[&str; 2]; 2], want: &str) {
     started_game(j, name);
-    orders(j, name, "G", "F Kie - Den\nA Mun - Bur\nA Ber H");
-    orders(j, name, "F", "A Mar - Gas\nA Par H\nF Bre H");
-    process(j, name);
-    orders(j, name, "G", "F Den H\nA Bur - Mar\nA Ber H");
-    orders(j, name, "F", "A Gas H\nA Par H\nF Bre H");
-    process(j, name);
+    for [german, french] in turns {
+        orders(j, name, "G", german);
+        orders(j, name, "F", french);
+        process(j, name);
+    }
     let export = j.export(name);
     let phases = export["phases"].as_array().unwrap();
     let last = phases.last().unwrap()["phase"].as_str().unwrap();
-    assert_eq!(last, "W1901A", "{export:#}");
+    assert_eq!(last, want, "{export:#}");
+}
+
+/// A game in W1901A where Germany is due two builds (it took Denmark and
+/// Marseilles, and Kiel and Munich are empty) and France one removal.
+fn winter_game(j: &mut TestJudge, name: &str) {
+    let spring = [
+        "F Kie - Den\nA Mun - Bur\nA Ber H",
+        "A Mar - Gas\nA Par H\nF Bre H",
+    ];
+    let fall = ["F Den H\nA Bur - Mar\nA Ber H", "A Gas H\nA Par H\nF Bre H"];
+    game_played_to(j, name, [spring, fall], "W1901A");
 }
 
 /// A game in F1901R where France's army in Burgundy, dislodged by
 /// Germany's, must retreat (Paris and Picardy are open to it).
 fn retreat_game(j: &mut TestJudge, name: &str) {
-    started_game(j, name);
-    orders(j, name, "G", "A Mun - Ruh\nA Ber - Mun\nF Kie - Den");
-    orders(j, name, "F", "A Par - Bur\nA Mar H\nF Bre H");
-    process(j, name);
-    orders(j, name, "G", "A Mun - Bur\nA Ruh S A Mun - Bur\nF Den H");
-    orders(j, name, "F", "A Bur H\nA Mar H\nF Bre H");
-    process(j, name);
-    let export = j.export(name);
-    let phases = export["phases"].as_array().unwrap();
-    let last = phases.last().unwrap()["phase"].as_str().unwrap();
-    assert_eq!(last, "F1901R", "{export:#}");
+    let spring = [
+        "A Mun - Ruh\nA Ber - Mun\nF Kie - Den",
+        "A Par - Bur\nA Mar H\nF Bre H",
+    ];
+    let fall = [
+        "A Mun - Bur\nA Ruh S A Mun - Bur\nF Den H",
+        "A Bur H\nA Mar H\nF Bre H",
+    ];
+    game_played_to(j, name, [spring, fall], "F1901R");
 }
 
 /// One case of the table.
