@@ -47,6 +47,9 @@ fn alias(what: &str, rest: &str) -> Option<NjudgeSet> {
         "HOLIDAY" | "HOLIDAYS" | "VACATION" | "VACATIONS" => to("ABSENCE"),
         "NOHOLIDAY" | "NOHOLIDAYS" | "NOVACATION" | "NOVACATIONS" => to("NOABSENCE"),
         "MOVES" => to("MOVE"),
+        // njudge's short form before 1.4.0.
+        "CONC" => to("CONCEDE"),
+        "NOCONC" => to("NOCONCEDE"),
         "BUILDS" | "ADJUSTMENTS" => to("ADJUST"),
         "APPROVAL" => Some(NjudgeSet::Alias {
             what: "TAKEOVER",
@@ -158,8 +161,8 @@ fn not_kept_game(key: &str) -> Option<&'static str> {
             "Every game on this judge has its Master, who alone sets the game and \
              resumes it: nothing was changed."
         }
-        "MANUALPROCESS" | "NOMANUALPROCESS" | "AUTOPROCESS" | "NOAUTOPROCESS" | "MANUALSTART"
-        | "NOMANUALSTART" | "AUTOSTART" | "NOAUTOSTART" => {
+        "MANUALPROCESS" | "NOMANUALPROCESS" | "AUTOPROCESS" | "NOAUTOPROCESS" | "AUTOPROC"
+        | "NOAUTOPROC" | "MANUALSTART" | "NOMANUALSTART" | "AUTOSTART" | "NOAUTOSTART" => {
             "This judge starts a game when it is full and processes a phase when every \
              order is in or at the deadline; the Master may PROCESS a phase sooner or \
              PAUSE the game. Nothing was changed."
