@@ -597,6 +597,11 @@ fn read_master(keyword: &str, args: &[&str]) -> Option<Command> {
         ("TERMINATE", 0) => Command::Terminate,
         ("ROLLBACK", 0) => Command::Rollback(None),
         ("ROLLBACK", _) => Command::Rollback(Some(args.join(" "))),
+        // njudge's EJECT <address> (an observer): powers only here.
+        ("EJECT", 1) if args[0].contains('@') => Command::Malformed {
+            usage: "EJECT <power>: this judge ejects a power's player, not an address; \
+                    an observer stops observing with UNOBSERVE <game>",
+        },
         ("EJECT", 1) => Command::Eject(args[0].to_string()),
         ("EJECT", _) => Command::Malformed {
             usage: "EJECT <power>",
