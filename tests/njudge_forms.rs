@@ -68,20 +68,44 @@ fn process(j: &mut TestJudge, game: &str) {
     j.mail(MASTER, &format!("SIGNON M{game} mpass\nPROCESS"));
 }
 
-/// A game in W1901A where Germany is due two builds (it took Denmark and
-/// Marseilles, and Kiel and Munich are empty) and France one removal.
-fn winter_game(j: &mut TestJudge, name: &str) {
+/// A started game `name` played through two movement phases (Germany's
+/// and France's orders for each) to the phase `want`.
+fn game_played_to(j: &mut TestJudge, name: &str, turns: [[&str; 2]; 2], want: &str) {
     started_game(j, name);
-    orders(j, name, "G", "F Kie - Den\nA Mun - Bur\nA Ber H");
-    orders(j, name, "F", "A Mar - Gas\nA Par H\nF Bre H");
-    process(j, name);
-    orders(j, name, "G", "F Den H\nA Bur - Mar\nA Ber H");
-    orders(j, name, "F", "A Gas H\nA Par H\nF Bre H");
-    process(j, name);
+    for [german, french] in turns {
+        orders(j, name, "G", german);
+        orders(j, name, "F", french);
+        process(j, name);
+    }
     let export = j.export(name);
     let phases = export["phases"].as_array().unwrap();
     let last = phases.last().unwrap()["phase"].as_str().unwrap();
-    assert_eq!(last, "W1901A", "{export:#}");
+    assert_eq!(last, want, "{export:#}");
+}
+
+/// A game in W1901A where Germany is due two builds (it took Denmark and
+/// Marseilles, and Kiel and Munich are empty) and France one removal.
+fn winter_game(j: &mut TestJudge, name: &str) {
+    let spring = [
+        "F Kie - Den\nA Mun - Bur\nA Ber H",
+        "A Mar - Gas\nA Par H\nF Bre H",
+    ];
+    let fall = ["F Den H\nA Bur - Mar\nA Ber H", "A Gas H\nA Par H\nF Bre H"];
+    game_played_to(j, name, [spring, fall], "W1901A");
+}
+
+/// A game in F1901R where France's army in Burgundy, dislodged by
+/// Germany's, must retreat (Paris and Picardy are open to it).
+fn retreat_game(j: &mut TestJudge, name: &str) {
+    let spring = [
+        "A Mun - Ruh\nA Ber - Mun\nF Kie - Den",
+        "A Par - Bur\nA Mar H\nF Bre H",
+    ];
+    let fall = [
+        "A Mun - Bur\nA Ruh S A Mun - Bur\nF Den H",
+        "A Bur H\nA Mar H\nF Bre H",
+    ];
+    game_played_to(j, name, [spring, fall], "F1901R");
 }
 
 /// One case of the table.
@@ -229,6 +253,7 @@ fn njudge_forms_do_what_njudge_does_or_are_refused_clearly() {
     j.now = at(0);
     started_game(&mut j, "spring");
     winter_game(&mut j, "winter");
+    retreat_game(&mut j, "retreat");
     // A game still forming: France has joined it.
     j.mail(MASTER, "CREATE ?forming mpass");
     j.mail(
@@ -240,6 +265,7 @@ fn njudge_forms_do_what_njudge_does_or_are_refused_clearly() {
         let game = match case.context.as_str() {
             "spring" => "spring",
             "winter" => "winter",
+            "retreat" => "retreat",
             "forming" => "forming",
             other => panic!("unknown context {other:?} in {:?}", case.title),
         };
@@ -255,4 +281,73 @@ fn njudge_forms_do_what_njudge_does_or_are_refused_clearly() {
         cases.len(),
         failures.join("\n\n")
     );
+}
+
+/// One row of `tests/njudge/survey.md`: the form, its status and the case
+/// that proves it.
+struct SurveyRow {
+    form: String,
+    status: String,
+    case: String,
+}
+
+fn survey_rows(survey: &str) -> Vec<SurveyRow> {
+    let unquote = |cell: &str| cell.trim().trim_matches('`').to_string();
+    survey
+        .lines()
+        .filter(|line| line.starts_with("| `"))
+        .map(|line| {
+            let cells: Vec<&str> = line.trim_matches('|').split(" | ").collect();
+            assert_eq!(cells.len(), 4, "a row of four cells: {line:?}");
+            SurveyRow {
+                form: unquote(cells[0]),
+                status: unquote(cells[2]),
+                case: unquote(cells[3]),
+            }
+        })
+        .collect()
+}
+
+/// The survey of njudge's forms is true to the table of cases: every row
+/// `same` or `answered` names a case that exists, the summary counts the
+/// rows, at least 130 are understood or answered, and none is misread.
+#[test]
+fn the_survey_of_njudge_forms_counts_true() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/njudge");
+    let survey = std::fs::read_to_string(dir.join("survey.md")).unwrap();
+    let table = std::fs::read_to_string(dir.join("forms.txt")).unwrap();
+    let titles: Vec<String> = cases(&table).into_iter().map(|c| c.title).collect();
+    let rows = survey_rows(&survey);
+    let count = |status: &str| rows.iter().filter(|r| r.status == status).count();
+    for row in &rows {
+        assert!(
+            ["same", "answered", "unknown"].contains(&row.status.as_str()),
+            "{:?}: status {:?}",
+            row.form,
+            row.status
+        );
+        if row.status == "unknown" {
+            continue;
+        }
+        // `(P1) PHASE`: another part's case, whose name begins so.
+        let found = match row.case.strip_prefix('(').and_then(|c| c.split_once(") ")) {
+            Some((_, start)) => titles.iter().any(|t| t.starts_with(start)),
+            None => titles.contains(&row.case),
+        };
+        assert!(found, "{:?} names no case: {:?}", row.form, row.case);
+    }
+    let summary = format!(
+        "Summary: {} forms: {} same, {} answered, {} unknown, {} misread.",
+        rows.len(),
+        count("same"),
+        count("answered"),
+        count("unknown"),
+        count("misread")
+    );
+    assert!(
+        survey.contains(&summary),
+        "the summary should read: {summary}"
+    );
+    assert!(count("same") + count("answered") >= 130, "{summary}");
+    assert_eq!(count("misread"), 0, "{summary}");
 }

@@ -115,8 +115,32 @@ pub enum Njudge {
     Whois,
     /// `REGISTER`, its lines up to `END`: njudge's registration.
     Register,
-    /// `SEND <file>`: njudge's other word for a file.
+    /// `SEND` with no file, or too many words: njudge's other word for GET.
     Send,
+    /// `DIARY [RECORD]` and its text up to ENDPRESS, or `DIARY LIST|READ|
+    /// DELETE`: njudge's private diary.
+    Diary,
+    /// `SET COMMENT BEGIN` and the rest of the mail: njudge's long comment.
+    LongComment,
+    /// `I AM ALSO <address>` (`IAMALSO`): njudge's second address.
+    AmAlso,
+    /// `INFO PLAYER <address>`, `GET DEDICATION`: njudge's player records.
+    PlayerRecord,
+    /// `FORCE BEGIN`: start a game short of players.
+    ForceBegin,
+    /// `UNSTART`: back to before the powers were assigned.
+    Unstart,
+    /// `PROMOTE <address>`: an observer made a second Master.
+    Promote,
+    /// `BECOME MASTER`: a sole player made the Master.
+    BecomeMaster,
+    /// `MAP <game>`: njudge's PostScript map.
+    Map,
+    /// `LIST FULL`: every game with its players.
+    ListFull,
+    /// `PRESS ... FAKE ...`: press that names other recipients than its
+    /// true ones; its text, never sent.
+    FakePress,
 }
 
 impl Njudge {
@@ -146,7 +170,7 @@ impl Line {
 }
 
 /// Masks what follows the words that name a password's place: anything
-/// after `SIGNON <id>`, `CREATE ?<game>`, `OBSERVE <game>`, `REGISTER`
+/// after `SIGNON <id>`, `CREATE ?<game>`, `OBSERVE <game>` (or `WATCH`), `REGISTER`
 /// and `SET PASSWORD`.
 pub fn mask_passwords(text: &str) -> String {
     let words: Vec<&str> = text.split_whitespace().collect();
@@ -174,7 +198,7 @@ pub fn password_words(text: &str) -> Vec<&str> {
 fn password_place(words: &[&str]) -> Option<usize> {
     let first = |n: usize| words.get(n).map(|w| w.to_ascii_uppercase());
     match first(0).as_deref() {
-        Some("SIGNON" | "CREATE" | "OBSERVE" | "UNOBSERVE") => Some(2),
+        Some("SIGNON" | "CREATE" | "OBSERVE" | "WATCH" | "UNOBSERVE") => Some(2),
         Some("SIGN") if first(1).as_deref() == Some("ON") => Some(3),
         Some("SET") if first(1).as_deref() == Some("PASSWORD") => Some(2),
         Some("REGISTER") => Some(1),
@@ -301,8 +325,48 @@ fn read_line(lines: &[String], i: usize, text: &str) -> (Command, usize) {
             (Command::NotOffered { form, held }, next)
         }
         ("SIGN", Some("ON")) => (read_command("SIGNON", &words[2..], text), i),
-        _ => (read_command(&keyword, &words[1..], text), i),
+        _ => read_njudge_block(lines, i, &words)
+            .unwrap_or_else(|| (read_command(&keyword, &words[1..], text), i)),
     }
+}
+
+/// njudge's forms of more than one word, and those that take the lines
+/// after them (a diary's text, a long comment), so that none of it is read
+/// as orders or commands.
+fn read_njudge_block(lines: &[String], i: usize, words: &[&str]) -> Option<(Command, usize)> {
+    let upper: Vec<String> = words.iter().map(|w| w.to_ascii_uppercase()).collect();
+    let upper: Vec<&str> = upper.iter().map(String::as_str).collect();
+    let form = match upper[..] {
+        ["DIARY"] | ["DIARY", "RECORD", ..] => {
+            let (held, _, after) = press_body(lines, i);
+            return Some((not_offered(Njudge::Diary, held), after));
+        }
+        ["DIARY", ..] => Njudge::Diary,
+        ["SET", "COMMENT", "BEGIN"] => {
+            // The comment runs to SIGNOFF, where the mail's text already ends.
+            let held = lines[i..]
+                .iter()
+                .map(|l| l.trim_end().to_string())
+                .collect();
+            return Some((not_offered(Njudge::LongComment, held), lines.len()));
+        }
+        ["POSTALPRESS"] => {
+            let (held, _, after) = press_body(lines, i);
+            return Some((not_offered(Njudge::PostalPress, held), after));
+        }
+        ["I", "AM", "ALSO", ..] | ["IAMALSO", ..] => Njudge::AmAlso,
+        ["INFO", "PLAYER", ..] | ["GET", "DEDICATION"] => Njudge::PlayerRecord,
+        ["FORCE", "BEGIN"] => Njudge::ForceBegin,
+        ["BECOME", "MASTER"] => Njudge::BecomeMaster,
+        ["LIST", "FULL"] => Njudge::ListFull,
+        ["WHO", ..] | ["WHOIS", ..] => Njudge::Whois,
+        _ => return None,
+    };
+    Some((not_offered(form, Vec::new()), i))
+}
+
+fn not_offered(form: Njudge, held: Vec<String>) -> Command {
+    Command::NotOffered { form, held }
 }
 
 /// The lines of a press body from `start` up to ENDPRESS (which is
@@ -388,8 +452,23 @@ fn press_header(words: &[&str], body: Vec<String>, closed: bool, usage: &'static
                 to = Some(list);
                 k += used;
             }
-            "GREY" | "GRAY" => grey = Some(true),
-            "WHITE" => grey = Some(false),
+            "GREY" | "GRAY" | "ANONYMOUS" | "ANONYMOUSLY" => grey = Some(true),
+            "WHITE" | "UNANONYMOUS" | "UNANONYMOUSLY" => grey = Some(false),
+            // njudge's fake press: never sent here, its text not read.
+            "FAKE" => return not_offered(Njudge::FakePress, body),
+            // Not faked: press as usual here.
+            "NOFAKE"
+                if words
+                    .get(k + 1)
+                    .is_some_and(|w| w.eq_ignore_ascii_case("BROADCAST")) =>
+            {
+                k += 1
+            }
+            "NOFAKE" => {}
+            // njudge's +EG (to E and G) and -EG (to all but E and G).
+            word if word.len() > 1 && (word.starts_with('+') || word.starts_with('-')) => {
+                to = Some(press_list(&[word]).0);
+            }
             _ => return Command::Malformed { usage },
         }
         k += 1;
@@ -409,7 +488,11 @@ fn press_list(words: &[&str]) -> (String, usize) {
     match upper.as_slice() {
         [all, but, list, ..] if all == "ALL" && but == "BUT" => (format!("ALL BUT {list}"), 3),
         [all, but] if all == "ALL" && but == "BUT" => ("ALL BUT".to_string(), 2),
-        [list, ..] => (list.clone(), 1),
+        [list, ..] => match (list.strip_prefix('+'), list.strip_prefix('-')) {
+            (Some(to), _) => (to.to_string(), 1),
+            (_, Some(but)) => (format!("ALL BUT {but}"), 1),
+            _ => (list.clone(), 1),
+        },
         [] => (String::new(), 0),
     }
 }
@@ -445,15 +528,20 @@ fn read_query(keyword: &str, args: &[&str]) -> Option<Command> {
         ("LIST", _) => Command::Malformed {
             usage: "LIST, or LIST <game>",
         },
-        ("HISTORY", n) if n >= 1 => history(args),
-        ("HISTORY", _) => Command::Malformed {
-            usage: "HISTORY <game> [FROM <date>] [TO <date>]",
-        },
+        // Without a game: the signed-on game's, as njudge does.
+        ("HISTORY", _) => history(args),
+        ("SUMMARY", 0) => Command::Summary(String::new()),
         ("SUMMARY", 1) => Command::Summary(args[0].to_string()),
         ("SUMMARY", _) => Command::Malformed {
             usage: "SUMMARY <game>",
         },
         ("VERSION", _) => Command::Version,
+        // njudge's other word for GET.
+        ("SEND", 1) => Command::Get(args[0].to_ascii_lowercase()),
+        ("SEND", 2) if args[0].eq_ignore_ascii_case("ME") => {
+            Command::Get(args[1].to_ascii_lowercase())
+        }
+        ("MAP", _) => not_offered(Njudge::Map, Vec::new()),
         _ => return None,
     };
     Some(command)
@@ -476,7 +564,8 @@ fn read_player(keyword: &str, args: &[&str]) -> Option<Command> {
         ("SIGNON", _) => Command::Malformed {
             usage: "SIGNON <initial><game> <password> (or SIGNON ?<game> <password> to join)",
         },
-        ("OBSERVE", 2) => Command::Observe {
+        // WATCH is njudge's other word for OBSERVE.
+        ("OBSERVE" | "WATCH", 2) => Command::Observe {
             game: args[0].to_string(),
             password: args[1].to_string(),
         },
@@ -493,7 +582,9 @@ fn read_player(keyword: &str, args: &[&str]) -> Option<Command> {
         ("SET", _) => Command::Malformed {
             usage: "SET <setting> [value]",
         },
-        ("RESIGN", 0) => Command::Resign,
+        ("RESIGN" | "WITHDRAW", 0) => Command::Resign,
+        // njudge's Master resigns a power with RESIGN <power>: EJECT here.
+        ("RESIGN", 1) => Command::Eject(args[0].to_string()),
         ("CLEAR", 0) => Command::Clear,
         _ => return None,
     };
@@ -513,6 +604,11 @@ fn read_master(keyword: &str, args: &[&str]) -> Option<Command> {
         ("TERMINATE", 0) => Command::Terminate,
         ("ROLLBACK", 0) => Command::Rollback(None),
         ("ROLLBACK", _) => Command::Rollback(Some(args.join(" "))),
+        // njudge's EJECT <address> (an observer): powers only here.
+        ("EJECT", 1) if args[0].contains('@') => Command::Malformed {
+            usage: "EJECT <power>: this judge ejects a power's player, not an address; \
+                    an observer stops observing with UNOBSERVE <game>",
+        },
         ("EJECT", 1) => Command::Eject(args[0].to_string()),
         ("EJECT", _) => Command::Malformed {
             usage: "EJECT <power>",
@@ -522,6 +618,8 @@ fn read_master(keyword: &str, args: &[&str]) -> Option<Command> {
             usage: "BECOME <power>",
         },
         ("START", 0) => Command::Start,
+        ("UNSTART", 0) => not_offered(Njudge::Unstart, Vec::new()),
+        ("PROMOTE", _) => not_offered(Njudge::Promote, Vec::new()),
         ("ENDPRESS" | "ENDBROADCAST", 0) => Command::Malformed {
             usage: NO_PRESS_OPEN,
         },
@@ -545,7 +643,6 @@ fn read_njudge(keyword: &str, args: &[&str]) -> Option<Command> {
         ("IF", _) => Njudge::Conditional,
         ("ELSE", _) => Njudge::Conditional,
         ("ENDIF", 0) => Njudge::EndIf,
-        ("WHOIS", _) => Njudge::Whois,
         ("SEND", _) => Njudge::Send,
         _ => return None,
     };
@@ -564,6 +661,12 @@ fn sign_on(who_game: &str, password: &str) -> Command {
         };
     };
     let game: String = chars.collect();
+    if first == '?' && game.is_empty() {
+        return Command::Malformed {
+            usage: "SIGNON ?<game> <password>: name the forming game to join (LIST shows \
+                    them); this judge does not pick the next one for you",
+        };
+    }
     if game.is_empty() {
         return Command::Malformed {
             usage: "SIGNON <initial><game> <password>: the game's name follows the initial, \
@@ -583,11 +686,22 @@ fn sign_on(who_game: &str, password: &str) -> Command {
     }
 }
 
+const HISTORY_USAGE: &str = "HISTORY [<game>] [FROM <date>] [TO <date>] (njudge's LINES, \
+                             EXCLSTART, EXCLEND and BROAD are not offered: the history is \
+                             every broadcast and result of the dates asked for)";
+
 fn history(args: &[&str]) -> Command {
-    let game = args[0].to_string();
+    let is_word = |w: &&str| {
+        ["FROM", "TO", "LINES", "EXCLSTART", "EXCLEND", "BROAD"]
+            .contains(&w.to_ascii_uppercase().as_str())
+    };
+    // No game named: the signed-on game's.
+    let (game, mut k) = match args.first() {
+        Some(first) if !is_word(first) => (first.to_string(), 1),
+        _ => (String::new(), 0),
+    };
     let mut from = None;
     let mut to = None;
-    let mut k = 1;
     let mut current: Option<&mut Option<String>> = None;
     let mut words: Vec<String> = Vec::new();
     let flush = |slot: Option<&mut Option<String>>, words: &mut Vec<String>| {
@@ -606,10 +720,15 @@ fn history(args: &[&str]) -> Command {
                 flush(current.take(), &mut words);
                 current = Some(&mut to);
             }
+            "LINES" | "EXCLSTART" | "EXCLEND" | "BROAD" => {
+                return Command::Malformed {
+                    usage: HISTORY_USAGE,
+                }
+            }
             _ if current.is_some() => words.push(args[k].to_string()),
             _ => {
                 return Command::Malformed {
-                    usage: "HISTORY <game> [FROM <date>] [TO <date>]",
+                    usage: HISTORY_USAGE,
                 }
             }
         }
@@ -629,8 +748,42 @@ fn set(args: &[&str]) -> Command {
             rest_from = 2;
         }
     }
+    let mut rest: Vec<&str> = args[rest_from.min(args.len())..].to_vec();
+    let upper: Vec<String> = rest.iter().map(|w| w.to_ascii_uppercase()).collect();
+    // njudge's SET GRACE PRESS is no grace date, and SET PARTIAL FAKES
+    // BROADCAST (or MAY BE FAKED) no SET PARTIAL: both are answered.
+    if what == "GRACE" && upper == ["PRESS"] {
+        what = "GRACEPRESS".to_string();
+        rest.clear();
+    }
+    if what == "PARTIAL"
+        && upper
+            .iter()
+            .any(|w| ["FAKES", "MAY", "FAKE"].contains(&w.as_str()))
+    {
+        what = "FAKE".to_string();
+    }
+    // njudge's press settings take an optional PRESS: SET GREY PRESS,
+    // SET NO PARTIAL PRESS, SET OBSERVER WHITE PRESS.
+    let press_setting = [
+        "WHITE",
+        "GREY",
+        "GRAY",
+        "WHITE/GREY",
+        "GREY/WHITE",
+        "NOWHITE",
+        "NOGREY",
+        "PARTIAL",
+        "NOPARTIAL",
+        "OBSERVER",
+    ];
+    if press_setting.contains(&what.as_str())
+        && rest.last().is_some_and(|w| w.eq_ignore_ascii_case("PRESS"))
+    {
+        rest.pop();
+    }
     Command::Set {
         what,
-        rest: args[rest_from.min(args.len())..].join(" "),
+        rest: rest.join(" "),
     }
 }

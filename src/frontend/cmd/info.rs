@@ -66,10 +66,28 @@ pub fn version(s: &mut Session<'_>, line: &Line) {
 }
 
 pub fn list(s: &mut Session<'_>, line: &Line, game: Option<&str>) -> Result<(), StoreError> {
-    match game {
+    // After a sign-on, LIST is that game's (as njudge does).
+    let signed = s.signed.as_ref().map(|g| g.game().name.clone());
+    match game.map(str::to_string).or(signed) {
+        Some(name) => list_game(s, line, &name),
         None => list_games(s, line),
-        Some(name) => list_game(s, line, name),
     }
+}
+
+/// The game a command names, or without a name the signed-on game; None
+/// (and a refusal) when there is neither.
+fn named_or_signed(s: &mut Session<'_>, line: &Line, name: &str, usage: &str) -> Option<String> {
+    if !name.is_empty() {
+        return Some(name.to_string());
+    }
+    let signed = s.signed.as_ref().map(|g| g.game().name.clone());
+    if signed.is_none() {
+        s.reply.refuse(
+            line,
+            format!("Write it as: {usage} (or sign on to the game first)."),
+        );
+    }
+    signed
 }
 
 fn list_games(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
@@ -240,7 +258,11 @@ pub fn history(
     from: Option<&str>,
     to: Option<&str>,
 ) -> Result<(), StoreError> {
-    let Some(game) = find_game(s, line, name)? else {
+    let Some(name) = named_or_signed(s, line, name, "HISTORY <game> [FROM <date>] [TO <date>]")
+    else {
+        return Ok(());
+    };
+    let Some(game) = find_game(s, line, &name)? else {
         return Ok(());
     };
     let zone = super::when::writer_zone(s)?;
@@ -285,7 +307,10 @@ pub fn history(
 }
 
 pub fn summary(s: &mut Session<'_>, line: &Line, name: &str) -> Result<(), StoreError> {
-    let Some(game) = find_game(s, line, name)? else {
+    let Some(name) = named_or_signed(s, line, name, "SUMMARY <game>") else {
+        return Ok(());
+    };
+    let Some(game) = find_game(s, line, &name)? else {
         return Ok(());
     };
     let text = crate::game::summary::summary_text(s.tx, &game)?;

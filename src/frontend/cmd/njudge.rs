@@ -65,6 +65,7 @@ pub fn not_offered(
                                 the message, then ENDPRESS."
             .to_string(),
         Njudge::Whois | Njudge::Register | Njudge::Send => other_form(form, held),
+        _ => master_form(form).unwrap_or_else(|| player_form(form, held)),
     };
     s.reply.refuse(line, why);
     Ok(())
@@ -86,6 +87,72 @@ fn other_form(form: Njudge, held: &[String]) -> String {
               (GET info, GET press, ...); to send press, PRESS TO <initials> or BROADCAST."
             .to_string(),
     }
+}
+
+/// njudge's Master forms: what the judge does instead.
+fn master_form(form: Njudge) -> Option<String> {
+    let why = match form {
+        Njudge::ForceBegin => {
+            "FORCE BEGIN is not offered by this judge: a game starts when it has the \
+             players its variant needs (chosen at CREATE; the rulebook's games for two \
+             to six players are variants). Nothing was changed."
+        }
+        Njudge::Unstart => {
+            "UNSTART is not offered by this judge: the powers stay assigned. To replace \
+             a player, EJECT <power>; a newcomer then takes the power over. Nothing was \
+             changed."
+        }
+        Njudge::Promote => {
+            "PROMOTE is not offered by this judge: a game has one Master. Nothing was \
+             changed."
+        }
+        Njudge::BecomeMaster => {
+            "BECOME MASTER is not offered by this judge: the Master is whoever created \
+             the game (CREATE ?<game> <password>). BECOME <power> is the Master's way \
+             to order for a power."
+        }
+        Njudge::LongComment => {
+            "SET COMMENT is not offered by this judge: the rest of the mail was taken \
+             as the comment's text and not read. Nothing was changed."
+        }
+        _ => return None,
+    };
+    Some(why.to_string())
+}
+
+/// njudge's player forms: what the judge does instead.
+fn player_form(form: Njudge, held: &[String]) -> String {
+    let why = match form {
+        Njudge::Diary => format!(
+            "DIARY is not offered by this judge: nothing was stored, and the {} line(s) \
+             of its text were not read. Keep notes to yourself, or send them to your own \
+             power in press.",
+            held.len()
+        ),
+        Njudge::AmAlso => "I AM ALSO is not offered by this judge: there is no registration \
+                           of addresses. Once signed on, SET ADDRESS <address> changes where \
+                           your game's mail goes."
+            .to_string(),
+        Njudge::PlayerRecord => "This judge keeps no dedication or player records: INFO \
+                                 PLAYER and GET DEDICATION are not offered. SUMMARY <game> \
+                                 shows who played each power."
+            .to_string(),
+        Njudge::Map => "MAP is not a command of this judge: write GET MAP <game> for the \
+                        picture of a game's position (GET MAP <game> <phase> for a phase)."
+            .to_string(),
+        Njudge::ListFull => "LIST FULL is not offered by this judge: LIST shows every game, \
+                             and LIST <game> one game in full (its settings, its seats and \
+                             the position)."
+            .to_string(),
+        _ => format!(
+            "Fake press (press that names other recipients than its true ones) is not \
+             offered by this judge: nothing was sent, and the {} line(s) of its text were \
+             not read. Write PRESS TO <initials> [GREY] or BROADCAST [GREY], the message, \
+             then ENDPRESS.",
+            held.len()
+        ),
+    };
+    why
 }
 
 /// "None of the 2 line(s) under PHASE was applied ..." and the lines.

@@ -323,11 +323,6 @@ fn read_recipients(list: &str) -> Result<Vec<To>, String> {
     if let Some(but) = list.strip_prefix("ALL BUT") {
         return all_but(but.trim());
     }
-    if let Some(rest) = list.strip_prefix('-') {
-        return Err(format!(
-            "TO {list}: to send to every power but some, write PRESS TO ALL BUT {rest}."
-        ));
-    }
     initials(list)
 }
 
@@ -357,6 +352,13 @@ fn initials(list: &str) -> Result<Vec<To>, String> {
         } else {
             match Power::from_initial(c) {
                 Some(p) => To::Power(p),
+                // njudge's O (the observers): not a recipient here.
+                None if c.eq_ignore_ascii_case(&'O') => {
+                    return Err(format!(
+                        "'O' in TO {list}: press to the observers alone is not offered by \
+                         this judge; BROADCAST reaches them with everyone in the game."
+                    ))
+                }
                 None => {
                     return Err(format!(
                         "'{c}' in TO {list} is not a power's initial (A E F G I R T) or M for the Master."

@@ -46,6 +46,7 @@ fn unknown(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Result<(
     use super::njudge_set::{read, NjudgeSet};
     match read(what, rest) {
         Some(NjudgeSet::Setting(word)) => return master_flag(s, line, word, rest),
+        Some(NjudgeSet::Alias { what, rest }) => return set(s, line, what, &rest),
         Some(NjudgeSet::Answer(said)) => s.reply.ok(line, said),
         Some(NjudgeSet::Refuse(why)) => s.reply.refuse(line, why),
         None => s.reply.refuse(
@@ -137,6 +138,12 @@ fn player_password(s: &mut Session<'_>, line: &Line, new: &str) -> Result<(), St
 fn player_address(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), StoreError> {
     let Some((_, seat)) = player(s, line) else {
         return Ok(());
+    };
+    // SET ADDRESS alone (njudge): the address this mail came from.
+    let sender = s.mail.reply_address().map(|a| a.addr_spec());
+    let text = match sender {
+        Some(sender) if text.trim().is_empty() => sender,
+        _ => text.to_string(),
     };
     let Ok(addr) = Address::parse(text.trim()) else {
         s.reply
@@ -310,6 +317,13 @@ fn master_schedule(
     let Some(game) = master_now(s, line)? else {
         return Ok(());
     };
+    let text = match super::njudge_set::schedule_words(what, text) {
+        Ok(text) => text,
+        Err(why) => {
+            s.reply.refuse(line, why);
+            return Ok(());
+        }
+    };
     let words: Vec<&str> = text.split_whitespace().collect();
     let upper: Vec<String> = words.iter().map(|w| w.to_ascii_uppercase()).collect();
     let cut = upper
@@ -317,6 +331,7 @@ fn master_schedule(
         .position(|w| w == "MIN" || w == "GRACE" || w == "ZONE")
         .unwrap_or(words.len());
     let expr = words[..cut].join(" ");
+    let no_schedule = expr.is_empty();
     let mut settings = settings_of(&game)?;
     let schedule: &mut Schedule = match what {
         "MOVE" | "MOVEMENT" => &mut settings.movement,
@@ -330,21 +345,34 @@ fn master_schedule(
         }
         schedule.cron = Some(expr);
     }
-    let mut k = cut;
+    if let Err(why) = schedule_options(schedule, what, &words[cut..]) {
+        s.reply.refuse(line, why);
+        return Ok(());
+    }
+    let text = schedule_words(schedule, s.now);
+    save_settings(s, &game, &settings)?;
+    let said = format!(
+        "{} deadlines: {text}. They apply from the next phase on.",
+        schedule_kind(what)
+    );
+    let note = super::njudge_set::min_note(no_schedule, &upper);
+    s.reply.ok(line, format!("{said}{note}"));
+    announce(s, &game, Change::Setting, said)
+}
+
+/// A schedule's MIN, GRACE and ZONE words (`words`, after its cron line).
+fn schedule_options(schedule: &mut Schedule, what: &str, words: &[&str]) -> Result<(), String> {
+    let upper: Vec<String> = words.iter().map(|w| w.to_ascii_uppercase()).collect();
+    let mut k = 0;
     while k < words.len() {
         if upper[k] == "ZONE" {
             match words.get(k + 1).map(|z| check_zone(z)) {
                 Some(Ok(_)) => schedule.zone = Some(words[k + 1].to_string()),
-                Some(Err(e)) => {
-                    s.reply.refuse(line, e);
-                    return Ok(());
-                }
+                Some(Err(e)) => return Err(e.to_string()),
                 None => {
-                    s.reply.refuse(
-                        line,
-                        format!("Write SET {what} <schedule> ZONE <time zone>, e.g. ZONE Europe/Amsterdam."),
-                    );
-                    return Ok(());
+                    return Err(format!(
+                        "Write SET {what} <schedule> ZONE <time zone>, e.g. ZONE Europe/Amsterdam."
+                    ))
                 }
             }
             k += 2;
@@ -355,13 +383,9 @@ fn master_schedule(
             .and_then(|v| v.parse::<u32>().ok())
             .filter(|v| *v <= 24 * 60);
         let Some(value) = value else {
-            s.reply.refuse(
-                line,
-                format!(
-                    "Write SET {what} <schedule> [MIN <hours>] [GRACE <hours>] [ZONE <time zone>]."
-                ),
-            );
-            return Ok(());
+            return Err(format!(
+                "Write SET {what} <schedule> [MIN <hours>] [GRACE <hours>] [ZONE <time zone>]."
+            ));
         };
         if upper[k] == "MIN" {
             schedule.min_hours = value;
@@ -370,16 +394,15 @@ fn master_schedule(
         }
         k += 2;
     }
-    let text = schedule_words(schedule, s.now);
-    save_settings(s, &game, &settings)?;
-    let kind = match what {
+    Ok(())
+}
+
+fn schedule_kind(what: &str) -> &'static str {
+    match what {
         "MOVE" | "MOVEMENT" => "Movement",
         "RETREAT" | "RETREATS" => "Retreat",
         _ => "Adjustment",
-    };
-    let said = format!("{kind} deadlines: {text}. They apply from the next phase on.");
-    s.reply.ok(line, said.clone());
-    announce(s, &game, Change::Setting, said)
+    }
 }
 
 /// A setting of the Master's in one word (SET NMR, SET NOPRESS, ...).
@@ -413,7 +436,8 @@ const SWITCHES: &[Switch] = &[
     Switch {
         word: "GREY",
         change: |g| g.grey = true,
-        said: "Grey press is allowed: press may be sent anonymously.",
+        said: "Grey press is allowed: press may be sent anonymously. (White press stays \
+               allowed: this judge has no grey-only press; SET WHITE is white only.)",
     },
     Switch {
         word: "WHITE/GREY",
