@@ -76,7 +76,7 @@ fn list_shows_every_setting_and_who_has_ordered() {
         "No deadline while the game is paused.",
         "Press: white and grey",
         "No NMR",
-        "End: a short game, ending after the Fall of 1905.",
+        "End: a short game, ending when 1905 is over (after its Winter builds and removals); the most pieces on the board then wins.",
     ] {
         assert!(list.contains(wanted), "{wanted:?} missing:\n{list}");
     }

@@ -246,7 +246,7 @@ fn set_up_in_one_mail(w: &mut World) {
         );
         has(
             &mail.body,
-            "End: a short game, ending after the Fall of 1903.",
+            "End: a short game, ending when 1903 is over (after its Winter builds and removals); the most pieces on the board then wins.",
             "SET END 1903 was confirmed, but the start mail does not say the game is short",
         );
     }

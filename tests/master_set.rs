@@ -350,3 +350,55 @@ fn schedules_take_an_ordinary_crontab_line_and_name_a_wrong_field() {
         assert!(r[0].body.contains(said), "{}", dump(&r));
     }
 }
+
+/// SET NMR once the grace is over: the clock's next pass processes the
+/// phase at once, so the reply says so before it happens (and says
+/// nothing of it while the deadline is still ahead).
+#[test]
+fn set_nmr_after_the_grace_says_the_phase_is_processed_next() {
+    let mut j = TestJudge::new("nmr-overdue");
+    j.set_config("maps", "enabled", "false");
+    started_game(&mut j, "late");
+    let mails = master(&mut j, "late", "SET NONMR");
+    let reply = reply_of(&mails);
+    assert!(!reply.body.contains("are over"), "{}", reply.body);
+    let mails = master(&mut j, "late", "SET NMR");
+    assert!(!reply_of(&mails).body.contains("are over"));
+    master(&mut j, "late", "SET NONMR");
+
+    let after_grace = chrono::Utc::now() + chrono::Duration::hours(24 * 5);
+    let after_grace = after_grace.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    let mail = Mail::new(MASTER, "nmr", "SIGNON Mlate mpass\nSET NMR");
+    let mails = j.send_at(&mail, &after_grace);
+    let said = "NMR: a power without orders at the end of grace goes into civil disorder. \
+                The deadline and grace of S1901M are over: it is processed at the judge's \
+                next pass, each power without orders in civil disorder.";
+    let reply = reply_of(&mails);
+    assert!(reply.body.contains(said), "{}", reply.body);
+    let notice = one_to(&mails, &player(0));
+    assert!(notice.body.contains(said), "{}", notice.body);
+
+    let run = j.run(&["run", "--once", "--now", &after_grace], b"");
+    assert!(run.ok, "{}", run.stderr);
+    let phase: String = j
+        .db()
+        .query_row(
+            "SELECT phase FROM phases p JOIN games g ON g.id = p.game_id \
+             WHERE g.name = 'late' ORDER BY seq DESC LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(phase, "F1901M", "the reply said S1901M is processed next");
+}
+
+/// The reply to the Master's mail (the Master may get the players'
+/// notice too).
+fn reply_of(mails: &[Sent]) -> &Sent {
+    let replies: Vec<&Sent> = to(mails, MASTER)
+        .into_iter()
+        .filter(|m| m.body.contains("> SIGNON"))
+        .collect();
+    assert_eq!(replies.len(), 1, "{}", dump(mails));
+    replies[0]
+}

@@ -32,7 +32,10 @@ pub fn state_words(state: GameState) -> &'static str {
 /// How the game ends, in a line.
 pub fn end_line(set: &GameSettings) -> String {
     match set.end_year {
-        Some(year) => format!("End: a short game, ending after the Fall of {year}."),
+        Some(year) => format!(
+            "End: a short game, ending when {year} is over (after its Winter builds and \
+             removals); the most pieces on the board then wins."
+        ),
         None => "End: when one power holds a majority of supply centres, or by a draw.".to_string(),
     }
 }

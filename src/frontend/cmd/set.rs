@@ -9,7 +9,7 @@ use crate::game::schedule::schedule_words;
 use crate::game::settings::{GameSettings, ObserverPress, Schedule};
 use crate::game::{current, settings_of};
 use crate::mail::Address;
-use crate::store::{self, Game, StoreError};
+use crate::store::{self, Game, GameState, StoreError};
 
 const PLAYER_SETTINGS: &str =
     "WAIT, NOWAIT, PASSWORD, ADDRESS, ABSENCE, DRAW, NODRAW, CONCEDE, NOCONCEDE, PREFERENCE, MAPS, ZONE";
@@ -494,8 +494,33 @@ fn master_flag(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Resu
         }
     };
     save_settings(s, &game, &settings)?;
-    s.reply.ok(line, said.clone());
-    announce(s, &game, Change::Setting, said)
+    let overdue = match what {
+        "NMR" => overdue_note(s, &game)?,
+        _ => String::new(),
+    };
+    s.reply.ok(line, format!("{said}{overdue}"));
+    announce(s, &game, Change::Setting, format!("{said}{overdue}"))
+}
+
+/// SET NMR when the phase's grace is already over: the next pass of the
+/// clock processes it at once, so the Master is told before it happens,
+/// not after.
+fn overdue_note(s: &mut Session<'_>, game: &Game) -> Result<String, StoreError> {
+    if game.state != GameState::Active {
+        return Ok(String::new());
+    }
+    let Some(current) = current(s.tx, game.id)? else {
+        return Ok(String::new());
+    };
+    let end = current.record.grace_until.or(current.record.deadline);
+    Ok(match end {
+        Some(end) if end <= s.now => format!(
+            " The deadline and grace of {} are over: it is processed at the judge's next \
+             pass, each power without orders in civil disorder.",
+            current.record.phase
+        ),
+        _ => String::new(),
+    })
 }
 
 /// The Master's game as it stands now: after the commands before this
