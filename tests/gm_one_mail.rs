@@ -460,6 +460,11 @@ fn spring_1902(w: &mut World) {
         "the orders of Italy, in civil disorder, were confirmed: {}",
         rep.body
     );
+    has(
+        &rep.body,
+        "Status: Italy is in civil disorder: no orders are taken for it until a player takes it over",
+        "the status of a power in civil disorder",
+    );
     let r = w.orders(G, 'A', "RESIGN");
     confirmed(reply(&r, &player('A')), "RESIGN");
     one(&r, MASTER, "Austria resigned");

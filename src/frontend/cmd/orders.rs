@@ -10,7 +10,7 @@ use crate::game::clock::{format_span, format_time};
 use crate::game::order_entry::{reading, refusal, store_order, Written};
 use crate::game::orders::{completeness, read_stored, status_line};
 use crate::game::{current, Current};
-use crate::store::{self, Game, GameState, StoreError};
+use crate::store::{self, Game, GameState, SeatStatus, StoreError};
 
 /// At most this many order lines are read from one mail (a whole board
 /// holds 34 units): a mail of thousands of lines gets a short answer, fast.
@@ -281,9 +281,22 @@ pub fn order_set_text(
         out.push(format!("  {}", o.long(map)));
     }
     out.push(String::new());
-    let done = completeness(map, &cur.position, power, &orders);
-    out.push(status_line(power, &done));
     let seat = store::seat_by_power(s.tx, game.id, power.upper())?;
+    let in_disorder = seat
+        .as_ref()
+        .is_some_and(|seat| seat.status == SeatStatus::CivilDisorder);
+    if in_disorder {
+        // Its orders are refused (see `check_own`): "orders missing" would
+        // ask for what cannot be given.
+        out.push(format!(
+            "Status: {} is in civil disorder: no orders are taken for it until a player \
+             takes it over; the rulebook's orders for civil disorder stand in for its own.",
+            power.name()
+        ));
+    } else {
+        let done = completeness(map, &cur.position, power, &orders);
+        out.push(status_line(power, &done));
+    }
     if seat.is_some_and(|seat| seat.wait) {
         out.push("WAIT is set: the phase will not be processed before the deadline.".to_string());
     }
