@@ -277,3 +277,14 @@ CREATE TABLE IF NOT EXISTS meta (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL
 );
+
+-- The web archive: what of each game its pages show (the phases processed,
+-- the newest archive entry, the state), so that only what changed is
+-- written again, whichever process changed it.
+CREATE TABLE IF NOT EXISTS web_published (
+    game_id    INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+    processed  INTEGER NOT NULL,
+    archive_id INTEGER NOT NULL,
+    state      TEXT    NOT NULL,
+    updated_at INTEGER NOT NULL
+);

@@ -23,6 +23,8 @@ pub struct Config {
     pub clock: ClockSettings,
     #[serde(default)]
     pub maps: MapSettings,
+    #[serde(default)]
+    pub web: WebSection,
     /// Mailbox sections belong to the daemon; kept as raw tables here so
     /// that the front end can run from the same file.
     #[serde(default)]
@@ -90,6 +92,35 @@ impl Default for MailSection {
 
 fn default_max_bytes() -> usize {
     256 * 1024
+}
+
+/// `[web]`: the archive of every game as web pages, written by the judge.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WebSection {
+    /// Whether `judge run` writes the pages as games are played.
+    #[serde(default = "default_web_enabled")]
+    pub enabled: bool,
+    /// The folder of the pages.
+    #[serde(default = "default_web_path")]
+    pub path: PathBuf,
+}
+
+impl Default for WebSection {
+    fn default() -> Self {
+        WebSection {
+            enabled: default_web_enabled(),
+            path: default_web_path(),
+        }
+    }
+}
+
+fn default_web_enabled() -> bool {
+    true
+}
+
+fn default_web_path() -> PathBuf {
+    PathBuf::from("var/www")
 }
 
 impl Config {
@@ -162,5 +193,10 @@ impl Config {
 
     pub fn database_path(&self) -> PathBuf {
         self.resolve(&self.store.path)
+    }
+
+    /// The web archive's folder.
+    pub fn web_path(&self) -> PathBuf {
+        self.resolve(&self.web.path)
     }
 }

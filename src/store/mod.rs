@@ -39,6 +39,7 @@
 //!   queue with retry backoff.
 //! - `archive`: what was sent to the whole game.
 //! - `throttle`: failed sign-ons and locks, replies to strangers.
+//! - `web`: what the web archive has published of each game.
 //! - `password`: argon2id hashing of passwords.
 
 use std::fmt;
@@ -58,6 +59,7 @@ mod phases;
 mod press;
 mod seats;
 mod throttle;
+mod web;
 mod zones;
 
 pub use archive::*;
@@ -70,6 +72,7 @@ pub use phases::*;
 pub use press::*;
 pub use seats::*;
 pub use throttle::*;
+pub use web::*;
 pub use zones::*;
 
 /// The schema, applied (idempotently) at every open.
@@ -127,6 +130,14 @@ pub const MIGRATIONS: &[&str] = &[
     "CREATE TABLE IF NOT EXISTS player_zones ( \
          address TEXT PRIMARY KEY COLLATE NOCASE, \
          zone    TEXT NOT NULL);",
+    // 6 -> 7: what the web archive has published of each game (a new
+    // table only).
+    "CREATE TABLE IF NOT EXISTS web_published ( \
+         game_id    INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE, \
+         processed  INTEGER NOT NULL, \
+         archive_id INTEGER NOT NULL, \
+         state      TEXT    NOT NULL, \
+         updated_at INTEGER NOT NULL);",
 ];
 
 /// The version this build writes and understands.

@@ -81,6 +81,11 @@ pub fn settings_lines(set: &GameSettings) -> Vec<String> {
         format!("Adjustment deadlines: {}.", schedule_words(&set.adjustment)),
         end,
         draw.to_string(),
+        if set.private {
+            "Private: not published in the web archive (SET PUBLIC publishes it).".to_string()
+        } else {
+            "Public: the processed phases are published in the web archive.".to_string()
+        },
     ]
 }
 

@@ -28,12 +28,12 @@ pub fn read(what: &str, rest: &str) -> Option<NjudgeSet> {
              nothing was changed. Press shows its true sender, or none when sent GREY \
              (SET GREY allows grey press).",
         ),
-        "NOLIST" | "PRIVATE" => NjudgeSet::Refuse(
+        "NOLIST" => NjudgeSet::Refuse(
             "Games cannot be hidden or closed to newcomers on this judge: LIST shows \
              every game, and a forming game is open to SIGNON ?<game> <password>. \
              Nothing was changed.",
         ),
-        "PUBLIC" | "LIST" => NjudgeSet::Answer(
+        "LIST" => NjudgeSet::Answer(
             "Every game on this judge is public: LIST shows it, and anyone may join \
              it while it forms (SIGNON ?<game> <password>).",
         ),

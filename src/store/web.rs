@@ -1,0 +1,109 @@
+//! What of each game the web archive has published, so that the judge's
+//! web pass (and `judge archive`) writes only what changed, whichever
+//! process changed it: a game's published state is compared with what
+//! the store holds now.
+
+use rusqlite::{params, Connection, Row};
+
+use super::{GameState, Result};
+
+/// A game as the web pass sees it: what it holds now, and what was
+/// published of it (None: nothing yet, or it was withdrawn).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WebState {
+    pub game_id: i64,
+    pub name: String,
+    pub state: GameState,
+    /// `SET PRIVATE`: never published.
+    pub private: bool,
+    /// Its phases processed (rows with results).
+    pub processed: i64,
+    /// Its newest archive entry's id (0: none).
+    pub archive_id: i64,
+    pub published: Option<Published>,
+}
+
+/// What was last published of a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Published {
+    pub processed: i64,
+    pub archive_id: i64,
+    pub state: GameState,
+}
+
+impl WebState {
+    /// Whether the published pages are behind the store.
+    pub fn is_stale(&self) -> bool {
+        self.published.as_ref()
+            != Some(&Published {
+                processed: self.processed,
+                archive_id: self.archive_id,
+                state: self.state,
+            })
+    }
+}
+
+fn from_row(r: &Row<'_>) -> rusqlite::Result<WebState> {
+    let published = match r.get::<_, Option<i64>>(6)? {
+        Some(processed) => Some(Published {
+            processed,
+            archive_id: r.get(7)?,
+            state: r.get(8)?,
+        }),
+        None => None,
+    };
+    Ok(WebState {
+        game_id: r.get(0)?,
+        name: r.get(1)?,
+        state: r.get(2)?,
+        private: r.get::<_, Option<bool>>(3)?.unwrap_or(false),
+        processed: r.get(4)?,
+        archive_id: r.get(5)?,
+        published,
+    })
+}
+
+/// Every game, by name, with what was published of it.
+pub fn web_states(conn: &Connection) -> Result<Vec<WebState>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT g.id, g.name, g.state, json_extract(g.settings, '$.private'), \
+                (SELECT count(*) FROM phases p \
+                  WHERE p.game_id = g.id AND p.processed_at IS NOT NULL), \
+                (SELECT coalesce(max(a.id), 0) FROM archive a WHERE a.game_id = g.id), \
+                w.processed, w.archive_id, w.state \
+         FROM games g LEFT JOIN web_published w ON w.game_id = g.id \
+         ORDER BY g.name, g.id",
+    )?;
+    let rows = stmt.query_map([], from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Records that the game's pages now show `published`.
+pub fn set_web_published(
+    conn: &Connection,
+    game_id: i64,
+    published: &Published,
+    now: i64,
+) -> Result<()> {
+    conn.execute(
+        "INSERT INTO web_published (game_id, processed, archive_id, state, updated_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5) \
+         ON CONFLICT (game_id) DO UPDATE SET processed = excluded.processed, \
+             archive_id = excluded.archive_id, state = excluded.state, \
+             updated_at = excluded.updated_at",
+        params![
+            game_id,
+            published.processed,
+            published.archive_id,
+            published.state,
+            now
+        ],
+    )?;
+    Ok(())
+}
+
+/// Forgets what was published of the game (its pages were removed).
+pub fn forget_web_published(conn: &Connection, game_id: i64) -> Result<()> {
+    conn.execute("DELETE FROM web_published WHERE game_id = ?1", [game_id])?;
+    Ok(())
+}
