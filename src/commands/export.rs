@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use crate::config::Config;
-use crate::game::export::game_json;
+use crate::game::export::{game_json, Orders};
 use crate::store::{self, Store};
 
 pub fn run(config: &Config, name: &str) -> Result<Value, String> {
@@ -20,5 +20,5 @@ pub fn run(config: &Config, name: &str) -> Result<Value, String> {
     let game = store::game_by_name(conn, name)
         .map_err(|e| e.to_string())?
         .ok_or_else(|| format!("there is no game named '{name}'"))?;
-    game_json(conn, &game).map_err(|e| e.to_string())
+    game_json(conn, &game, Orders::All).map_err(|e| e.to_string())
 }

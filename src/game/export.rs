@@ -10,8 +10,19 @@ use super::power_of;
 use super::summary::final_row;
 use crate::store::{self, Game, PhaseRecord, StoreError};
 
+/// Whose orders the JSON carries.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Orders {
+    /// Every phase's, the current one's too: `judge export`, for the
+    /// judgekeeper.
+    All,
+    /// Only the processed phases': what any reader may see (the web
+    /// archive); the current phase has `"orders": {}` until processed.
+    Processed,
+}
+
 /// The game's JSON. Reads only.
-pub fn game_json(conn: &Connection, game: &Game) -> Result<Value, StoreError> {
+pub fn game_json(conn: &Connection, game: &Game, which: Orders) -> Result<Value, StoreError> {
     let mut players = serde_json::Map::new();
     for seat in store::seats_of_game(conn, game.id)? {
         if let Some(p) = power_of(&seat) {
@@ -31,7 +42,8 @@ pub fn game_json(conn: &Connection, game: &Game) -> Result<Value, StoreError> {
             final_position = serde_json::from_str(&record.position)?;
             continue;
         }
-        phases.push(phase_json(conn, game, &record)?);
+        let secret = which == Orders::Processed && !record.is_processed();
+        phases.push(phase_json(conn, game, &record, secret)?);
     }
     Ok(json!({
         "game": game.name,
@@ -43,12 +55,22 @@ pub fn game_json(conn: &Connection, game: &Game) -> Result<Value, StoreError> {
     }))
 }
 
-/// One phase: its position, with the orders stored for it, its results
-/// (null until processed) and its deadline.
-fn phase_json(conn: &Connection, game: &Game, record: &PhaseRecord) -> Result<Value, StoreError> {
+/// One phase: its position, with the orders stored for it (none if they
+/// are `secret`), its results (null until processed) and its deadline.
+fn phase_json(
+    conn: &Connection,
+    game: &Game,
+    record: &PhaseRecord,
+    secret: bool,
+) -> Result<Value, StoreError> {
     let mut phase: Value = serde_json::from_str(&record.position)?;
     let mut orders = serde_json::Map::new();
-    for o in store::orders_of_phase(conn, game.id, &record.phase)? {
+    let stored = if secret {
+        Vec::new()
+    } else {
+        store::orders_of_phase(conn, game.id, &record.phase)?
+    };
+    for o in stored {
         if let Value::Array(list) = orders
             .entry(o.power.clone())
             .or_insert_with(|| Value::Array(Vec::new()))

@@ -8,7 +8,8 @@
 //!   phases, centres year by year with a chart, press to everyone),
 //!   `<PHASE>.html` and `<PHASE>.svg` per processed phase (the map with
 //!   orders and results; the orders, retreats, centres), `feed.atom`, and
-//!   `game.json` (what `judge export` prints).
+//!   `game.json` (what `judge export` prints, but for the orders of the
+//!   phase not yet processed: secret until then).
 //!
 //! Only what every player may see after a phase is shown (`view` reads
 //! nothing else): never the current phase's orders, press that did not go
@@ -31,7 +32,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::Connection;
 
 use crate::config::Config;
-use crate::game::export::game_json;
+use crate::game::export::{game_json, Orders};
 use crate::store::{self, Game, Published, StoreError, WebState};
 pub use feed::Publisher;
 pub use files::FileError;
@@ -156,7 +157,7 @@ pub fn write_game(
     files::write_atomic(&dir.join("index.html"), pages::game_index(&view).as_bytes())?;
     let feed = feed::game_feed(&site.publisher(), &view);
     files::write_atomic(&dir.join("feed.atom"), feed.as_bytes())?;
-    let json = serde_json::to_string_pretty(&game_json(conn, game)?).map_err(StoreError::from)?;
+    let json = serde_json::to_string_pretty(&game_json(conn, game, Orders::Processed)?).map_err(StoreError::from)?;
     files::write_atomic(&dir.join("game.json"), format!("{json}\n").as_bytes())?;
     Ok(GameWritten {
         card: view.card,
