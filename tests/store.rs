@@ -1099,6 +1099,12 @@ fn write_everything(tx: &Connection, name: &str) {
     take_stranger_reply(tx, "stranger@example.org", T0).unwrap();
     store::set_maps(tx, game, "a@example.org", false).unwrap();
     store::set_zone(tx, &format!("{name}@example.org"), Some("Asia/Tokyo")).unwrap();
+    let published = store::Published {
+        processed: 0,
+        archive_id: 0,
+        state: GameState::Forming,
+    };
+    store::set_web_published(tx, game, &published, T0).unwrap();
 }
 
 fn row_counts(conn: &Connection) -> Vec<(String, i64)> {
