@@ -1104,7 +1104,12 @@ fn write_everything(tx: &Connection, name: &str) {
         archive_id: 0,
         state: GameState::Forming,
     };
-    store::set_web_published(tx, game, &published, T0).unwrap();
+    let row = store::IndexRow {
+        html: format!("<tr><td>{name}</td></tr>"),
+        activity: T0,
+        over: false,
+    };
+    store::set_web_published(tx, game, &published, &row, T0).unwrap();
 }
 
 fn row_counts(conn: &Connection) -> Vec<(String, i64)> {

@@ -8,10 +8,8 @@ use std::sync::Mutex;
 
 use crate::config::Config;
 use crate::store::{self, Store, WebState};
-use crate::web::view::GameCard;
-use crate::web::{
-    first_to_write, published_now, remove_game, site_cards, write_game, write_site_index, Site,
-};
+use crate::store::IndexRow;
+use crate::web::{first_to_write, published_now, remove_game, write_game, write_site_index, Site};
 
 pub struct Options {
     /// Every page again, not only what is missing.
@@ -27,7 +25,7 @@ pub struct Options {
 /// What was written, a line each; an error when anything failed (after
 /// writing the rest).
 pub fn run(config: &Config, options: &Options) -> Result<Vec<String>, String> {
-    let store = Store::open(config.database_path()).map_err(|e| {
+    let mut store = Store::open(config.database_path()).map_err(|e| {
         format!(
             "cannot open the database {}: {e}",
             config.database_path().display()
@@ -63,32 +61,24 @@ pub fn run(config: &Config, options: &Options) -> Result<Vec<String>, String> {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let written = write_games(config, &site, &chosen, options.rebuild, threads.max(1));
-    let mut cards = Vec::new();
-    let mut phases = 0;
+    let (mut games, mut phases) = (0, 0);
+    // One write for every game's record.
+    let tx = store.transaction().map_err(|e| e.to_string())?;
     for (state, outcome) in written {
         match outcome {
-            Ok((card, n)) => {
-                store::set_web_published(conn, state.game_id, &published_now(state), options.now)
+            Ok((row, n)) => {
+                store::set_web_published(&tx, state.game_id, &published_now(state), &row, options.now)
                     .map_err(|e| e.to_string())?;
                 lines.push(format!("wrote {}/ ({n} phase page(s))", state.name));
-                phases += n;
-                cards.push(card);
+                (games, phases) = (games + 1, phases + n);
             }
             Err(e) => failures.push(format!("game '{}': {e}", state.name)),
         }
     }
-    // Every game written: their cards are the index. Otherwise the index
-    // needs the others' too.
-    let all = options.game.is_none() && chosen.len() == states.iter().filter(|s| !s.private).count();
-    if !all {
-        cards = site_cards(conn, &store::web_states(conn).map_err(|e| e.to_string())?)
-            .map_err(|e| e.to_string())?;
-    }
-    match write_site_index(&site, &cards) {
+    tx.commit().map_err(|e| e.to_string())?;
+    match write_site_index(store.conn(), &site) {
         Ok(()) => lines.push(format!(
-            "wrote index.html ({} game(s)); {} game(s), {phases} phase page(s) written now",
-            cards.len(),
-            chosen.len() - failures.len().min(chosen.len()),
+            "wrote index.html; {games} game(s), {phases} phase page(s) written now"
         )),
         Err(e) => failures.push(format!("the index: {e}")),
     }
@@ -102,7 +92,7 @@ pub fn run(config: &Config, options: &Options) -> Result<Vec<String>, String> {
     }
 }
 
-type Outcome = Result<(GameCard, usize), String>;
+type Outcome = Result<(IndexRow, usize), String>;
 
 /// Writes the games, from the start (`rebuild`) or from what each lacks,
 /// over `threads` threads, each with its own read-only connection.
@@ -146,5 +136,5 @@ fn one_game(store: &Store, site: &Site, state: &WebState, rebuild: bool) -> Outc
         .ok_or_else(|| format!("game #{} is gone", state.game_id))?;
     let from = if rebuild { 0 } else { first_to_write(state) };
     let written = write_game(conn, site, &game, from).map_err(|e| e.to_string())?;
-    Ok((written.card, written.phases))
+    Ok((written.row, written.phases))
 }

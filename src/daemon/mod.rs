@@ -1,8 +1,9 @@
 //! `judge run`: the long-running service, one async task on one runtime.
 //! Each pass, in order: take in the waiting mail (each stored before the
 //! mailbox lets it go), handle mail other processes stored, run the clock,
-//! send what is queued, bring the web archive up to date; then wait for mail, another process's commit, the
-//! next tick, or the shutdown signal. `--once` does one pass and exits.
+//! send what is queued, bring the web archive up to date (`publish.rs`);
+//! then wait for mail, another process's commit, the next tick, or the
+//! shutdown signal. `--once` does one pass and exits.
 //!
 //! Why this shape: the mailboxes are async (IMAP by async-imap, SMTP by
 //! lettre's tokio transport, sendmail a tokio child), the store is

@@ -137,6 +137,9 @@ pub const MIGRATIONS: &[&str] = &[
          processed  INTEGER NOT NULL, \
          archive_id INTEGER NOT NULL, \
          state      TEXT    NOT NULL, \
+         row_html   TEXT    NOT NULL, \
+         activity   INTEGER NOT NULL, \
+         over       INTEGER NOT NULL CHECK (over IN (0, 1)), \
          updated_at INTEGER NOT NULL);",
 ];
 

@@ -78,28 +78,63 @@ pub fn web_states(conn: &Connection) -> Result<Vec<WebState>> {
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-/// Records that the game's pages now show `published`.
+/// A game's row in the archive's list of games, kept as written so that
+/// the list is made again without reading every game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexRow {
+    /// The row as the list shows it (HTML).
+    pub html: String,
+    /// When the game last changed: the list is newest first.
+    pub activity: i64,
+    /// Finished or terminated: listed apart.
+    pub over: bool,
+}
+
+/// Records that the game's pages now show `published`, and its row in
+/// the list of games.
 pub fn set_web_published(
     conn: &Connection,
     game_id: i64,
     published: &Published,
+    row: &IndexRow,
     now: i64,
 ) -> Result<()> {
     conn.execute(
-        "INSERT INTO web_published (game_id, processed, archive_id, state, updated_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5) \
+        "INSERT INTO web_published (game_id, processed, archive_id, state, row_html, activity, \
+                                    over, updated_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) \
          ON CONFLICT (game_id) DO UPDATE SET processed = excluded.processed, \
              archive_id = excluded.archive_id, state = excluded.state, \
-             updated_at = excluded.updated_at",
+             row_html = excluded.row_html, activity = excluded.activity, \
+             over = excluded.over, updated_at = excluded.updated_at",
         params![
             game_id,
             published.processed,
             published.archive_id,
             published.state,
+            row.html,
+            row.activity,
+            row.over,
             now
         ],
     )?;
     Ok(())
+}
+
+/// The rows of every published game, newest activity first.
+pub fn index_rows(conn: &Connection) -> Result<Vec<IndexRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT w.row_html, w.activity, w.over FROM web_published w \
+         JOIN games g ON g.id = w.game_id ORDER BY w.activity DESC, g.name",
+    )?;
+    let rows = stmt.query_map([], |r| {
+        Ok(IndexRow {
+            html: r.get(0)?,
+            activity: r.get(1)?,
+            over: r.get(2)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// Forgets what was published of the game (its pages were removed).

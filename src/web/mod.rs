@@ -33,10 +33,9 @@ use rusqlite::Connection;
 
 use crate::config::Config;
 use crate::game::export::{game_json, Orders};
-use crate::store::{self, Game, Published, StoreError, WebState};
+use crate::store::{self, Game, IndexRow, Published, StoreError, WebState};
 pub use feed::Publisher;
 pub use files::FileError;
-use view::GameCard;
 
 /// Where the archive is written, and whose it is.
 #[derive(Clone, Debug)]
@@ -113,7 +112,8 @@ impl From<FileError> for WebError {
 
 /// What writing one game did.
 pub struct GameWritten {
-    pub card: GameCard,
+    /// Its row in the list of games.
+    pub row: IndexRow,
     /// Phase pages (each with its map) written.
     pub phases: usize,
 }
@@ -160,17 +160,18 @@ pub fn write_game(
     let json = serde_json::to_string_pretty(&game_json(conn, game, Orders::Processed)?).map_err(StoreError::from)?;
     files::write_atomic(&dir.join("game.json"), format!("{json}\n").as_bytes())?;
     Ok(GameWritten {
-        card: view.card,
+        row: pages::index_row(&view.card),
         phases: written,
     })
 }
 
-/// Writes the top `index.html` (from the cards of every published game)
-/// and `style.css`.
-pub fn write_site_index(site: &Site, cards: &[GameCard]) -> Result<(), WebError> {
+/// Writes the top `index.html` (the rows of every published game, as the
+/// store keeps them) and `style.css`.
+pub fn write_site_index(conn: &Connection, site: &Site) -> Result<(), WebError> {
+    let rows = store::index_rows(conn)?;
     files::ensure_dir(&site.dir)?;
     files::write_atomic(&site.dir.join("style.css"), html::STYLE.as_bytes())?;
-    let index = pages::site_index(&site.name, cards);
+    let index = pages::site_index(&site.name, &rows);
     files::write_atomic(&site.dir.join("index.html"), index.as_bytes())?;
     Ok(())
 }
@@ -233,7 +234,7 @@ pub fn publish_due(conn: &Connection, site: &Site, now: i64) -> Result<PassRepor
             .ok_or_else(|| StoreError::NotFound(format!("game #{}", state.game_id)))?;
         match write_game(conn, site, &game, first_to_write(state)) {
             Ok(w) => {
-                store::set_web_published(conn, state.game_id, &published_now(state), now)?;
+                store::set_web_published(conn, state.game_id, &published_now(state), &w.row, now)?;
                 report.written.push((state.name.clone(), w.phases));
                 done.push(state.game_id);
             }
@@ -244,7 +245,7 @@ pub fn publish_due(conn: &Connection, site: &Site, now: i64) -> Result<PassRepor
     if report.written.is_empty() && report.removed.is_empty() && !index_missing {
         return Ok(report);
     }
-    if let Err(e) = write_site_index(site, &site_cards(conn, &states)?) {
+    if let Err(e) = write_site_index(conn, site) {
         // Written again next pass: the games of this one count as not
         // yet published.
         for id in done {
@@ -275,15 +276,4 @@ fn withdraw(
         Err(e) => report.failures.push(format!("game '{}': {e}", state.name)),
     }
     Ok(())
-}
-
-/// The cards of every game that is published (not private).
-pub fn site_cards(conn: &Connection, states: &[WebState]) -> Result<Vec<GameCard>, WebError> {
-    let mut cards = Vec::new();
-    for state in states.iter().filter(|s| !s.private) {
-        if let Some(game) = store::game_by_id(conn, state.game_id)? {
-            cards.push(view::game_card(conn, &game)?);
-        }
-    }
-    Ok(cards)
 }

@@ -9,6 +9,7 @@ use super::view::{GameCard, GameView, PhaseView};
 use crate::engine::map::{Map, Power};
 use crate::engine::phase::{Phase, PhaseKind};
 use crate::engine::position::Position;
+use crate::store::IndexRow;
 
 /// "Spring 1901 Movement".
 pub fn phase_words(phase: Phase) -> String {
@@ -20,13 +21,10 @@ pub fn phase_words(phase: Phase) -> String {
     )
 }
 
-/// `index.html` at the top: the games, newest activity first; the
+/// `index.html` at the top: the games' rows (newest activity first), the
 /// finished ones in a list of their own.
-pub fn site_index(judge_name: &str, cards: &[GameCard]) -> String {
-    let mut cards: Vec<&GameCard> = cards.iter().collect();
-    cards.sort_by(|a, b| b.activity.cmp(&a.activity).then(a.name.cmp(&b.name)));
-    let (over, going): (Vec<&GameCard>, Vec<&GameCard>) =
-        cards.into_iter().partition(|c| c.state.is_over());
+pub fn site_index(judge_name: &str, rows: &[IndexRow]) -> String {
+    let (over, going): (Vec<&IndexRow>, Vec<&IndexRow>) = rows.iter().partition(|r| r.over);
     let mut body = format!("<h1>{}: the games</h1>\n", escape(judge_name));
     body.push_str("<section id=\"games\">\n<h2>Games in play</h2>\n");
     games_table(&mut body, &going);
@@ -36,8 +34,8 @@ pub fn site_index(judge_name: &str, cards: &[GameCard]) -> String {
     page(&format!("{judge_name}: the games"), "style.css", "", &body, "")
 }
 
-fn games_table(out: &mut String, cards: &[&GameCard]) {
-    if cards.is_empty() {
+fn games_table(out: &mut String, rows: &[&IndexRow]) {
+    if rows.is_empty() {
         out.push_str("<p class=\"muted\">None.</p>\n");
         return;
     }
@@ -46,27 +44,36 @@ fn games_table(out: &mut String, cards: &[&GameCard]) {
          <th>Phase</th><th>Year</th><th>Powers (centres)</th><th>Result</th><th>Last activity</th>\
          </tr></thead>\n<tbody>\n",
     );
-    for card in cards {
-        let name = escape(&card.name);
-        let powers: Vec<String> = card
-            .centres
-            .iter()
-            .map(|(p, n)| format!("{} {n}", p.name()))
-            .collect();
-        let _ = writeln!(
-            out,
-            "<tr><td><a href=\"{name}/index.html\">{name}</a></td><td>{}</td><td>{}</td>\
-             <td>{}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            escape(&card.variant),
-            card.state.as_str(),
-            card.current.map(|p| p.to_string()).unwrap_or_default(),
-            card.current.map(|p| p.year.to_string()).unwrap_or_default(),
-            escape(&powers.join(", ")),
-            escape(card.result.as_deref().unwrap_or("")),
-            date(card.activity),
-        );
+    for row in rows {
+        out.push_str(&row.html);
     }
     out.push_str("</tbody>\n</table></div>\n");
+}
+
+/// A game's row in the list of games (kept in the store as written).
+pub fn index_row(card: &GameCard) -> IndexRow {
+    let name = escape(&card.name);
+    let powers: Vec<String> = card
+        .centres
+        .iter()
+        .map(|(p, n)| format!("{} {n}", p.name()))
+        .collect();
+    let html = format!(
+        "<tr><td><a href=\"{name}/index.html\">{name}</a></td><td>{}</td><td>{}</td>\
+         <td>{}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+        escape(&card.variant),
+        card.state.as_str(),
+        card.current.map(|p| p.to_string()).unwrap_or_default(),
+        card.current.map(|p| p.year.to_string()).unwrap_or_default(),
+        escape(&powers.join(", ")),
+        escape(card.result.as_deref().unwrap_or("")),
+        date(card.activity),
+    );
+    IndexRow {
+        html,
+        activity: card.activity,
+        over: card.state.is_over(),
+    }
 }
 
 /// `<game>/index.html`: settings, who played, the phases, the centres

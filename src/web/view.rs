@@ -92,18 +92,22 @@ pub fn played_rows(game: &Game, records: &[PhaseRecord]) -> usize {
 }
 
 pub fn game_card(conn: &Connection, game: &Game) -> Result<GameCard, StoreError> {
-    let records = store::phases_of_game(conn, game.id)?;
-    card_of(conn, game, &records)
+    // The last two rows tell all a card shows: the latest phase (or, after
+    // a finished game's final position, the one before it).
+    let tail = store::last_phases(conn, game.id, 2)?;
+    card_of(conn, game, &tail)
 }
 
+/// The card from the game's phases, or the last of them (first to last).
 fn card_of(
     conn: &Connection,
     game: &Game,
     records: &[PhaseRecord],
 ) -> Result<GameCard, StoreError> {
     let played = played_rows(game, records);
+    let tail = &records[records.len().saturating_sub(2)..];
     let mut activity = game.created_at.max(game.ended_at.unwrap_or(0));
-    for record in records {
+    for record in tail {
         activity = activity
             .max(record.started_at)
             .max(record.processed_at.unwrap_or(0));
