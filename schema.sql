@@ -278,14 +278,14 @@ CREATE TABLE IF NOT EXISTS meta (
     value TEXT NOT NULL
 );
 
--- The web archive: what of each game its pages show (the phases processed,
+-- The web archive: what of each game its pages show (its count of phases,
 -- the newest archive entry, the state), so that only what changed is
 -- written again, whichever process changed it; and the game's row in the
 -- list of games as written (HTML), so that the list is made again without
 -- reading every game.
 CREATE TABLE IF NOT EXISTS web_published (
     game_id    INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
-    processed  INTEGER NOT NULL,
+    phases     INTEGER NOT NULL,
     archive_id INTEGER NOT NULL,
     state      TEXT    NOT NULL,
     row_html   TEXT    NOT NULL,

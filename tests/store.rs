@@ -1100,7 +1100,7 @@ fn write_everything(tx: &Connection, name: &str) {
     store::set_maps(tx, game, "a@example.org", false).unwrap();
     store::set_zone(tx, &format!("{name}@example.org"), Some("Asia/Tokyo")).unwrap();
     let published = store::Published {
-        processed: 0,
+        phases: 0,
         archive_id: 0,
         state: GameState::Forming,
     };

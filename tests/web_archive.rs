@@ -167,3 +167,26 @@ fn judge_archive_rebuilds_every_page_from_the_database() {
     assert!(!run.ok);
     assert!(run.stderr.contains("there is no game named 'nosuchgame'"), "{}", run.stderr);
 }
+
+#[test]
+fn a_rollback_takes_the_undone_phases_off_the_archive() {
+    let mut j = TestJudge::new("web-rollback");
+    let mut g = Played::start(&mut j, "undone");
+    g.play_first_year();
+    g.run_once();
+    assert!(g.folder().join("W1901A.html").exists());
+
+    // Back to the start of F1901M, then played otherwise: France moves to
+    // Gascony. The pages show the new F1901M; W1901A, current again and
+    // not processed, has no page.
+    g.master("ROLLBACK F1901M");
+    g.power('F', "A Par - Gas");
+    g.master("PROCESS F1901M");
+    g.run_once();
+    let fall = g.page("F1901M.html");
+    assert!(fall.contains("Army Paris -&gt; Gascony."), "{fall}");
+    assert!(!fall.contains("rel=\"next\""), "{fall}");
+    assert!(!g.folder().join("W1901A.html").exists());
+    assert!(!g.folder().join("W1901A.svg").exists());
+    assert!(!g.page("index.html").contains("W1901A"));
+}

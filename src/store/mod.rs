@@ -134,7 +134,7 @@ pub const MIGRATIONS: &[&str] = &[
     // table only).
     "CREATE TABLE IF NOT EXISTS web_published ( \
          game_id    INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE, \
-         processed  INTEGER NOT NULL, \
+         phases     INTEGER NOT NULL, \
          archive_id INTEGER NOT NULL, \
          state      TEXT    NOT NULL, \
          row_html   TEXT    NOT NULL, \

@@ -16,17 +16,20 @@ pub struct WebState {
     pub state: GameState,
     /// `SET PRIVATE`: never published.
     pub private: bool,
-    /// Its phases processed (rows with results).
-    pub processed: i64,
+    /// Its phases (rows: the one being played counts too).
+    pub phases: i64,
     /// Its newest archive entry's id (0: none).
     pub archive_id: i64,
     pub published: Option<Published>,
+    /// A notice to the game since it was published (a rollback, a
+    /// replacement, a setting): its pages are written again whole.
+    pub renewed: bool,
 }
 
 /// What was last published of a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Published {
-    pub processed: i64,
+    pub phases: i64,
     pub archive_id: i64,
     pub state: GameState,
 }
@@ -36,7 +39,7 @@ impl WebState {
     pub fn is_stale(&self) -> bool {
         self.published.as_ref()
             != Some(&Published {
-                processed: self.processed,
+                phases: self.phases,
                 archive_id: self.archive_id,
                 state: self.state,
             })
@@ -45,8 +48,8 @@ impl WebState {
 
 fn from_row(r: &Row<'_>) -> rusqlite::Result<WebState> {
     let published = match r.get::<_, Option<i64>>(6)? {
-        Some(processed) => Some(Published {
-            processed,
+        Some(phases) => Some(Published {
+            phases,
             archive_id: r.get(7)?,
             state: r.get(8)?,
         }),
@@ -57,9 +60,10 @@ fn from_row(r: &Row<'_>) -> rusqlite::Result<WebState> {
         name: r.get(1)?,
         state: r.get(2)?,
         private: r.get::<_, Option<bool>>(3)?.unwrap_or(false),
-        processed: r.get(4)?,
+        phases: r.get(4)?,
         archive_id: r.get(5)?,
         published,
+        renewed: r.get(9)?,
     })
 }
 
@@ -67,10 +71,11 @@ fn from_row(r: &Row<'_>) -> rusqlite::Result<WebState> {
 pub fn web_states(conn: &Connection) -> Result<Vec<WebState>> {
     let mut stmt = conn.prepare_cached(
         "SELECT g.id, g.name, g.state, json_extract(g.settings, '$.private'), \
-                (SELECT count(*) FROM phases p \
-                  WHERE p.game_id = g.id AND p.processed_at IS NOT NULL), \
+                (SELECT count(*) FROM phases p WHERE p.game_id = g.id), \
                 (SELECT coalesce(max(a.id), 0) FROM archive a WHERE a.game_id = g.id), \
-                w.processed, w.archive_id, w.state \
+                w.phases, w.archive_id, w.state, \
+                EXISTS (SELECT 1 FROM archive a WHERE a.game_id = g.id \
+                        AND a.id > coalesce(w.archive_id, 0) AND a.kind = 'notice') \
          FROM games g LEFT JOIN web_published w ON w.game_id = g.id \
          ORDER BY g.name, g.id",
     )?;
@@ -100,16 +105,16 @@ pub fn set_web_published(
     now: i64,
 ) -> Result<()> {
     conn.execute(
-        "INSERT INTO web_published (game_id, processed, archive_id, state, row_html, activity, \
+        "INSERT INTO web_published (game_id, phases, archive_id, state, row_html, activity, \
                                     over, updated_at) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) \
-         ON CONFLICT (game_id) DO UPDATE SET processed = excluded.processed, \
+         ON CONFLICT (game_id) DO UPDATE SET phases = excluded.phases, \
              archive_id = excluded.archive_id, state = excluded.state, \
              row_html = excluded.row_html, activity = excluded.activity, \
              over = excluded.over, updated_at = excluded.updated_at",
         params![
             game_id,
-            published.processed,
+            published.phases,
             published.archive_id,
             published.state,
             row.html,

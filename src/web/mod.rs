@@ -182,12 +182,13 @@ pub fn remove_game(site: &Site, name: &str) -> Result<bool, WebError> {
 }
 
 /// Where to start writing a game's phase pages again, given what was
-/// published of it: the next phase on, or all of them after a change of
-/// state or phases rolled back.
+/// published of it: from the phase then being played on (the
+/// `from`-th processed phase, for `write_game`), or all of them after a
+/// change of state or a notice (a rollback among them).
 pub fn first_to_write(state: &WebState) -> usize {
     match &state.published {
-        Some(p) if p.state == state.state && p.processed <= state.processed => {
-            usize::try_from(p.processed).unwrap_or(0)
+        Some(p) if p.state == state.state && p.phases <= state.phases && !state.renewed => {
+            usize::try_from(p.phases - 1).unwrap_or(0)
         }
         _ => 0,
     }
@@ -196,7 +197,7 @@ pub fn first_to_write(state: &WebState) -> usize {
 /// What the store holds of the game now, to record once it is written.
 pub fn published_now(state: &WebState) -> Published {
     Published {
-        processed: state.processed,
+        phases: state.phases,
         archive_id: state.archive_id,
         state: state.state,
     }
