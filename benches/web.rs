@@ -109,7 +109,9 @@ impl Play {
         let (now, game_id) = (self.now, self.game_id);
         let code = judge.config.judge.code.clone();
         let tx = judge.store.transaction().expect("begin");
-        let game = store::game_by_id(&tx, game_id).expect("read").expect("the game");
+        let game = store::game_by_id(&tx, game_id)
+            .expect("read")
+            .expect("the game");
         assert_eq!(game.state, GameState::Active, "the game goes on");
         let cur = current(&tx, game_id).expect("read").expect("a phase");
         let phase = cur.position.phase;
@@ -117,10 +119,21 @@ impl Play {
             order_everyone(&tx, game_id, &cur.record.phase, &mut self.rng, now);
         }
         if phase.kind == PhaseKind::Movement && phase.season == Season::Spring {
-            let body = format!("Message from France to everyone:\n\n{} & <more>.", phase.year);
+            let body = format!(
+                "Message from France to everyone:\n\n{} & <more>.",
+                phase.year
+            );
             let kind = ArchiveKind::Broadcast;
-            store::append_archive(&tx, game_id, Some(&cur.record.phase), kind, "Press", &body, now)
-                .expect("press");
+            store::append_archive(
+                &tx,
+                game_id,
+                Some(&cur.record.phase),
+                kind,
+                "Press",
+                &body,
+                now,
+            )
+            .expect("press");
         }
         process(&tx, &judge.templates, &code, &game, now, true).expect("process");
         tx.commit().expect("commit");
@@ -171,7 +184,9 @@ fn new_game(judge: &mut Judge, hash: &PasswordHash) -> i64 {
 /// A random legal order for every unit on the board.
 fn order_everyone(tx: &Connection, game_id: i64, phase: &str, rng: &mut Rng, now: i64) {
     let map = Map::standard();
-    let record = store::phase_by_name(tx, game_id, phase).expect("read").expect("phase");
+    let record = store::phase_by_name(tx, game_id, phase)
+        .expect("read")
+        .expect("phase");
     let position = position_of(&record).expect("position");
     for power in Power::ALL {
         for order in movement_orders(map, &position, power, rng) {
@@ -243,17 +258,27 @@ fn rebuild(root: &Path) -> f64 {
         .output()
         .expect("judge archive runs");
     let seconds = start.elapsed().as_secs_f64();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let www = root.join("var/www");
     for i in [0, 1, GAMES / 2, GAMES - 1] {
         let dir = www.join(format!("web{i:04}"));
         let pages = std::fs::read_dir(&dir)
             .expect("the game's folder")
-            .filter(|e| e.as_ref().is_ok_and(|e| e.file_name().to_string_lossy().ends_with(".svg")))
+            .filter(|e| {
+                e.as_ref()
+                    .is_ok_and(|e| e.file_name().to_string_lossy().ends_with(".svg"))
+            })
             .count();
         assert_eq!(pages as i64, PHASES, "{}", dir.display());
     }
-    let games = std::fs::read_dir(&www).expect("www").filter(|e| e.as_ref().is_ok_and(|e| e.path().is_dir())).count();
+    let games = std::fs::read_dir(&www)
+        .expect("www")
+        .filter(|e| e.as_ref().is_ok_and(|e| e.path().is_dir()))
+        .count();
     assert_eq!(games as i64, GAMES);
     println!("  rebuild: {seconds:.1} s");
     seconds

@@ -26,19 +26,32 @@ fn files_of(dir: &std::path::Path) -> Vec<String> {
 fn a_game_played_by_mail_is_published_a_page_per_processed_phase() {
     let mut j = TestJudge::new("web-archive");
     let mut g = Played::start(&mut j, "webgame");
-    g.power('E', "BROADCAST\nGreetings from London & <the fleet>.\nENDPRESS");
+    g.power(
+        'E',
+        "BROADCAST\nGreetings from London & <the fleet>.\nENDPRESS",
+    );
     g.play_first_year();
     g.run_once();
 
     assert_eq!(
         files_of(&g.folder()),
         [
-            "F1901M.html", "F1901M.svg", "S1901M.html", "S1901M.svg", "W1901A.html",
-            "W1901A.svg", "feed.atom", "game.json", "index.html"
+            "F1901M.html",
+            "F1901M.svg",
+            "S1901M.html",
+            "S1901M.svg",
+            "W1901A.html",
+            "W1901A.svg",
+            "feed.atom",
+            "game.json",
+            "index.html"
         ]
     );
     let top = std::fs::read_to_string(g.judge.dir.join("var/www/index.html")).unwrap();
-    assert!(top.contains("<a href=\"webgame/index.html\">webgame</a>"), "{top}");
+    assert!(
+        top.contains("<a href=\"webgame/index.html\">webgame</a>"),
+        "{top}"
+    );
     assert!(g.judge.dir.join("var/www/style.css").exists());
 
     let index = g.page("index.html");
@@ -48,31 +61,62 @@ fn a_game_played_by_mail_is_published_a_page_per_processed_phase() {
             "{index}"
         );
         let page = g.page(&format!("{phase}.html"));
-        assert!(page.contains(&format!("<img id=\"map\" src=\"{phase}.svg\"")), "{page}");
+        assert!(
+            page.contains(&format!("<img id=\"map\" src=\"{phase}.svg\"")),
+            "{page}"
+        );
         let svg = g.page(&format!("{phase}.svg"));
-        assert!(svg.starts_with("<svg") || svg.starts_with("<?xml"), "{phase}.svg");
+        assert!(
+            svg.starts_with("<svg") || svg.starts_with("<?xml"),
+            "{phase}.svg"
+        );
         assert!(page.contains("<section id=\"orders\""), "{page}");
-        assert!(page.contains("<a rel=\"up\" href=\"index.html\">"), "{page}");
+        assert!(
+            page.contains("<a rel=\"up\" href=\"index.html\">"),
+            "{page}"
+        );
     }
     // The press to everyone, escaped; the centre counts year by year.
-    assert!(index.contains("Greetings from London &amp; &lt;the fleet&gt;."), "{index}");
+    assert!(
+        index.contains("Greetings from London &amp; &lt;the fleet&gt;."),
+        "{index}"
+    );
     assert!(index.contains("<td>1901</td>"), "{index}");
     assert!(index.contains("<svg class=\"chart\""), "{index}");
 
     let spring = g.page("S1901M.html");
-    assert!(spring.contains("<li>Army Marseilles -&gt; Spain.</li>"), "{spring}");
     assert!(
-        spring.contains("<li>Army Munich -&gt; Burgundy.  <span class=\"tags\">(*bounce*)</span></li>"),
+        spring.contains("<li>Army Marseilles -&gt; Spain.</li>"),
+        "{spring}"
+    );
+    assert!(
+        spring.contains(
+            "<li>Army Munich -&gt; Burgundy.  <span class=\"tags\">(*bounce*)</span></li>"
+        ),
         "{spring}"
     );
     assert!(!spring.contains("rel=\"prev\""), "{spring}");
-    assert!(spring.contains("<a rel=\"next\" href=\"F1901M.html\">"), "{spring}");
+    assert!(
+        spring.contains("<a rel=\"next\" href=\"F1901M.html\">"),
+        "{spring}"
+    );
     let fall = g.page("F1901M.html");
-    assert!(fall.contains("<a rel=\"prev\" href=\"S1901M.html\">"), "{fall}");
-    assert!(fall.contains("<td>France</td><td class=\"n\">4</td><td class=\"n\">3</td><td>builds 1</td>"), "{fall}");
+    assert!(
+        fall.contains("<a rel=\"prev\" href=\"S1901M.html\">"),
+        "{fall}"
+    );
+    assert!(
+        fall.contains(
+            "<td>France</td><td class=\"n\">4</td><td class=\"n\">3</td><td>builds 1</td>"
+        ),
+        "{fall}"
+    );
     assert!(fall.contains("<td>builds 1</td>"), "{fall}");
     let winter = g.page("W1901A.html");
-    assert!(winter.contains("<li>Build army Marseilles.</li>"), "{winter}");
+    assert!(
+        winter.contains("<li>Build army Marseilles.</li>"),
+        "{winter}"
+    );
     assert!(!winter.contains("rel=\"next\""), "{winter}");
 
     // The feed: well-formed, an entry per phase and one for the press.
@@ -106,9 +150,18 @@ fn a_phase_processed_by_another_process_is_published_on_the_next_pass() {
     // process); the next pass publishes it and links S1901M to it.
     g.master("PROCESS F1901M");
     let run = g.run_once();
-    assert!(run.stderr.contains("web archive: game 'later' written (2 phase page(s))"), "{}", run.stderr);
-    assert!(g.page("S1901M.html").contains("<a rel=\"next\" href=\"F1901M.html\">"));
-    assert!(g.page("F1901M.html").contains("<a rel=\"prev\" href=\"S1901M.html\">"));
+    assert!(
+        run.stderr
+            .contains("web archive: game 'later' written (2 phase page(s))"),
+        "{}",
+        run.stderr
+    );
+    assert!(g
+        .page("S1901M.html")
+        .contains("<a rel=\"next\" href=\"F1901M.html\">"));
+    assert!(g
+        .page("F1901M.html")
+        .contains("<a rel=\"prev\" href=\"S1901M.html\">"));
 
     // Nothing new: nothing written.
     let run = g.run_once();
@@ -150,7 +203,11 @@ fn judge_archive_rebuilds_every_page_from_the_database() {
     g.play_first_year();
     let run = g.judge.run(&["archive"], b"");
     assert!(run.ok, "{}", run.stderr);
-    assert!(run.stdout.contains("wrote rebuilt/ (3 phase page(s))"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("wrote rebuilt/ (3 phase page(s))"),
+        "{}",
+        run.stdout
+    );
     // Up to date: nothing to write but the index.
     let run = g.judge.run(&["archive"], b"");
     assert!(!run.stdout.contains("wrote rebuilt/"), "{}", run.stdout);
@@ -159,13 +216,21 @@ fn judge_archive_rebuilds_every_page_from_the_database() {
     std::fs::write(g.folder().join("S1899M.html"), "left over").unwrap();
     let run = g.judge.run(&["archive", "--rebuild", "rebuilt"], b"");
     assert!(run.ok, "{}", run.stderr);
-    assert!(run.stdout.contains("wrote rebuilt/ (3 phase page(s))"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("wrote rebuilt/ (3 phase page(s))"),
+        "{}",
+        run.stdout
+    );
     assert!(g.folder().join("F1901M.svg").exists());
     assert!(!g.folder().join("S1899M.html").exists());
 
     let run = g.judge.run(&["archive", "nosuchgame"], b"");
     assert!(!run.ok);
-    assert!(run.stderr.contains("there is no game named 'nosuchgame'"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("there is no game named 'nosuchgame'"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]

@@ -37,7 +37,10 @@ fn assert_nowhere(www: &Path, secrets: &[String]) {
     assert!(files.len() > 5, "the archive was written: {files:?}");
     for (name, bytes) in &files {
         for secret in secrets {
-            let escaped = secret.replace('&', "&amp;").replace('>', "&gt;").replace('<', "&lt;");
+            let escaped = secret
+                .replace('&', "&amp;")
+                .replace('>', "&gt;")
+                .replace('<', "&lt;");
             for form in [secret.clone(), secret.to_lowercase(), escaped] {
                 assert!(!contains(bytes, &form), "{name} shows the secret {form:?}");
             }
@@ -112,7 +115,12 @@ fn a_private_game_is_never_published_and_a_published_one_is_withdrawn() {
     hidden.power('F', "A Par - Bur");
     hidden.master("PROCESS S1901M");
     let r = hidden.master("LIST hidden");
-    assert!(r[0].body.contains("Private: not published in the web archive"), "{}", dump(&r));
+    assert!(
+        r[0].body
+            .contains("Private: not published in the web archive"),
+        "{}",
+        dump(&r)
+    );
     hidden.run_once();
     let www = j.dir.join("var/www");
     assert!(!www.join("hidden").exists());
@@ -126,7 +134,11 @@ fn a_private_game_is_never_published_and_a_published_one_is_withdrawn() {
     assert!(shown.folder().join("S1901M.html").exists());
     shown.master("SET PRIVATE");
     let run = shown.run_once();
-    assert!(run.stderr.contains("game 'shown' is private"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("game 'shown' is private"),
+        "{}",
+        run.stderr
+    );
     assert!(!shown.folder().exists());
     let top = std::fs::read_to_string(www.join("index.html")).unwrap();
     assert!(!top.contains("shown"), "{top}");

@@ -7,8 +7,8 @@
 use std::sync::Mutex;
 
 use crate::config::Config;
-use crate::store::{self, Store, WebState};
 use crate::store::IndexRow;
+use crate::store::{self, Store, WebState};
 use crate::web::{first_to_write, published_now, remove_game, write_game, write_site_index, Site};
 
 pub struct Options {
@@ -67,8 +67,14 @@ pub fn run(config: &Config, options: &Options) -> Result<Vec<String>, String> {
     for (state, outcome) in written {
         match outcome {
             Ok((row, n)) => {
-                store::set_web_published(&tx, state.game_id, &published_now(state), &row, options.now)
-                    .map_err(|e| e.to_string())?;
+                store::set_web_published(
+                    &tx,
+                    state.game_id,
+                    &published_now(state),
+                    &row,
+                    options.now,
+                )
+                .map_err(|e| e.to_string())?;
                 lines.push(format!("wrote {}/ ({n} phase page(s))", state.name));
                 (games, phases) = (games + 1, phases + n);
             }
@@ -116,7 +122,10 @@ fn write_games<'s>(
                         Err(e) => Err(format!("cannot open the database: {e}")),
                         Ok(store) => one_game(store, site, state, rebuild),
                     };
-                    results.lock().unwrap_or_else(|e| e.into_inner()).push((i, outcome));
+                    results
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push((i, outcome));
                 }
             });
         }

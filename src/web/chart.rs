@@ -35,7 +35,10 @@ pub fn centres_chart(rows: &[(String, [usize; 7])]) -> String {
          width=\"{WIDTH}\" height=\"{HEIGHT}\" role=\"img\" \
          aria-label=\"Supply centres per power over the years\">\n"
     );
-    for n in [0, 6, 12, 18, 24, 30].into_iter().filter(|&n| n as f32 <= top) {
+    for n in [0, 6, 12, 18, 24, 30]
+        .into_iter()
+        .filter(|&n| n as f32 <= top)
+    {
         let _ = writeln!(
             out,
             "<line x1=\"{LEFT}\" x2=\"{}\" y1=\"{y:.1}\" y2=\"{y:.1}\" stroke=\"#ddd\"/>\

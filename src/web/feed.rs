@@ -22,7 +22,13 @@ pub struct Publisher<'a> {
 fn tag(by: &Publisher<'_>, game: &str, what: &str) -> String {
     let clean = |s: &str| -> String {
         s.chars()
-            .map(|c| if c.is_ascii_alphanumeric() || "@.-_".contains(c) { c } else { '-' })
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || "@.-_".contains(c) {
+                    c
+                } else {
+                    '-'
+                }
+            })
             .collect()
     };
     format!(
@@ -65,7 +71,7 @@ pub fn game_feed(by: &Publisher<'_>, view: &GameView) -> String {
             ),
         ));
     }
-    entries.sort_by(|a, b| b.0.cmp(&a.0));
+    entries.sort_by_key(|e| std::cmp::Reverse(e.0));
     let updated = entries.first().map_or(card.activity, |e| e.0);
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n");
     let _ = write!(

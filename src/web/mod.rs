@@ -132,17 +132,17 @@ pub fn write_game(
     files::ensure_dir(&dir)?;
     let records = store::phases_of_game(conn, game.id)?;
     let played = view::played_rows(game, &records);
-    let processed: Vec<usize> = (0..played)
-        .filter(|&i| records[i].is_processed())
-        .collect();
+    let processed: Vec<usize> = (0..played).filter(|&i| records[i].is_processed()).collect();
     let phase_code = |k: usize| records[processed[k]].phase.as_str();
     let mut written = 0;
     for k in from.saturating_sub(1)..processed.len() {
         let Some(phase) = view::phase_view(conn, &site.code, game, &records, processed[k])? else {
             continue;
         };
-        let prev = k.checked_sub(1).map(|j| phase_code(j).parse().ok()).flatten();
-        let next = processed.get(k + 1).and_then(|&i| records[i].phase.parse().ok());
+        let prev = k.checked_sub(1).and_then(|j| phase_code(j).parse().ok());
+        let next = processed
+            .get(k + 1)
+            .and_then(|&i| records[i].phase.parse().ok());
         let code = phase.phase.to_string();
         files::write_atomic(&dir.join(format!("{code}.svg")), phase.svg.as_bytes())?;
         let html = pages::phase_page(&phase, prev, next);
@@ -157,7 +157,8 @@ pub fn write_game(
     files::write_atomic(&dir.join("index.html"), pages::game_index(&view).as_bytes())?;
     let feed = feed::game_feed(&site.publisher(), &view);
     files::write_atomic(&dir.join("feed.atom"), feed.as_bytes())?;
-    let json = serde_json::to_string_pretty(&game_json(conn, game, Orders::Processed)?).map_err(StoreError::from)?;
+    let json = serde_json::to_string_pretty(&game_json(conn, game, Orders::Processed)?)
+        .map_err(StoreError::from)?;
     files::write_atomic(&dir.join("game.json"), format!("{json}\n").as_bytes())?;
     Ok(GameWritten {
         row: pages::index_row(&view.card),

@@ -31,7 +31,13 @@ pub fn site_index(judge_name: &str, rows: &[IndexRow]) -> String {
     body.push_str("</section>\n<section id=\"finished\">\n<h2>Finished games</h2>\n");
     games_table(&mut body, &over);
     body.push_str("</section>\n");
-    page(&format!("{judge_name}: the games"), "style.css", "", &body, "")
+    page(
+        &format!("{judge_name}: the games"),
+        "style.css",
+        "",
+        &body,
+        "",
+    )
 }
 
 fn games_table(out: &mut String, rows: &[&IndexRow]) {
@@ -246,7 +252,11 @@ fn orders(body: &mut String, map: &Map, view: &PhaseView) {
         body.push_str("<p class=\"muted\">No orders.</p>\n");
     }
     for power in Power::ALL {
-        let mine: Vec<_> = view.orders.iter().filter(|(o, _)| o.power == power).collect();
+        let mine: Vec<_> = view
+            .orders
+            .iter()
+            .filter(|(o, _)| o.power == power)
+            .collect();
         if mine.is_empty() {
             continue;
         }

@@ -215,10 +215,7 @@ fn tenures(conn: &Connection, game: &Game) -> Result<Vec<PowerView>, StoreError>
 }
 
 /// The centre counts at the start, after each year, and at the end.
-fn years(
-    records: &[PhaseRecord],
-    played: usize,
-) -> Result<Vec<(String, [usize; 7])>, StoreError> {
+fn years(records: &[PhaseRecord], played: usize) -> Result<Vec<(String, [usize; 7])>, StoreError> {
     let counts = |p: &Position| Power::ALL.map(|power| p.centre_count(power));
     let mut rows = Vec::new();
     let mut year: Option<u16> = None;

@@ -82,7 +82,9 @@ impl<'j> Played<'j> {
 
     /// `judge run --once` at the judge's clock; it must succeed.
     pub fn run_once(&self) -> Run {
-        let run = self.judge.run(&["run", "--once", "--now", &self.judge.now.clone()], b"");
+        let run = self
+            .judge
+            .run(&["run", "--once", "--now", &self.judge.now.clone()], b"");
         assert!(run.ok, "judge run --once failed: {}", run.stderr);
         run
     }
