@@ -189,11 +189,22 @@ fn a_failing_write_holds_up_no_phase_and_is_tried_again() {
     );
     assert!(g.judge.export("stuck")["phases"][0]["results"].is_object());
 
+    // `judge check` names the folder it cannot write.
+    let check = g.judge.run(&["check"], b"");
+    assert!(!check.ok);
+    assert!(
+        check.stdout.lines().any(|l| l.starts_with("error: ") && l.contains("var/www")),
+        "{}",
+        check.stdout
+    );
+
     // Mended: the next pass writes what the failed one could not.
     std::fs::remove_file(&www).unwrap();
     g.run_once();
     assert!(g.page("S1901M.html").contains("Army Paris -&gt; Burgundy."));
     assert!(www.join("index.html").exists());
+    let check = g.judge.run(&["check"], b"");
+    assert!(check.stdout.contains("ok: [web]"), "{}", check.stdout);
 }
 
 #[test]
