@@ -127,10 +127,18 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 threads,
                 now: judge::commands::parse_now(None)?,
             };
-            for line in archive::run(&config, &options)? {
+            let written = archive::run(&config, &options)?;
+            for line in &written.lines {
                 println!("{line}");
             }
-            Ok(ExitCode::SUCCESS)
+            for failure in &written.failures {
+                eprintln!("judge archive: not written: {failure}");
+            }
+            Ok(if written.failures.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
         }
         Command::Export { game } => {
             let config = Config::load(&cli.config)?;

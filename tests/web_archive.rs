@@ -193,7 +193,10 @@ fn a_failing_write_holds_up_no_phase_and_is_tried_again() {
     let check = g.judge.run(&["check"], b"");
     assert!(!check.ok);
     assert!(
-        check.stdout.lines().any(|l| l.starts_with("error: ") && l.contains("var/www")),
+        check
+            .stdout
+            .lines()
+            .any(|l| l.starts_with("error: ") && l.contains("var/www")),
         "{}",
         check.stdout
     );

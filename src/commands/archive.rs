@@ -22,9 +22,16 @@ pub struct Options {
     pub now: i64,
 }
 
-/// What was written, a line each; an error when anything failed (after
-/// writing the rest).
-pub fn run(config: &Config, options: &Options) -> Result<Vec<String>, String> {
+/// What a run wrote, a line each, and what it could not write (the rest
+/// was written all the same).
+pub struct Written {
+    pub lines: Vec<String>,
+    pub failures: Vec<String>,
+}
+
+/// Writes the archive; an error only when nothing could be done (no
+/// database, no such game).
+pub fn run(config: &Config, options: &Options) -> Result<Written, String> {
     let mut store = Store::open(config.database_path()).map_err(|e| {
         format!(
             "cannot open the database {}: {e}",
@@ -88,14 +95,7 @@ pub fn run(config: &Config, options: &Options) -> Result<Vec<String>, String> {
         )),
         Err(e) => failures.push(format!("the index: {e}")),
     }
-    if failures.is_empty() {
-        Ok(lines)
-    } else {
-        for line in &lines {
-            println!("{line}");
-        }
-        Err(failures.join("\n"))
-    }
+    Ok(Written { lines, failures })
 }
 
 type Outcome = Result<(IndexRow, usize), String>;

@@ -27,7 +27,7 @@ pub mod html;
 pub mod pages;
 pub mod view;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use rusqlite::Connection;
 
@@ -264,9 +264,7 @@ fn withdraw(
     state: &WebState,
     report: &mut PassReport,
 ) -> Result<(), WebError> {
-    let there = site
-        .game_dir(&state.name)
-        .is_ok_and(|d| Path::new(&d).exists());
+    let there = site.game_dir(&state.name).is_ok_and(|d| d.exists());
     if state.published.is_none() && !there {
         return Ok(());
     }

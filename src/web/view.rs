@@ -9,7 +9,7 @@ use rusqlite::Connection;
 use crate::engine::map::{Map, Power};
 use crate::engine::order::Order;
 use crate::engine::outcome::Outcome;
-use crate::engine::phase::Phase;
+use crate::engine::phase::{Phase, PhaseKind};
 use crate::engine::position::{Dislodged, Position};
 use crate::game::maps::picture_of_phase;
 use crate::game::summary::final_row;
@@ -262,10 +262,13 @@ pub fn phase_view(
         return Ok(None);
     };
     let picture = picture_of_phase(conn, judge_code, game, Some(&record.phase))?;
+    let svg = picture.svg();
     let after = records.get(i + 1).map(position_of).transpose()?;
-    let mut orders = picture.orders.clone();
     let map = Map::standard();
-    if picture.position.phase.kind != crate::engine::phase::PhaseKind::Adjustment {
+    let mut orders = picture.orders;
+    // As the results mail lists them: by power, then by the unit's
+    // province; adjustments in the order given.
+    if picture.position.phase.kind != PhaseKind::Adjustment {
         orders.sort_by_key(|(o, _)| (o.power, map.name(map.province_of(o.location))));
     } else {
         orders.sort_by_key(|(o, _)| o.power);
@@ -274,7 +277,7 @@ pub fn phase_view(
         game: game.name.clone(),
         phase: picture.position.phase,
         processed_at,
-        svg: picture.svg(),
+        svg,
         before: picture.position,
         orders,
         dislodged: picture.retreats,
