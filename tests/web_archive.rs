@@ -269,3 +269,26 @@ fn a_rollback_takes_the_undone_phases_off_the_archive() {
     assert!(!g.folder().join("W1901A.svg").exists());
     assert!(!g.page("index.html").contains("W1901A"));
 }
+
+#[test]
+fn the_index_lists_the_newest_first_and_the_finished_apart() {
+    let mut j = TestJudge::new("web-index");
+    Played::start(&mut j, "older").master("PROCESS S1901M");
+    j.now = at(2);
+    let mut ended = Played::start(&mut j, "ended");
+    ended.master("TERMINATE");
+    j.now = at(4);
+    Played::start(&mut j, "newer").master("PROCESS S1901M");
+    let run = j.run(&["run", "--once", "--now", &at(5)], b"");
+    assert!(run.ok, "{}", run.stderr);
+
+    let top = std::fs::read_to_string(j.dir.join("var/www/index.html")).unwrap();
+    let (playing, finished) = top.split_once("<section id=\"finished\">").unwrap();
+    let newer = playing.find(">newer</a>").expect("newer is in play");
+    let older = playing.find(">older</a>").expect("older is in play");
+    assert!(newer < older, "newest activity first: {playing}");
+    assert!(!playing.contains(">ended</a>"), "{playing}");
+    assert!(finished.contains("<a href=\"ended/index.html\">ended</a>"), "{finished}");
+    assert!(finished.contains("<td>terminated</td>"), "{finished}");
+    assert!(finished.contains("<td>Terminated by the Master.</td>"), "{finished}");
+}
