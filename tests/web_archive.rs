@@ -288,7 +288,13 @@ fn the_index_lists_the_newest_first_and_the_finished_apart() {
     let older = playing.find(">older</a>").expect("older is in play");
     assert!(newer < older, "newest activity first: {playing}");
     assert!(!playing.contains(">ended</a>"), "{playing}");
-    assert!(finished.contains("<a href=\"ended/index.html\">ended</a>"), "{finished}");
+    assert!(
+        finished.contains("<a href=\"ended/index.html\">ended</a>"),
+        "{finished}"
+    );
     assert!(finished.contains("<td>terminated</td>"), "{finished}");
-    assert!(finished.contains("<td>Terminated by the Master.</td>"), "{finished}");
+    assert!(
+        finished.contains("<td>Terminated by the Master.</td>"),
+        "{finished}"
+    );
 }
