@@ -16,7 +16,7 @@ pub struct WebState {
     pub state: GameState,
     /// `SET PRIVATE`: never published.
     pub private: bool,
-    /// Its phases (rows: the one being played counts too).
+    /// Its phases (the one being played counts too).
     pub phases: i64,
     /// Its newest archive entry's id (0: none).
     pub archive_id: i64,
@@ -69,15 +69,24 @@ fn from_row(r: &Row<'_>) -> rusqlite::Result<WebState> {
 
 /// Every game, by name, with what was published of it.
 pub fn web_states(conn: &Connection) -> Result<Vec<WebState>> {
+    // A game's phases are numbered 1, 2, ... (`seq`, gone again on a
+    // rollback): the highest is their count, one seek in its index. The
+    // notice check reads only the entries past the published one.
     let mut stmt = conn.prepare_cached(
-        "SELECT g.id, g.name, g.state, json_extract(g.settings, '$.private'), \
-                (SELECT count(*) FROM phases p WHERE p.game_id = g.id), \
-                (SELECT coalesce(max(a.id), 0) FROM archive a WHERE a.game_id = g.id), \
+        "SELECT s.id, s.name, s.state, s.private, s.phases, s.archive_id, \
                 w.phases, w.archive_id, w.state, \
-                EXISTS (SELECT 1 FROM archive a WHERE a.game_id = g.id \
-                        AND a.id > coalesce(w.archive_id, 0) AND a.kind = 'notice') \
-         FROM games g LEFT JOIN web_published w ON w.game_id = g.id \
-         ORDER BY g.name, g.id",
+                CASE WHEN w.archive_id IS NULL OR s.archive_id <= w.archive_id THEN 0 \
+                     ELSE EXISTS (SELECT 1 FROM archive a WHERE a.game_id = s.id \
+                                  AND a.id > w.archive_id AND a.kind = 'notice') END \
+         FROM (SELECT g.id AS id, g.name AS name, g.state AS state, \
+                      json_extract(g.settings, '$.private') AS private, \
+                      (SELECT coalesce(max(p.seq), 0) FROM phases p \
+                        WHERE p.game_id = g.id) AS phases, \
+                      (SELECT coalesce(max(a.id), 0) FROM archive a \
+                        WHERE a.game_id = g.id) AS archive_id \
+               FROM games g) s \
+         LEFT JOIN web_published w ON w.game_id = s.id \
+         ORDER BY s.name, s.id",
     )?;
     let rows = stmt.query_map([], from_row)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
