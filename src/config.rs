@@ -94,10 +94,13 @@ fn default_max_bytes() -> usize {
     256 * 1024
 }
 
-/// `[web]`: the archive's pages, and the judge's own server for them.
+/// `[web]`: the archive of every game as web pages, written by the judge.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WebSection {
+    /// Whether `judge run` writes the pages as games are played.
+    #[serde(default = "default_web_enabled")]
+    pub enabled: bool,
     /// The folder of the pages.
     #[serde(default = "default_web_path")]
     pub path: PathBuf,
@@ -110,10 +113,15 @@ pub struct WebSection {
 impl Default for WebSection {
     fn default() -> Self {
         WebSection {
+            enabled: default_web_enabled(),
             path: default_web_path(),
             listen: None,
         }
     }
+}
+
+fn default_web_enabled() -> bool {
+    true
 }
 
 fn default_web_path() -> PathBuf {
@@ -214,7 +222,7 @@ impl Config {
         self.resolve(&self.store.path)
     }
 
-    /// The folder of the archive's pages.
+    /// The web archive's folder.
     pub fn web_path(&self) -> PathBuf {
         self.resolve(&self.web.path)
     }

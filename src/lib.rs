@@ -21,6 +21,8 @@
 //!   and out, archive — and argon2id password hashing.
 //! - [`mail`]: one inbound mail read into values, one outbound mail rendered.
 //! - [`report`]: the mails to the whole game (results), from editable templates.
+//! - [`web`]: the web archive: every game as static pages, written as it
+//!   is played and by `judge archive`.
 //! - [`fault`]: panics injected on purpose by tests (debug builds only).
 
 pub mod app;
@@ -34,6 +36,7 @@ pub mod interchange;
 pub mod mail;
 pub mod report;
 pub mod store;
+pub mod web;
 
 /// The board drawn (`crates/draw`), pure like the engine.
 pub use judge_draw as draw;

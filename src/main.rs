@@ -33,6 +33,18 @@ enum Command {
     },
     /// Print a game as JSON: every phase, its position, orders and results.
     Export { game: String },
+    /// Write the web archive (`[web] path`) from the database: what it
+    /// lacks, or with --rebuild every page.
+    Archive {
+        /// Write every page again (a thread per core).
+        #[arg(long)]
+        rebuild: bool,
+        /// Threads for --rebuild (default: one per core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// One game only (and the index of all games).
+        game: Option<String>,
+    },
     /// Draw the map of a phase (with its orders and results), or of the
     /// current position: PNG, or SVG.
     Map {
@@ -102,6 +114,32 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             png,
             output,
         } => map(&cli.config, &game, phase.as_deref(), (svg, png), output),
+        Command::Archive {
+            rebuild,
+            threads,
+            game,
+        } => {
+            use judge::commands::archive;
+            let config = Config::load(&cli.config)?;
+            let options = archive::Options {
+                rebuild,
+                game,
+                threads,
+                now: judge::commands::parse_now(None)?,
+            };
+            let written = archive::run(&config, &options)?;
+            for line in &written.lines {
+                println!("{line}");
+            }
+            for failure in &written.failures {
+                eprintln!("judge archive: not written: {failure}");
+            }
+            Ok(if written.failures.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
+        }
         Command::Export { game } => {
             let config = Config::load(&cli.config)?;
             let value = judge::commands::export::run(&config, &game)?;

@@ -303,90 +303,16 @@ fn play(j: &mut TestJudge) {
     );
 }
 
-/// The game's pages in `var/www`, as W1's `judge archive` is to write
-/// them (the contract: `index.html` → `<game>/index.html` → `<PHASE>.html`
-/// with `img#map`, `#orders`, `a[rel=prev|next|up]`, the arrow keys),
-/// written here from `judge export` and `judge map` until `judge archive`
-/// is on this branch; then this function becomes that one command.
+/// The game's pages in `var/www`, written by `judge archive` from the
+/// database, as `judge run` writes them after each phase.
 fn archive(j: &TestJudge) {
-    let www = j.dir.join("var/www");
-    let game = www.join(GAME);
-    std::fs::create_dir_all(&game).unwrap();
-    let export = j.export(GAME);
-    let all = export["phases"].as_array().unwrap();
-    // The last phase is the current one: not published.
-    let done = &all[..all.len() - 1];
-    let names: Vec<&str> = done.iter().map(|p| p["phase"].as_str().unwrap()).collect();
-    std::fs::write(
-        www.join("style.css"),
-        "img { max-width: 100%; height: auto; }\n",
-    )
-    .unwrap();
-    let index = format!("<a href=\"{GAME}/index.html\">{GAME}</a>");
-    std::fs::write(www.join("index.html"), page("Games", &index, "")).unwrap();
-    let links: String = names
-        .iter()
-        .map(|n| format!("<li><a href=\"{n}.html\">{n}</a></li>"))
-        .collect();
-    let list = format!("<ul>{links}</ul>");
-    std::fs::write(game.join("index.html"), page(GAME, &list, "../")).unwrap();
-    for (i, phase) in done.iter().enumerate() {
-        let code = names[i];
-        let svg = game.join(format!("{code}.svg"));
-        let run = j.run(
-            &["map", GAME, code, "--svg", "-o", svg.to_str().unwrap()],
-            b"",
-        );
-        assert!(run.ok, "judge map: {}", run.stderr);
-        let link = |rel: &str, to: Option<&&str>| {
-            to.map(|n| format!("<a rel=\"{rel}\" href=\"{n}.html\">{n}</a>"))
-                .unwrap_or_default()
-        };
-        let nav = format!(
-            "<nav>{} <a rel=\"up\" href=\"index.html\">{GAME}</a> {}</nav>",
-            link("prev", i.checked_sub(1).and_then(|p| names.get(p))),
-            link("next", names.get(i + 1)),
-        );
-        let body = phase_body(code, &nav, &phase["orders"]);
-        std::fs::write(game.join(format!("{code}.html")), page(code, &body, "../")).unwrap();
-    }
-}
-
-/// A page of the stand-in archive: `title`, `body`, the style sheet `up`
-/// from here.
-fn page(title: &str, body: &str, up: &str) -> String {
-    format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>{title}</title><link rel=\"stylesheet\" href=\"{up}style.css\"></head>\
-         <body><h1>{title}</h1>{body}</body></html>\n"
-    )
-}
-
-/// A phase page's body in the stand-in archive: `nav`, the map, the
-/// orders (`{"FRANCE": ["A PAR - BUR", ...]}`), the arrow keys.
-fn phase_body(code: &str, nav: &str, orders: &Value) -> String {
-    let orders: String = orders
-        .as_object()
-        .into_iter()
-        .flatten()
-        .map(|(power, list)| {
-            let list: Vec<&str> = list
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .collect();
-            format!("{power}: {}\n", list.join(", "))
-        })
-        .collect();
-    format!(
-        "{nav}<img id=\"map\" src=\"{code}.svg\" alt=\"the map\">\
-         <section id=\"orders\"><pre>{orders}</pre></section>\
-         <script>document.addEventListener('keydown', e => {{ \
-         const a = document.querySelector({{ArrowLeft: 'a[rel=prev]', ArrowRight: 'a[rel=next]'}}[e.key]); \
-         if (a) location.href = a.href; }});</script>"
-    )
+    let run = j.run(&["archive"], b"");
+    assert!(run.ok, "judge archive failed: {}", run.stderr);
+    assert!(
+        j.dir.join(format!("var/www/{GAME}/S1901M.html")).is_file(),
+        "judge archive wrote no S1901M page: {}",
+        run.stdout
+    );
 }
 
 /// Whether the text of `#orders` holds France's first order, in any of the

@@ -21,7 +21,7 @@ const LAYERS: &[&[&str]] = &[
     &["commands"],
     &["daemon"],
     &["app"],
-    &["frontend"],
+    &["frontend", "web"],
     &["config"],
     &["game"],
     &["store", "mail", "report", "interchange", "fault"],

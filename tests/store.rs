@@ -1101,6 +1101,17 @@ fn write_everything(tx: &Connection, name: &str) {
     store::set_zone(tx, &format!("{name}@example.org"), Some("Asia/Tokyo")).unwrap();
     let ahead = [(3, "A Par - Bur".to_string())];
     store::replace_preorders(tx, game, "FRANCE", "F1901M", &ahead, T0).unwrap();
+    let published = store::Published {
+        phases: 0,
+        archive_id: 0,
+        state: GameState::Forming,
+    };
+    let row = store::IndexRow {
+        html: format!("<tr><td>{name}</td></tr>"),
+        activity: T0,
+        over: false,
+    };
+    store::set_web_published(tx, game, &published, &row, T0).unwrap();
 }
 
 fn row_counts(conn: &Connection) -> Vec<(String, i64)> {

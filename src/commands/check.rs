@@ -79,6 +79,10 @@ pub fn run(config_path: &Path) -> (Vec<String>, bool) {
             other => check(Ok(format!("[{name}] kind {other}"))),
         }
     }
+    if config.web.enabled {
+        let www = config.web_path();
+        check(writable_dir(&www).map(|_| format!("[web] {} is writable", www.display())));
+    }
     if let Err(e) = crate::daemon::configured::inbox(&config) {
         check(Err(e));
     }

@@ -1,6 +1,7 @@
 //! The `judge` subcommands, one file each.
 
 pub mod adjudicate;
+pub mod archive;
 pub mod check;
 pub mod export;
 pub mod handle;

@@ -1,8 +1,9 @@
 //! `judge run`: the long-running service, one async task on one runtime.
 //! Each pass, in order: take in the waiting mail (each stored before the
 //! mailbox lets it go), handle mail other processes stored, run the clock,
-//! send what is queued; then wait for mail, another process's commit, the
-//! next tick, or the shutdown signal. `--once` does one pass and exits.
+//! send what is queued, bring the web archive up to date (`publish.rs`);
+//! then wait for mail, another process's commit, the next tick, or the
+//! shutdown signal. `--once` does one pass and exits.
 //!
 //! Why this shape: the mailboxes are async (IMAP by async-imap, SMTP by
 //! lettre's tokio transport, sendmail a tokio child), the store is
@@ -25,6 +26,7 @@ pub mod imap;
 pub mod mailbox;
 mod maildir;
 pub mod net;
+mod publish;
 mod sendmail;
 pub mod smtp;
 mod web_server;
@@ -241,6 +243,11 @@ impl Service {
         if let Err(e) = self.send_out(t).await {
             self.failed("sending mail", e);
         }
+        // Last: the pages never hold up a phase or a mail. A failure is
+        // logged and tried again next pass, not counted against `--once`.
+        self.work
+            .blocking(move |side| publish::publish(&side.judge, t))
+            .await;
         seen
     }
 

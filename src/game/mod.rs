@@ -4,6 +4,7 @@
 pub mod clock;
 pub mod deadline;
 pub mod draw;
+pub mod export;
 pub mod maps;
 pub mod order_entry;
 pub mod orders;

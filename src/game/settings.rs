@@ -75,6 +75,9 @@ pub struct GameSettings {
     /// over (SET ABSENCE), together.
     #[serde(default = "default_absence_days")]
     pub absence_days: u32,
+    /// SET PRIVATE: the game is not published in the web archive.
+    #[serde(default)]
+    pub private: bool,
 }
 
 /// The schedule for a phase kind.
@@ -111,6 +114,7 @@ impl GameSettings {
             takeovers: false,
             approved: Default::default(),
             absence_days: defaults.absence_days,
+            private: false,
         }
     }
 

@@ -79,3 +79,10 @@ pub fn archive_between(
 pub fn archive_of_game(conn: &Connection, game_id: i64) -> Result<Vec<ArchiveEntry>> {
     archive_between(conn, game_id, i64::MIN, i64::MAX)
 }
+
+/// When the game's archive last grew (None: it is empty).
+pub fn last_archived_at(conn: &Connection, game_id: i64) -> Result<Option<i64>> {
+    Ok(conn
+        .prepare_cached("SELECT max(created_at) FROM archive WHERE game_id = ?1")?
+        .query_row([game_id], |r| r.get(0))?)
+}

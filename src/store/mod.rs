@@ -39,6 +39,7 @@
 //!   queue with retry backoff.
 //! - `archive`: what was sent to the whole game.
 //! - `throttle`: failed sign-ons and locks, replies to strangers.
+//! - `web`: what the web archive has published of each game.
 //! - `password`: argon2id hashing of passwords.
 
 use std::fmt;
@@ -59,6 +60,7 @@ mod preorders;
 mod press;
 mod seats;
 mod throttle;
+mod web;
 mod zones;
 
 pub use archive::*;
@@ -72,6 +74,7 @@ pub use preorders::*;
 pub use press::*;
 pub use seats::*;
 pub use throttle::*;
+pub use web::*;
 pub use zones::*;
 
 /// The schema, applied (idempotently) at every open.
@@ -139,6 +142,17 @@ pub const MIGRATIONS: &[&str] = &[
          text       TEXT    NOT NULL, \
          created_at INTEGER NOT NULL); \
      CREATE INDEX IF NOT EXISTS preorders_by_game ON preorders (game_id, phase, power);",
+    // 7 -> 8: what the web archive has published of each game (a new
+    // table only).
+    "CREATE TABLE IF NOT EXISTS web_published ( \
+         game_id    INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE, \
+         phases     INTEGER NOT NULL, \
+         archive_id INTEGER NOT NULL, \
+         state      TEXT    NOT NULL, \
+         row_html   TEXT    NOT NULL, \
+         activity   INTEGER NOT NULL, \
+         over       INTEGER NOT NULL CHECK (over IN (0, 1)), \
+         updated_at INTEGER NOT NULL);",
 ];
 
 /// The version this build writes and understands.

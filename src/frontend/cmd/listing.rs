@@ -87,6 +87,15 @@ pub fn settings_lines(set: &GameSettings, now: i64) -> Vec<String> {
         ),
     ];
     lines.extend(schedule_lines(set, now));
-    lines.extend([end, draw.to_string()]);
+    lines.extend([end, draw.to_string(), publicity(set)]);
     lines
+}
+
+/// Whether the game is in the web archive.
+fn publicity(set: &GameSettings) -> String {
+    if set.private {
+        "Private: not published in the web archive (SET PUBLIC publishes it).".to_string()
+    } else {
+        "Public: the processed phases are published in the web archive.".to_string()
+    }
 }

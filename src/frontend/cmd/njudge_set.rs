@@ -87,14 +87,15 @@ fn press_form(what: &str, rest: &str) -> Option<NjudgeSet> {
              (SET GREY allows grey press).",
         ),
         "NONE" => NjudgeSet::Setting("NOPRESS"),
-        "NOLIST" | "PRIVATE" | "UNLIST" => NjudgeSet::Refuse(
-            "Games cannot be hidden or closed to newcomers on this judge: LIST shows \
-             every game, and a forming game is open to SIGNON ?<game> <password>. \
-             Nothing was changed.",
+        "NOLIST" | "UNLIST" => NjudgeSet::Refuse(
+            "Games cannot be hidden from LIST or closed to newcomers on this judge: LIST \
+             shows every game, and a forming game is open to SIGNON ?<game> <password>. \
+             SET PRIVATE keeps a game out of the web archive. Nothing was changed.",
         ),
-        "PUBLIC" | "LIST" => NjudgeSet::Answer(
-            "Every game on this judge is public: LIST shows it, and anyone may join \
-             it while it forms (SIGNON ?<game> <password>).",
+        "LIST" => NjudgeSet::Answer(
+            "Every game on this judge is listed: LIST shows it, and anyone may join \
+             it while it forms (SIGNON ?<game> <password>). SET PUBLIC and SET PRIVATE \
+             put it in the web archive or keep it out.",
         ),
         "VARIANT" => NjudgeSet::Refuse(
             "The variant is chosen when the game is created (CREATE ?<game> <password> \

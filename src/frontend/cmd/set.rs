@@ -15,7 +15,7 @@ const PLAYER_SETTINGS: &str =
     "WAIT, NOWAIT, PASSWORD, ADDRESS, ABSENCE, DRAW, NODRAW, CONCEDE, NOCONCEDE, PREFERENCE, MAPS, ZONE";
 const MASTER_SETTINGS: &str = "DEADLINE, GRACE, START, MOVE, RETREAT, ADJUST, NMR, NONMR, \
                                WHITE, GREY, WHITE/GREY, NO PRESS, PARTIAL, NO PARTIAL, OBSERVER, END, DIAS, NODIAS, \
-                               TAKEOVER, ABSENCE LIMIT";
+                               TAKEOVER, ABSENCE LIMIT, PRIVATE, PUBLIC";
 
 pub fn set(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Result<(), StoreError> {
     match what {
@@ -35,7 +35,7 @@ pub fn set(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Result<(
             master_schedule(s, line, what, rest)
         }
         "NMR" | "NONMR" | "WHITE" | "GREY" | "GRAY" | "NOPRESS" | "PARTIAL" | "NOPARTIAL"
-        | "OBSERVER" | "END" => master_flag(s, line, what, rest),
+        | "OBSERVER" | "END" | "PRIVATE" | "PUBLIC" => master_flag(s, line, what, rest),
         _ => unknown(s, line, what, rest),
     }
 }
@@ -465,6 +465,18 @@ const SWITCHES: &[Switch] = &[
         word: "NOPARTIAL",
         change: |g| g.partial = false,
         said: "No partial press: press goes to everyone (BROADCAST).",
+    },
+    Switch {
+        word: "PRIVATE",
+        change: |g| g.private = true,
+        said: "Private: the game is not published in the judge's web archive \
+               (pages already written are removed).",
+    },
+    Switch {
+        word: "PUBLIC",
+        change: |g| g.private = false,
+        said: "Public: the game's processed phases and press to everyone are published \
+               in the judge's web archive.",
     },
 ];
 

@@ -1,0 +1,149 @@
+//! `judge archive [--rebuild] [game]`: writes the web archive from the
+//! database — what the pages lack (as `judge run`'s web pass does), or
+//! with `--rebuild` every page again, the games spread over a thread per
+//! core, each with a read-only connection of its own. Prints what it
+//! wrote.
+
+use std::sync::Mutex;
+
+use crate::config::Config;
+use crate::store::IndexRow;
+use crate::store::{self, Store, WebState};
+use crate::web::{first_to_write, published_now, remove_game, write_game, write_site_index, Site};
+
+pub struct Options {
+    /// Every page again, not only what is missing.
+    pub rebuild: bool,
+    /// One game only (the top index is written too).
+    pub game: Option<String>,
+    /// Threads for `--rebuild` (default: one per core).
+    pub threads: Option<usize>,
+    /// The time recorded as the publishing's.
+    pub now: i64,
+}
+
+/// What a run wrote, a line each, and what it could not write (the rest
+/// was written all the same).
+pub struct Written {
+    pub lines: Vec<String>,
+    pub failures: Vec<String>,
+}
+
+/// Writes the archive; an error only when nothing could be done (no
+/// database, no such game).
+pub fn run(config: &Config, options: &Options) -> Result<Written, String> {
+    let mut store = Store::open(config.database_path()).map_err(|e| {
+        format!(
+            "cannot open the database {}: {e}",
+            config.database_path().display()
+        )
+    })?;
+    let conn = store.conn();
+    let site = Site::of(config);
+    let mut states = store::web_states(conn).map_err(|e| e.to_string())?;
+    if let Some(name) = &options.game {
+        states.retain(|s| s.name.eq_ignore_ascii_case(name));
+        if states.is_empty() {
+            return Err(format!("there is no game named '{name}'"));
+        }
+    }
+    let mut lines = Vec::new();
+    let mut failures = Vec::new();
+    for state in states.iter().filter(|s| s.private) {
+        match remove_game(&site, &state.name) {
+            Ok(removed) => {
+                store::forget_web_published(conn, state.game_id).map_err(|e| e.to_string())?;
+                if removed {
+                    lines.push(format!("removed {}/ (the game is private)", state.name));
+                }
+            }
+            Err(e) => failures.push(format!("game '{}': {e}", state.name)),
+        }
+    }
+    let chosen: Vec<&WebState> = states
+        .iter()
+        .filter(|s| !s.private && (options.rebuild || s.is_stale()))
+        .collect();
+    let threads = options
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let written = write_games(config, &site, &chosen, options.rebuild, threads.max(1));
+    let (mut games, mut phases) = (0, 0);
+    // One write for every game's record.
+    let tx = store.transaction().map_err(|e| e.to_string())?;
+    for (state, outcome) in written {
+        match outcome {
+            Ok((row, n)) => {
+                store::set_web_published(
+                    &tx,
+                    state.game_id,
+                    &published_now(state),
+                    &row,
+                    options.now,
+                )
+                .map_err(|e| e.to_string())?;
+                lines.push(format!("wrote {}/ ({n} phase page(s))", state.name));
+                (games, phases) = (games + 1, phases + n);
+            }
+            Err(e) => failures.push(format!("game '{}': {e}", state.name)),
+        }
+    }
+    tx.commit().map_err(|e| e.to_string())?;
+    match write_site_index(store.conn(), &site) {
+        Ok(()) => lines.push(format!(
+            "wrote index.html; {games} game(s), {phases} phase page(s) written now"
+        )),
+        Err(e) => failures.push(format!("the index: {e}")),
+    }
+    Ok(Written { lines, failures })
+}
+
+type Outcome = Result<(IndexRow, usize), String>;
+
+/// Writes the games, from the start (`rebuild`) or from what each lacks,
+/// over `threads` threads, each with its own read-only connection.
+fn write_games<'s>(
+    config: &Config,
+    site: &Site,
+    chosen: &[&'s WebState],
+    rebuild: bool,
+    threads: usize,
+) -> Vec<(&'s WebState, Outcome)> {
+    let results: Mutex<Vec<(usize, Outcome)>> = Mutex::new(Vec::with_capacity(chosen.len()));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.min(chosen.len().max(1)) {
+            scope.spawn(|| {
+                let store = Store::open_read_only(config.database_path());
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(state) = chosen.get(i) else { break };
+                    let outcome = match &store {
+                        Err(e) => Err(format!("cannot open the database: {e}")),
+                        Ok(store) => one_game(store, site, state, rebuild),
+                    };
+                    results
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push((i, outcome));
+                }
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    results.sort_by_key(|(i, _)| *i);
+    results
+        .into_iter()
+        .map(|(i, outcome)| (chosen[i], outcome))
+        .collect()
+}
+
+fn one_game(store: &Store, site: &Site, state: &WebState, rebuild: bool) -> Outcome {
+    let conn = store.conn();
+    let game = store::game_by_id(conn, state.game_id)
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("game #{} is gone", state.game_id))?;
+    let from = if rebuild { 0 } else { first_to_write(state) };
+    let written = write_game(conn, site, &game, from).map_err(|e| e.to_string())?;
+    Ok((written.row, written.phases))
+}

@@ -1,0 +1,32 @@
+//! The web pass of `judge run`: after the clock and the sending, the web
+//! archive catches up with the store (`web::publish_due`) — phases
+//! processed in this process or another (`judge handle`, a Master's
+//! PROCESS), press to everyone, a game made private. It runs outside every
+//! write transaction, after the phases it shows were committed; what it
+//! cannot write is logged and tried again next pass, and never holds up a
+//! phase or a mail.
+
+use crate::app::Judge;
+use crate::web::{publish_due, Site};
+
+/// One web pass, if `[web] enabled`; logs what it did and what failed.
+pub fn publish(judge: &Judge, now: i64) {
+    if !judge.config.web.enabled {
+        return;
+    }
+    let site = Site::of(&judge.config);
+    match publish_due(judge.store.conn(), &site, now) {
+        Ok(report) => {
+            for (game, phases) in &report.written {
+                log::info!("web archive: game '{game}' written ({phases} phase page(s))");
+            }
+            for game in &report.removed {
+                log::info!("web archive: game '{game}' is private, its pages are removed");
+            }
+            for failure in &report.failures {
+                log::error!("web archive: {failure}; tried again next pass");
+            }
+        }
+        Err(e) => log::error!("web archive: {e}; tried again next pass"),
+    }
+}

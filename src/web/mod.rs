@@ -1,0 +1,279 @@
+//! The web archive: every game as static pages under `[web] path`, written
+//! by the judge as it plays (the daemon's web pass, after each phase's
+//! transaction has committed) and by `judge archive`.
+//!
+//! - `index.html` (the games, newest activity first; the finished apart)
+//!   and `style.css` at the top;
+//! - per game, in a folder of its name: `index.html` (settings, players,
+//!   phases, centres year by year with a chart, press to everyone),
+//!   `<PHASE>.html` and `<PHASE>.svg` per processed phase (the map with
+//!   orders and results; the orders, retreats, centres), `feed.atom`, and
+//!   `game.json` (what `judge export` prints, but for the orders of the
+//!   phase not yet processed: secret until then).
+//!
+//! Only what every player may see after a phase is shown (`view` reads
+//! nothing else): never the current phase's orders, press that did not go
+//! to everyone, anyone's address, a grey message's sender. A game whose
+//! Master `SET PRIVATE` is not published, and its folder is removed.
+//!
+//! `view` reads the store, `pages`, `feed` and `chart` turn views into
+//! text (pure), `files` writes it whole or not at all; this file says
+//! what is written when.
+
+mod chart;
+mod feed;
+mod files;
+pub mod html;
+pub mod pages;
+pub mod view;
+
+use std::path::PathBuf;
+
+use rusqlite::Connection;
+
+use crate::config::Config;
+use crate::game::export::{game_json, Orders};
+use crate::store::{self, Game, IndexRow, Published, StoreError, WebState};
+pub use feed::Publisher;
+pub use files::FileError;
+
+/// Where the archive is written, and whose it is.
+#[derive(Clone, Debug)]
+pub struct Site {
+    pub dir: PathBuf,
+    pub name: String,
+    pub address: String,
+    pub code: String,
+}
+
+impl Site {
+    pub fn of(config: &Config) -> Site {
+        Site {
+            dir: config.web_path(),
+            name: config.judge.name.clone(),
+            address: config.judge.address.clone(),
+            code: config.judge.code.clone(),
+        }
+    }
+
+    fn publisher(&self) -> Publisher<'_> {
+        Publisher {
+            name: &self.name,
+            address: &self.address,
+            code: &self.code,
+        }
+    }
+
+    /// A game's folder. Game names are letters, digits, `-` and `_`; any
+    /// other name (an older database?) is refused rather than followed.
+    fn game_dir(&self, name: &str) -> Result<PathBuf, WebError> {
+        let safe = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        if !safe {
+            return Err(WebError::Name(name.to_string()));
+        }
+        Ok(self.dir.join(name))
+    }
+}
+
+#[derive(Debug)]
+pub enum WebError {
+    Store(StoreError),
+    File(FileError),
+    /// A game whose name cannot be a folder's.
+    Name(String),
+}
+
+impl std::fmt::Display for WebError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WebError::Store(e) => write!(f, "reading the store: {e}"),
+            WebError::File(e) => write!(f, "writing {e}"),
+            WebError::Name(n) => write!(f, "the game {n:?} has no name fit for a folder"),
+        }
+    }
+}
+
+impl std::error::Error for WebError {}
+
+impl From<StoreError> for WebError {
+    fn from(e: StoreError) -> Self {
+        WebError::Store(e)
+    }
+}
+
+impl From<FileError> for WebError {
+    fn from(e: FileError) -> Self {
+        WebError::File(e)
+    }
+}
+
+/// What writing one game did.
+pub struct GameWritten {
+    /// Its row in the list of games.
+    pub row: IndexRow,
+    /// Phase pages (each with its map) written.
+    pub phases: usize,
+}
+
+/// Writes the game's pages: its phase pages from the `from`-th processed
+/// phase on (the one before it again too, for its link to the next), its
+/// index, feed and JSON. `from` 0 writes every phase page and removes
+/// pages of phases the game no longer has.
+pub fn write_game(
+    conn: &Connection,
+    site: &Site,
+    game: &Game,
+    from: usize,
+) -> Result<GameWritten, WebError> {
+    let dir = site.game_dir(&game.name)?;
+    files::ensure_dir(&dir)?;
+    let records = store::phases_of_game(conn, game.id)?;
+    let played = view::played_rows(game, &records);
+    let processed: Vec<usize> = (0..played).filter(|&i| records[i].is_processed()).collect();
+    let phase_code = |k: usize| records[processed[k]].phase.as_str();
+    let mut written = 0;
+    for k in from.saturating_sub(1)..processed.len() {
+        let Some(phase) = view::phase_view(conn, &site.code, game, &records, processed[k])? else {
+            continue;
+        };
+        let prev = k.checked_sub(1).and_then(|j| phase_code(j).parse().ok());
+        let next = processed
+            .get(k + 1)
+            .and_then(|&i| records[i].phase.parse().ok());
+        let code = phase.phase.to_string();
+        files::write_atomic(&dir.join(format!("{code}.svg")), phase.svg.as_bytes())?;
+        let html = pages::phase_page(&phase, prev, next);
+        files::write_atomic(&dir.join(format!("{code}.html")), html.as_bytes())?;
+        written += 1;
+    }
+    if from == 0 {
+        let keep = |stem: &str| (0..processed.len()).any(|k| phase_code(k) == stem);
+        files::remove_stale_phases(&dir, &keep)?;
+    }
+    let view = view::game_view(conn, game)?;
+    files::write_atomic(&dir.join("index.html"), pages::game_index(&view).as_bytes())?;
+    let feed = feed::game_feed(&site.publisher(), &view);
+    files::write_atomic(&dir.join("feed.atom"), feed.as_bytes())?;
+    let json = serde_json::to_string_pretty(&game_json(conn, game, Orders::Processed)?)
+        .map_err(StoreError::from)?;
+    files::write_atomic(&dir.join("game.json"), format!("{json}\n").as_bytes())?;
+    Ok(GameWritten {
+        row: pages::index_row(&view.card),
+        phases: written,
+    })
+}
+
+/// Writes the top `index.html` (the rows of every published game, as the
+/// store keeps them) and `style.css`.
+pub fn write_site_index(conn: &Connection, site: &Site) -> Result<(), WebError> {
+    let rows = store::index_rows(conn)?;
+    files::ensure_dir(&site.dir)?;
+    files::write_atomic(&site.dir.join("style.css"), html::STYLE.as_bytes())?;
+    let index = pages::site_index(&site.name, &rows);
+    files::write_atomic(&site.dir.join("index.html"), index.as_bytes())?;
+    Ok(())
+}
+
+/// Removes a game's folder (a private game); false if there was none.
+pub fn remove_game(site: &Site, name: &str) -> Result<bool, WebError> {
+    Ok(files::remove_dir(&site.game_dir(name)?)?)
+}
+
+/// Where to start writing a game's phase pages again, given what was
+/// published of it: from the phase then being played on (the
+/// `from`-th processed phase, for `write_game`), or all of them after a
+/// change of state or a notice (a rollback among them).
+pub fn first_to_write(state: &WebState) -> usize {
+    match &state.published {
+        Some(p) if p.state == state.state && p.phases <= state.phases && !state.renewed => {
+            usize::try_from(p.phases - 1).unwrap_or(0)
+        }
+        _ => 0,
+    }
+}
+
+/// What the store holds of the game now, to record once it is written.
+pub fn published_now(state: &WebState) -> Published {
+    Published {
+        phases: state.phases,
+        archive_id: state.archive_id,
+        state: state.state,
+    }
+}
+
+/// What a web pass did.
+#[derive(Default)]
+pub struct PassReport {
+    /// Games written, with the phase pages each got.
+    pub written: Vec<(String, usize)>,
+    /// Private games whose folder was removed.
+    pub removed: Vec<String>,
+    /// What could not be written (tried again next pass).
+    pub failures: Vec<String>,
+}
+
+/// The web pass: writes whatever the pages lack of the store (phases
+/// processed, press, a game's new state, by this process or another),
+/// removes private games, and the top index when anything changed.
+/// Reads outside any transaction of the store's writers; what it could
+/// not write stays unrecorded, so the next pass tries again.
+pub fn publish_due(conn: &Connection, site: &Site, now: i64) -> Result<PassReport, WebError> {
+    let states = store::web_states(conn)?;
+    let mut report = PassReport::default();
+    let mut done = Vec::new();
+    for state in &states {
+        if state.private {
+            withdraw(conn, site, state, &mut report)?;
+            continue;
+        }
+        if !state.is_stale() {
+            continue;
+        }
+        let game = store::game_by_id(conn, state.game_id)?
+            .ok_or_else(|| StoreError::NotFound(format!("game #{}", state.game_id)))?;
+        match write_game(conn, site, &game, first_to_write(state)) {
+            Ok(w) => {
+                store::set_web_published(conn, state.game_id, &published_now(state), &w.row, now)?;
+                report.written.push((state.name.clone(), w.phases));
+                done.push(state.game_id);
+            }
+            Err(e) => report.failures.push(format!("game '{}': {e}", state.name)),
+        }
+    }
+    let index_missing = !site.dir.join("index.html").exists();
+    if report.written.is_empty() && report.removed.is_empty() && !index_missing {
+        return Ok(report);
+    }
+    if let Err(e) = write_site_index(conn, site) {
+        // Written again next pass: the games of this one count as not
+        // yet published.
+        for id in done {
+            store::forget_web_published(conn, id)?;
+        }
+        report.failures.push(format!("the index: {e}"));
+    }
+    Ok(report)
+}
+
+fn withdraw(
+    conn: &Connection,
+    site: &Site,
+    state: &WebState,
+    report: &mut PassReport,
+) -> Result<(), WebError> {
+    let there = site.game_dir(&state.name).is_ok_and(|d| d.exists());
+    if state.published.is_none() && !there {
+        return Ok(());
+    }
+    match remove_game(site, &state.name) {
+        Ok(_) => {
+            store::forget_web_published(conn, state.game_id)?;
+            report.removed.push(state.name.clone());
+        }
+        Err(e) => report.failures.push(format!("game '{}': {e}", state.name)),
+    }
+    Ok(())
+}

@@ -1,0 +1,286 @@
+//! What the pages show, read from the store: only what every player may
+//! see once a phase is processed. The current phase's orders are never
+//! read; press is what went to the whole game (the archive's broadcasts,
+//! grey ones already without their sender); addresses are never read into
+//! a view (the judge shows no one's address).
+
+use rusqlite::Connection;
+
+use crate::engine::map::{Map, Power};
+use crate::engine::order::Order;
+use crate::engine::outcome::Outcome;
+use crate::engine::phase::{Phase, PhaseKind};
+use crate::engine::position::{Dislodged, Position};
+use crate::game::maps::picture_of_phase;
+use crate::game::summary::final_row;
+use crate::game::{position_of, settings_of, GameSettings};
+use crate::store::{self, ArchiveKind, Game, GameState, PhaseRecord, StoreError};
+
+/// A game as the list of games shows it.
+pub struct GameCard {
+    pub name: String,
+    pub variant: String,
+    pub state: GameState,
+    /// The phase now being played (or the last one played).
+    pub current: Option<Phase>,
+    /// The last thing that happened: a phase started or processed, a
+    /// mail to the whole game, the start, the end.
+    pub activity: i64,
+    /// How the game ended, in words.
+    pub result: Option<String>,
+    /// The powers that are played, with their centres now.
+    pub centres: Vec<(Power, usize)>,
+}
+
+/// A game as its own page shows it.
+pub struct GameView {
+    pub card: GameCard,
+    /// The settings as (what, value) lines.
+    pub settings: Vec<(&'static str, String)>,
+    /// Per power that has been played: when each of its players held it.
+    pub powers: Vec<PowerView>,
+    /// The processed phases, in order.
+    pub phases: Vec<PhaseLine>,
+    /// The centres of each power (in `Power::ALL` order) at the start and
+    /// after each year, labelled "start", "1901", ..., "end".
+    pub years: Vec<(String, [usize; 7])>,
+    pub press: Vec<PressItem>,
+}
+
+pub struct PowerView {
+    pub power: Power,
+    /// (from phase, to phase or None: still playing), one per player.
+    pub tenures: Vec<(String, Option<String>)>,
+}
+
+/// A processed phase in the game's list.
+#[derive(Clone)]
+pub struct PhaseLine {
+    pub phase: Phase,
+    pub processed_at: i64,
+}
+
+/// A message that went to the whole game.
+pub struct PressItem {
+    pub id: i64,
+    pub phase: Option<String>,
+    pub subject: String,
+    pub body: String,
+    pub sent_at: i64,
+}
+
+/// One processed phase as its page shows it.
+pub struct PhaseView {
+    pub game: String,
+    pub phase: Phase,
+    pub processed_at: i64,
+    /// The position the orders were given in.
+    pub before: Position,
+    pub orders: Vec<(Order, Outcome)>,
+    /// After a movement phase: the units that must retreat, and where to.
+    pub dislodged: Vec<Dislodged>,
+    /// The position the phase led to (ownership, units, adjustments due).
+    pub after: Option<Position>,
+    /// The map of the phase, orders and results drawn (SVG).
+    pub svg: String,
+}
+
+/// The game's phases: every stored row but a finished game's final
+/// position (no phase played).
+pub fn played_rows(game: &Game, records: &[PhaseRecord]) -> usize {
+    final_row(game, records).unwrap_or(records.len())
+}
+
+pub fn game_card(conn: &Connection, game: &Game) -> Result<GameCard, StoreError> {
+    // The last two rows tell all a card shows: the latest phase (or, after
+    // a finished game's final position, the one before it).
+    let tail = store::last_phases(conn, game.id, 2)?;
+    card_of(conn, game, &tail)
+}
+
+/// The card from the game's phases, or the last of them (first to last).
+fn card_of(
+    conn: &Connection,
+    game: &Game,
+    records: &[PhaseRecord],
+) -> Result<GameCard, StoreError> {
+    let played = played_rows(game, records);
+    let tail = &records[records.len().saturating_sub(2)..];
+    let mut activity = game.created_at.max(game.ended_at.unwrap_or(0));
+    for record in tail {
+        activity = activity
+            .max(record.started_at)
+            .max(record.processed_at.unwrap_or(0));
+    }
+    activity = activity.max(store::last_archived_at(conn, game.id)?.unwrap_or(0));
+    let now = records.last().map(position_of).transpose()?;
+    let mut centres = Vec::new();
+    for seat in store::seats_of_game(conn, game.id)? {
+        if let Some(power) = crate::game::power_of(&seat) {
+            centres.push((power, now.as_ref().map_or(0, |p| p.centre_count(power))));
+        }
+    }
+    centres.sort_by_key(|(p, _)| *p);
+    Ok(GameCard {
+        name: game.name.clone(),
+        variant: game.variant.clone(),
+        state: game.state,
+        current: records[..played].last().map(phase_of).transpose()?,
+        activity,
+        result: result_of(game),
+        centres,
+    })
+}
+
+pub fn game_view(conn: &Connection, game: &Game) -> Result<GameView, StoreError> {
+    let records = store::phases_of_game(conn, game.id)?;
+    let played = played_rows(game, &records);
+    let phases = records[..played]
+        .iter()
+        .filter_map(|r| r.processed_at.map(|at| (r, at)))
+        .map(|(r, at)| {
+            Ok(PhaseLine {
+                phase: phase_of(r)?,
+                processed_at: at,
+            })
+        })
+        .collect::<Result<_, StoreError>>()?;
+    Ok(GameView {
+        card: card_of(conn, game, &records)?,
+        settings: settings_lines(&settings_of(game)?),
+        powers: tenures(conn, game)?,
+        phases,
+        years: years(&records, played)?,
+        press: public_press(conn, game.id)?,
+    })
+}
+
+fn phase_of(record: &PhaseRecord) -> Result<Phase, StoreError> {
+    record
+        .phase
+        .parse()
+        .map_err(|e| StoreError::Setup(format!("stored phase {:?}: {e}", record.phase)))
+}
+
+/// The result stored when the game ended: `{"summary": "..."}`.
+fn result_of(game: &Game) -> Option<String> {
+    let text = game.result.as_deref()?;
+    let value: serde_json::Value = serde_json::from_str(text).ok()?;
+    value["summary"].as_str().map(str::to_string)
+}
+
+/// The settings a reader may want to know. Not the takeover approvals:
+/// they name addresses.
+fn settings_lines(s: &GameSettings) -> Vec<(&'static str, String)> {
+    let on = |b: bool| if b { "yes" } else { "no" }.to_string();
+    let schedule = |s: &crate::game::settings::Schedule| match &s.cron {
+        Some(cron) => format!(
+            "{cron} ({}), at least {} h, grace {} h",
+            s.zone.as_deref().unwrap_or("UTC"),
+            s.min_hours,
+            s.grace_hours
+        ),
+        None => format!("{} h, grace {} h", s.min_hours, s.grace_hours),
+    };
+    vec![
+        ("White press", on(s.white)),
+        ("Grey press", on(s.grey)),
+        ("Partial press", on(s.partial)),
+        ("NMR (civil disorder when late)", on(s.nmr)),
+        ("Draws name their powers (NODIAS)", on(s.nodias)),
+        ("Movement deadline", schedule(&s.movement)),
+        ("Retreat deadline", schedule(&s.retreat)),
+        ("Adjustment deadline", schedule(&s.adjustment)),
+        (
+            "Last year",
+            s.end_year.map_or("none".to_string(), |y| y.to_string()),
+        ),
+    ]
+}
+
+/// The powers that have had a player, and when each player held it.
+fn tenures(conn: &Connection, game: &Game) -> Result<Vec<PowerView>, StoreError> {
+    let history = store::seat_history(conn, game.id)?;
+    Ok(Power::ALL
+        .into_iter()
+        .filter_map(|power| {
+            let tenures: Vec<(String, Option<String>)> = history
+                .iter()
+                .filter(|t| t.power == power.upper())
+                .map(|t| (t.from_phase.clone(), t.to_phase.clone()))
+                .collect();
+            (!tenures.is_empty()).then_some(PowerView { power, tenures })
+        })
+        .collect())
+}
+
+/// The centre counts at the start, after each year, and at the end.
+fn years(records: &[PhaseRecord], played: usize) -> Result<Vec<(String, [usize; 7])>, StoreError> {
+    let counts = |p: &Position| Power::ALL.map(|power| p.centre_count(power));
+    let mut rows = Vec::new();
+    let mut year: Option<u16> = None;
+    for (i, record) in records.iter().enumerate() {
+        let position = position_of(record)?;
+        let label = match year {
+            _ if i == played => "end".to_string(),
+            None => "start".to_string(),
+            Some(y) if y < position.phase.year => y.to_string(),
+            Some(_) => continue,
+        };
+        year = Some(position.phase.year);
+        rows.push((label, counts(&position)));
+    }
+    Ok(rows)
+}
+
+/// What went to the whole game as press: the archive's broadcasts.
+pub fn public_press(conn: &Connection, game_id: i64) -> Result<Vec<PressItem>, StoreError> {
+    Ok(store::archive_of_game(conn, game_id)?
+        .into_iter()
+        .filter(|e| e.kind == ArchiveKind::Broadcast)
+        .map(|e| PressItem {
+            id: e.id,
+            phase: e.phase,
+            subject: e.subject,
+            body: e.body,
+            sent_at: e.created_at,
+        })
+        .collect())
+}
+
+/// The page of the processed phase `record` (index `i` of `records`).
+/// None when it is not processed: its orders are secret until then.
+pub fn phase_view(
+    conn: &Connection,
+    judge_code: &str,
+    game: &Game,
+    records: &[PhaseRecord],
+    i: usize,
+) -> Result<Option<PhaseView>, StoreError> {
+    let record = &records[i];
+    let Some(processed_at) = record.processed_at else {
+        return Ok(None);
+    };
+    let picture = picture_of_phase(conn, judge_code, game, Some(&record.phase))?;
+    let svg = picture.svg();
+    let after = records.get(i + 1).map(position_of).transpose()?;
+    let map = Map::standard();
+    let mut orders = picture.orders;
+    // As the results mail lists them: by power, then by the unit's
+    // province; adjustments in the order given.
+    if picture.position.phase.kind != PhaseKind::Adjustment {
+        orders.sort_by_key(|(o, _)| (o.power, map.name(map.province_of(o.location))));
+    } else {
+        orders.sort_by_key(|(o, _)| o.power);
+    }
+    Ok(Some(PhaseView {
+        game: game.name.clone(),
+        phase: picture.position.phase,
+        processed_at,
+        svg,
+        before: picture.position,
+        orders,
+        dislodged: picture.retreats,
+        after,
+    }))
+}

@@ -1,0 +1,300 @@
+//! The web archive (issue 14) as a reader finds it: a game played by real
+//! mail through a real judge folder, `judge run --once` writing the pages,
+//! then the files read back: one page and one map per processed phase,
+//! the results text, the links between phases, an Atom feed that parses
+//! with an entry per phase and per press to everyone, and `game.json`
+//! agreeing with `judge export`.
+
+mod common;
+#[path = "web/played.rs"]
+mod played;
+
+use common::*;
+use played::*;
+
+/// The files of the game's folder, sorted.
+fn files_of(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_game_played_by_mail_is_published_a_page_per_processed_phase() {
+    let mut j = TestJudge::new("web-archive");
+    let mut g = Played::start(&mut j, "webgame");
+    g.power(
+        'E',
+        "BROADCAST\nGreetings from London & <the fleet>.\nENDPRESS",
+    );
+    g.play_first_year();
+    g.run_once();
+
+    assert_eq!(
+        files_of(&g.folder()),
+        [
+            "F1901M.html",
+            "F1901M.svg",
+            "S1901M.html",
+            "S1901M.svg",
+            "W1901A.html",
+            "W1901A.svg",
+            "feed.atom",
+            "game.json",
+            "index.html"
+        ]
+    );
+    let top = std::fs::read_to_string(g.judge.dir.join("var/www/index.html")).unwrap();
+    assert!(
+        top.contains("<a href=\"webgame/index.html\">webgame</a>"),
+        "{top}"
+    );
+    assert!(g.judge.dir.join("var/www/style.css").exists());
+
+    let index = g.page("index.html");
+    for phase in ["S1901M", "F1901M", "W1901A"] {
+        assert!(
+            index.contains(&format!("<a href=\"{phase}.html\">{phase}</a>")),
+            "{index}"
+        );
+        let page = g.page(&format!("{phase}.html"));
+        assert!(
+            page.contains(&format!("<img id=\"map\" src=\"{phase}.svg\"")),
+            "{page}"
+        );
+        let svg = g.page(&format!("{phase}.svg"));
+        assert!(
+            svg.starts_with("<svg") || svg.starts_with("<?xml"),
+            "{phase}.svg"
+        );
+        assert!(page.contains("<section id=\"orders\""), "{page}");
+        assert!(
+            page.contains("<a rel=\"up\" href=\"index.html\">"),
+            "{page}"
+        );
+    }
+    // The press to everyone, escaped; the centre counts year by year.
+    assert!(
+        index.contains("Greetings from London &amp; &lt;the fleet&gt;."),
+        "{index}"
+    );
+    assert!(index.contains("<td>1901</td>"), "{index}");
+    assert!(index.contains("<svg class=\"chart\""), "{index}");
+
+    let spring = g.page("S1901M.html");
+    assert!(
+        spring.contains("<li>Army Marseilles -&gt; Spain.</li>"),
+        "{spring}"
+    );
+    assert!(
+        spring.contains(
+            "<li>Army Munich -&gt; Burgundy.  <span class=\"tags\">(*bounce*)</span></li>"
+        ),
+        "{spring}"
+    );
+    assert!(!spring.contains("rel=\"prev\""), "{spring}");
+    assert!(
+        spring.contains("<a rel=\"next\" href=\"F1901M.html\">"),
+        "{spring}"
+    );
+    let fall = g.page("F1901M.html");
+    assert!(
+        fall.contains("<a rel=\"prev\" href=\"S1901M.html\">"),
+        "{fall}"
+    );
+    assert!(
+        fall.contains(
+            "<td>France</td><td class=\"n\">4</td><td class=\"n\">3</td><td>builds 1</td>"
+        ),
+        "{fall}"
+    );
+    assert!(fall.contains("<td>builds 1</td>"), "{fall}");
+    let winter = g.page("W1901A.html");
+    assert!(
+        winter.contains("<li>Build army Marseilles.</li>"),
+        "{winter}"
+    );
+    assert!(!winter.contains("rel=\"next\""), "{winter}");
+
+    // The feed: well-formed, an entry per phase and one for the press.
+    let feed = g.page("feed.atom");
+    let doc = roxmltree::Document::parse(&feed).expect("the feed is XML");
+    let entries: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name(("http://www.w3.org/2005/Atom", "entry")))
+        .collect();
+    assert_eq!(entries.len(), 4, "{feed}");
+    for phase in ["S1901M", "F1901M", "W1901A"] {
+        assert!(feed.contains(&format!("href=\"{phase}.html\"")), "{feed}");
+    }
+
+    // game.json is what `judge export` prints (no orders for S1902M yet).
+    let export = g.judge.run(&["export", "webgame"], b"");
+    assert_eq!(g.page("game.json"), export.stdout);
+}
+
+#[test]
+fn a_phase_processed_by_another_process_is_published_on_the_next_pass() {
+    let mut j = TestJudge::new("web-later");
+    let mut g = Played::start(&mut j, "later");
+    g.power('F', "A Par - Bur");
+    g.master("PROCESS S1901M");
+    g.run_once();
+    assert!(!g.page("S1901M.html").contains("rel=\"next\""));
+    assert!(!g.folder().join("F1901M.html").exists());
+
+    // The Master processes F1901M by mail (`judge handle`, another
+    // process); the next pass publishes it and links S1901M to it.
+    g.master("PROCESS F1901M");
+    let run = g.run_once();
+    assert!(
+        run.stderr
+            .contains("web archive: game 'later' written (2 phase page(s))"),
+        "{}",
+        run.stderr
+    );
+    assert!(g
+        .page("S1901M.html")
+        .contains("<a rel=\"next\" href=\"F1901M.html\">"));
+    assert!(g
+        .page("F1901M.html")
+        .contains("<a rel=\"prev\" href=\"S1901M.html\">"));
+
+    // Nothing new: nothing written.
+    let run = g.run_once();
+    assert!(!run.stderr.contains("web archive: game"), "{}", run.stderr);
+}
+
+#[test]
+fn a_failing_write_holds_up_no_phase_and_is_tried_again() {
+    let mut j = TestJudge::new("web-failing");
+    let www = j.dir.join("var/www");
+    std::fs::create_dir_all(j.dir.join("var")).unwrap();
+    // A file where the folder should be: nothing can be written under it.
+    std::fs::write(&www, "not a folder").unwrap();
+    let mut g = Played::start(&mut j, "stuck");
+    g.power('F', "A Par - Bur");
+    // A week on: the clock processes S1901M at its deadline (NMR).
+    g.judge.now = at(24 * 7);
+    let run = g.run_once();
+    assert!(run.stderr.contains("web archive:"), "{}", run.stderr);
+    let mails = g.judge.take();
+    assert!(
+        !with_subject(&mails, "S1901M Results").is_empty(),
+        "{}",
+        dump(&mails)
+    );
+    assert!(g.judge.export("stuck")["phases"][0]["results"].is_object());
+
+    // `judge check` names the folder it cannot write.
+    let check = g.judge.run(&["check"], b"");
+    assert!(!check.ok);
+    assert!(
+        check
+            .stdout
+            .lines()
+            .any(|l| l.starts_with("error: ") && l.contains("var/www")),
+        "{}",
+        check.stdout
+    );
+
+    // Mended: the next pass writes what the failed one could not.
+    std::fs::remove_file(&www).unwrap();
+    g.run_once();
+    assert!(g.page("S1901M.html").contains("Army Paris -&gt; Burgundy."));
+    assert!(www.join("index.html").exists());
+    let check = g.judge.run(&["check"], b"");
+    assert!(check.stdout.contains("ok: [web]"), "{}", check.stdout);
+}
+
+#[test]
+fn judge_archive_rebuilds_every_page_from_the_database() {
+    let mut j = TestJudge::new("web-rebuild");
+    let mut g = Played::start(&mut j, "rebuilt");
+    g.play_first_year();
+    let run = g.judge.run(&["archive"], b"");
+    assert!(run.ok, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("wrote rebuilt/ (3 phase page(s))"),
+        "{}",
+        run.stdout
+    );
+    // Up to date: nothing to write but the index.
+    let run = g.judge.run(&["archive"], b"");
+    assert!(!run.stdout.contains("wrote rebuilt/"), "{}", run.stdout);
+
+    std::fs::remove_file(g.folder().join("F1901M.svg")).unwrap();
+    std::fs::write(g.folder().join("S1899M.html"), "left over").unwrap();
+    let run = g.judge.run(&["archive", "--rebuild", "rebuilt"], b"");
+    assert!(run.ok, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("wrote rebuilt/ (3 phase page(s))"),
+        "{}",
+        run.stdout
+    );
+    assert!(g.folder().join("F1901M.svg").exists());
+    assert!(!g.folder().join("S1899M.html").exists());
+
+    let run = g.judge.run(&["archive", "nosuchgame"], b"");
+    assert!(!run.ok);
+    assert!(
+        run.stderr.contains("there is no game named 'nosuchgame'"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_rollback_takes_the_undone_phases_off_the_archive() {
+    let mut j = TestJudge::new("web-rollback");
+    let mut g = Played::start(&mut j, "undone");
+    g.play_first_year();
+    g.run_once();
+    assert!(g.folder().join("W1901A.html").exists());
+
+    // Back to the start of F1901M, then played otherwise: France moves to
+    // Gascony. The pages show the new F1901M; W1901A, current again and
+    // not processed, has no page.
+    g.master("ROLLBACK F1901M");
+    g.power('F', "A Par - Gas");
+    g.master("PROCESS F1901M");
+    g.run_once();
+    let fall = g.page("F1901M.html");
+    assert!(fall.contains("Army Paris -&gt; Gascony."), "{fall}");
+    assert!(!fall.contains("rel=\"next\""), "{fall}");
+    assert!(!g.folder().join("W1901A.html").exists());
+    assert!(!g.folder().join("W1901A.svg").exists());
+    assert!(!g.page("index.html").contains("W1901A"));
+}
+
+#[test]
+fn the_index_lists_the_newest_first_and_the_finished_apart() {
+    let mut j = TestJudge::new("web-index");
+    Played::start(&mut j, "older").master("PROCESS S1901M");
+    j.now = at(2);
+    let mut ended = Played::start(&mut j, "ended");
+    ended.master("TERMINATE");
+    j.now = at(4);
+    Played::start(&mut j, "newer").master("PROCESS S1901M");
+    let run = j.run(&["run", "--once", "--now", &at(5)], b"");
+    assert!(run.ok, "{}", run.stderr);
+
+    let top = std::fs::read_to_string(j.dir.join("var/www/index.html")).unwrap();
+    let (playing, finished) = top.split_once("<section id=\"finished\">").unwrap();
+    let newer = playing.find(">newer</a>").expect("newer is in play");
+    let older = playing.find(">older</a>").expect("older is in play");
+    assert!(newer < older, "newest activity first: {playing}");
+    assert!(!playing.contains(">ended</a>"), "{playing}");
+    assert!(
+        finished.contains("<a href=\"ended/index.html\">ended</a>"),
+        "{finished}"
+    );
+    assert!(finished.contains("<td>terminated</td>"), "{finished}");
+    assert!(
+        finished.contains("<td>Terminated by the Master.</td>"),
+        "{finished}"
+    );
+}
