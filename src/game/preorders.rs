@@ -39,7 +39,12 @@ pub fn named_phase(words: &[&str]) -> Option<Phase> {
     if let Ok(p) = words.concat().parse::<Phase>() {
         return Some(p);
     }
-    let lower: Vec<String> = words.iter().map(|w| w.to_ascii_lowercase()).collect();
+    let lower: Vec<String> = match words {
+        // `W1901`, `f1901`: the short form without its kind letter, one
+        // meaning only (Winter is adjustments, the others movement first).
+        [word] => short_form(word)?,
+        _ => words.iter().map(|w| w.to_ascii_lowercase()).collect(),
+    };
     let year_first = lower.first().is_some_and(|w| w.parse::<u16>().is_ok());
     let (season, year, kind) = match &lower[..] {
         [year, season] if year_first => (season, year, None),
@@ -69,6 +74,19 @@ pub fn named_phase(words: &[&str]) -> Option<Phase> {
     // Only the phases a game has: Winter is adjustments, the others not.
     let text = format!("{phase}");
     text.parse::<Phase>().ok()
+}
+
+/// `W1901` as the words `w 1901`, `F1901R` as `f 1901 r`.
+fn short_form(word: &str) -> Option<Vec<String>> {
+    let word = word.to_ascii_lowercase();
+    let (season, rest) = word.split_at_checked(1)?;
+    let (year, kind) = rest.split_at_checked(4)?;
+    if !year.bytes().all(|b| b.is_ascii_digit()) || kind.len() > 1 {
+        return None;
+    }
+    let mut words = vec![season.to_string(), year.to_string()];
+    words.extend((!kind.is_empty()).then(|| kind.to_string()));
+    Some(words)
 }
 
 /// The pre-orders stored for `powers` (a player's countries), by phase:
@@ -303,5 +321,10 @@ mod tests {
         assert_eq!(named("Summer 1902 Movement"), None);
         assert_eq!(named("Spring 1902 Xmas"), None);
         assert_eq!(named("1902"), None);
+        assert_eq!(named("W1901").as_deref(), Some("W1901A"));
+        assert_eq!(named("f1901").as_deref(), Some("F1901M"));
+        assert_eq!(named("S1902").as_deref(), Some("S1902M"));
+        assert_eq!(named("W1901M"), None);
+        assert_eq!(named("X1901"), None);
     }
 }
