@@ -298,3 +298,28 @@ fn the_index_lists_the_newest_first_and_the_finished_apart() {
         "{finished}"
     );
 }
+
+/// A void order's page line says why, as the results mail does: no order
+/// voided without a word, on the web either.
+#[test]
+fn a_void_order_on_a_phase_page_carries_its_reason() {
+    let mut j = TestJudge::new("web-void");
+    let mut g = Played::start(&mut j, "voidgame");
+    g.power('G', "A Mun - Bur");
+    g.power('I', "A Ven S A Mun - Tyr");
+    let mails = g.master("PROCESS S1901M");
+    let results = mails
+        .iter()
+        .find(|m| m.subject.contains("Results"))
+        .expect("a results mail");
+    let reason = "(the unit supported was not ordered so, or cannot be reached)";
+    assert!(results.body.contains(reason), "{}", results.body);
+    g.run_once();
+    let page = g.page("S1901M.html");
+    let line = page
+        .lines()
+        .find(|l| l.contains("Army Venice SUPPORT"))
+        .unwrap_or_else(|| panic!("no line of Venice's support:\n{page}"));
+    assert!(line.contains("(*void*)"), "{line}");
+    assert!(line.contains(reason), "{line}");
+}

@@ -32,6 +32,7 @@ use minijinja::{Environment, UndefinedBehavior, Value};
 
 use crate::engine::phase::Phase;
 
+pub use reasons::void_reason;
 pub use results::ResultsContext;
 
 /// The templates this module knows, with their built-in text.

@@ -9,6 +9,7 @@ use super::view::{GameCard, GameView, PhaseView};
 use crate::engine::map::{Map, Power};
 use crate::engine::phase::{Phase, PhaseKind};
 use crate::engine::position::Position;
+use crate::report::void_reason;
 use crate::store::IndexRow;
 
 /// "Spring 1901 Movement".
@@ -268,7 +269,13 @@ fn orders(body: &mut String, map: &Map, view: &PhaseView) {
             } else {
                 format!("  <span class=\"tags\">(*{}*)</span>", tags.join(", "))
             };
-            let _ = writeln!(body, "<li>{}{tags}</li>", escape(&order.long(map)));
+            // As the results mail: no order voided without a word. Who was
+            // in civil disorder then is not kept per phase, so only the
+            // reasons the position gives.
+            let reason = void_reason(map, &view.before, &[], order, *outcome)
+                .map(|r| format!(" <span class=\"reason\">({})</span>", escape(&r)))
+                .unwrap_or_default();
+            let _ = writeln!(body, "<li>{}{tags}{reason}</li>", escape(&order.long(map)));
         }
         body.push_str("</ul>\n");
     }
