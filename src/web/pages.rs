@@ -126,6 +126,21 @@ pub fn game_index(view: &GameView) -> String {
     page(&card.name, "../style.css", head, &body, "")
 }
 
+/// The `i`th of `count` players of a power, and when: "first player, from
+/// S1901M", "first player, S1901M to F1902M", "replacement, from W1902A"
+/// (numbered when there were several).
+fn tenure(i: usize, count: usize, from: &str, to: Option<&str>) -> String {
+    let who = match i {
+        0 => "first player".to_string(),
+        _ if count == 2 => "replacement".to_string(),
+        _ => format!("replacement {i}"),
+    };
+    match to {
+        None => format!("{who}, from {}", escape(from)),
+        Some(to) => format!("{who}, {} to {}", escape(from), escape(to)),
+    }
+}
+
 fn settings_and_players(body: &mut String, view: &GameView) {
     body.push_str("<section id=\"settings\">\n<h2>Settings</h2>\n<table>\n");
     for (what, value) in &view.settings {
@@ -141,10 +156,7 @@ fn settings_and_players(body: &mut String, view: &GameView) {
                 .tenures
                 .iter()
                 .enumerate()
-                .map(|(i, (from, to))| {
-                    let to = to.as_deref().unwrap_or("now");
-                    format!("player {}: {} to {}", i + 1, escape(from), escape(to))
-                })
+                .map(|(i, (from, to))| tenure(i, p.tenures.len(), from, to.as_deref()))
                 .collect();
             let _ = writeln!(
                 body,
@@ -346,4 +358,20 @@ fn centres_after(body: &mut String, map: &Map, before: &Position, after: &Positi
         );
     }
     body.push_str("</table></div>\n</section>\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tenure;
+
+    #[test]
+    fn a_powers_players_are_named_by_turn_and_phases() {
+        assert_eq!(tenure(0, 1, "S1901M", None), "first player, from S1901M");
+        assert_eq!(
+            tenure(0, 2, "S1901M", Some("F1902M")),
+            "first player, S1901M to F1902M"
+        );
+        assert_eq!(tenure(1, 2, "S1903M", None), "replacement, from S1903M");
+        assert_eq!(tenure(2, 3, "S1905M", None), "replacement 2, from S1905M");
+    }
 }
