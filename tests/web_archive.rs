@@ -55,6 +55,12 @@ fn a_game_played_by_mail_is_published_a_page_per_processed_phase() {
     assert!(g.judge.dir.join("var/www/style.css").exists());
 
     let index = g.page("index.html");
+    assert!(
+        index.contains(
+            "<tr><th>Movement deadline</th><td>72 hours after the phase starts; grace 24 hours</td></tr>"
+        ),
+        "the schedule as LIST says it: {index}"
+    );
     for phase in ["S1901M", "F1901M", "W1901A"] {
         assert!(
             index.contains(&format!("<a href=\"{phase}.html\">{phase}</a>")),

@@ -12,6 +12,7 @@ use crate::engine::outcome::Outcome;
 use crate::engine::phase::{Phase, PhaseKind};
 use crate::engine::position::{Dislodged, Position};
 use crate::game::maps::picture_of_phase;
+use crate::game::schedule::schedule_words;
 use crate::game::summary::final_row;
 use crate::game::{position_of, settings_of, GameSettings};
 use crate::store::{self, ArchiveKind, Game, GameState, PhaseRecord, StoreError};
@@ -147,7 +148,13 @@ pub fn game_view(conn: &Connection, game: &Game) -> Result<GameView, StoreError>
         .collect::<Result<_, StoreError>>()?;
     Ok(GameView {
         card: card_of(conn, game, &records)?,
-        settings: settings_lines(&settings_of(game)?),
+        // Schedules in words as of the latest phase's start (the page is
+        // written again with each phase): not the clock, so a rebuild
+        // writes the same page.
+        settings: settings_lines(
+            &settings_of(game)?,
+            records.last().map_or(game.created_at, |r| r.started_at),
+        ),
         powers: tenures(conn, game)?,
         phases,
         years: years(&records, played)?,
@@ -171,17 +178,10 @@ fn result_of(game: &Game) -> Option<String> {
 
 /// The settings a reader may want to know. Not the takeover approvals:
 /// they name addresses.
-fn settings_lines(s: &GameSettings) -> Vec<(&'static str, String)> {
+fn settings_lines(s: &GameSettings, as_of: i64) -> Vec<(&'static str, String)> {
     let on = |b: bool| if b { "yes" } else { "no" }.to_string();
-    let schedule = |s: &crate::game::settings::Schedule| match &s.cron {
-        Some(cron) => format!(
-            "{cron} ({}), at least {} h, grace {} h",
-            s.zone.as_deref().unwrap_or("UTC"),
-            s.min_hours,
-            s.grace_hours
-        ),
-        None => format!("{} h, grace {} h", s.min_hours, s.grace_hours),
-    };
+    // As LIST says it: days and times in the game's zone, UTC beside.
+    let schedule = |s: &crate::game::settings::Schedule| schedule_words(s, as_of);
     vec![
         ("White press", on(s.white)),
         ("Grey press", on(s.grey)),
