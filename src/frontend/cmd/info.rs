@@ -42,6 +42,12 @@ pub fn help(s: &mut Session<'_>, line: &Line) {
 pub fn get(s: &mut Session<'_>, line: &Line, name: &str) {
     match help_file(s, name) {
         Some(text) => s.reply.ok(line, text.trim_end()),
+        // njudge's list of its own files: here HELP and GET info.
+        None if name == "package" => s.reply.refuse(
+            line,
+            "njudge's package file is not kept on this judge: HELP lists every command, \
+             GET info says what this judge is, VERSION which version it runs.",
+        ),
         None => {
             let names: Vec<&str> = HELP_FILES.iter().map(|(n, _)| *n).collect();
             s.reply.refuse(
