@@ -187,6 +187,22 @@ fn absences_are_limited_cancellable_and_told_to_the_master() {
         told.body
     );
 
+    // njudge's SET NOABSENCE <date>: only the absence holding the date.
+    w.orders("ab", 'F', "SET ABSENCE 2026-11-20 TO 2026-11-21");
+    let mails = w.orders("ab", 'F', "SET NOABSENCE 2026-11-20 12:00");
+    let reply = reply_to(&mails, &player('F'));
+    assert!(
+        reply.contains(
+            "Your absence from Fri Nov 20 2026 00:00 UTC to Sat Nov 21 2026 00:00 UTC is cancelled"
+        ),
+        "{reply}"
+    );
+    let left: i64 = w
+        .db()
+        .query_row("SELECT count(*) FROM absences", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(left, 1, "the absence of Nov 10-13 stays");
+
     let mails = w.orders("ab", 'F', "SET NOABSENCE");
     let reply = reply_to(&mails, &player('F'));
     assert!(reply.contains("Your absences are cancelled"), "{reply}");

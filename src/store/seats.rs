@@ -353,6 +353,35 @@ pub fn cancel_absences(conn: &Connection, seat_id: i64, now: i64) -> Result<usiz
     Ok(gone + cut)
 }
 
+/// Cancels the seat's absences that include `t` (njudge's `SET NOABSENCE
+/// <date>`): one not begun by `now` goes, one under way ends at `now`.
+/// Returns the cancelled absences as they were announced.
+pub fn cancel_absences_at(
+    conn: &Connection,
+    seat_id: i64,
+    t: i64,
+    now: i64,
+) -> Result<Vec<(i64, i64)>> {
+    let mut stmt = conn.prepare(
+        "SELECT starts, ends FROM absences WHERE seat_id = ?1 AND starts <= ?2 AND ends > ?2 \
+         AND ends > ?3 ORDER BY starts",
+    )?;
+    let covering: Vec<(i64, i64)> = stmt
+        .query_map(params![seat_id, t, now], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    conn.execute(
+        "DELETE FROM absences WHERE seat_id = ?1 AND starts <= ?2 AND ends > ?2 \
+         AND starts >= ?3",
+        params![seat_id, t, now],
+    )?;
+    conn.execute(
+        "UPDATE absences SET ends = ?3 WHERE seat_id = ?1 AND starts <= ?2 AND ends > ?2 \
+         AND starts < ?3 AND ends > ?3",
+        params![seat_id, t, now],
+    )?;
+    Ok(covering)
+}
+
 // Observers -------------------------------------------------------------
 
 #[derive(Clone, Debug, PartialEq)]

@@ -25,6 +25,9 @@ pub fn absence(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Resu
         return Ok(());
     };
     let game = store::game_by_id(s.tx, game.id)?.unwrap_or(game);
+    if what == "NOABSENCE" && !rest.trim().is_empty() {
+        return cancel_one(s, line, &game, &seat, rest);
+    }
     if what == "NOABSENCE" || matches!(first.as_str(), "CANCEL" | "NONE" | "OFF") {
         return cancel(s, line, &game, &seat);
     }
@@ -200,6 +203,56 @@ fn cancel(s: &mut Session<'_>, line: &Line, game: &Game, seat: &Seat) -> Result<
     s.reply.ok(
         line,
         format!("Your absences are cancelled (deadlines already moved stay as they are).{told}"),
+    );
+    Ok(())
+}
+
+/// SET NOABSENCE <date>: as njudge, only the absences that include the
+/// date are cancelled.
+fn cancel_one(
+    s: &mut Session<'_>,
+    line: &Line,
+    game: &Game,
+    seat: &Seat,
+    date: &str,
+) -> Result<(), StoreError> {
+    let zone = super::when::writer_zone(s)?;
+    let Some(t) = super::when::read_date(date, s.now, zone, super::when::Toward::Future) else {
+        s.reply.refuse(
+            line,
+            "Write SET NOABSENCE <date> (a date inside the absence to cancel, like \
+             2026-12-24, Dec 24 or Thu), or SET NOABSENCE alone to cancel them all.",
+        );
+        return Ok(());
+    };
+    let gone = store::cancel_absences_at(s.tx, seat.id, t, s.now)?;
+    if gone.is_empty() {
+        s.reply.refuse(
+            line,
+            format!(
+                "None of your absences includes {}: nothing was cancelled. SET NOABSENCE \
+                 alone cancels them all.",
+                format_time(t)
+            ),
+        );
+        return Ok(());
+    }
+    let said: Vec<String> = gone
+        .iter()
+        .map(|&(a, b)| format!("from {} to {}", format_time(a), format_time(b)))
+        .collect();
+    let said = said.join(", and ");
+    let told = tell_master(
+        s,
+        game,
+        seat,
+        &format!("has cancelled their absence {said}"),
+    );
+    s.reply.ok(
+        line,
+        format!(
+            "Your absence {said} is cancelled (deadlines already moved stay as they are).{told}"
+        ),
     );
     Ok(())
 }
