@@ -267,3 +267,20 @@ fn a_draw_of_named_powers_when_the_master_sets_nodias() {
     );
     assert_eq!(j.export("named")["state"], "finished");
 }
+
+/// `LIST FULL` is njudge's list of every game with its players, answered
+/// with the judge's forms; but a game that is really named "full" is
+/// listed, as LIST <game> lists any other.
+#[test]
+fn list_full_lists_a_game_named_full() {
+    let mut j = TestJudge::new("list-full");
+    let r = j.mail("someone@example.net", "LIST FULL");
+    assert!(
+        r[0].body.contains("LIST FULL is not offered"),
+        "{}",
+        dump(&r)
+    );
+    j.mail(GM, "CREATE ?full gmpw");
+    let r = j.mail("someone@example.net", "LIST FULL");
+    assert!(r[0].body.contains("Game 'full': forming"), "{}", dump(&r));
+}

@@ -6,7 +6,7 @@
 use crate::frontend::script::{Line, Njudge};
 use crate::frontend::session::Session;
 use crate::game::preorders::named_phase;
-use crate::store::StoreError;
+use crate::store::{self, StoreError};
 
 /// The phase `PROCESS <phase>` names: `F1901M`, or in words as njudge
 /// takes it, `fall 1901 retreat`; several words that name no phase are
@@ -50,6 +50,10 @@ pub fn not_offered(
 ) -> Result<(), StoreError> {
     let why = match form {
         Njudge::Phase => return super::preorders::phase_block(s, line, held),
+        // A game that is really called "full" is listed, as LIST <game>.
+        Njudge::ListFull if store::game_by_name(s.tx, "full")?.is_some() => {
+            return super::info::list(s, line, Some("full"))
+        }
         Njudge::Conditional => format!(
             "Conditional orders (IF, ELSE, ENDIF) are not offered by this judge: write \
              plain orders, one a line; a later order for a unit replaces the earlier \
