@@ -328,4 +328,22 @@ fn a_void_order_on_a_phase_page_carries_its_reason() {
         .unwrap_or_else(|| panic!("no line of Venice's support:\n{page}"));
     assert!(line.contains("(*void*)"), "{line}");
     assert!(line.contains(reason), "{line}");
+    // The results mail itself, folded away below, as the players got it.
+    let folded = page
+        .split("<section id=\"results-mail\">")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no results mail on the page:\n{page}"));
+    let italy: Vec<&str> = results
+        .body
+        .lines()
+        .filter(|l| l.starts_with("Italy:"))
+        .collect();
+    assert!(!italy.is_empty(), "{}", results.body);
+    for text in italy {
+        let text = text
+            .replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;");
+        assert!(folded.contains(&text), "{text:?} not in:\n{folded}");
+    }
 }

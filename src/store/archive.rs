@@ -75,6 +75,21 @@ pub fn archive_between(
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+/// The results mail of `phase` as the whole game got it (the latest, if
+/// the phase was played again after a rollback).
+pub fn results_mail_of_phase(
+    conn: &Connection,
+    game_id: i64,
+    phase: &str,
+) -> Result<Option<ArchiveEntry>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM archive WHERE game_id = ?1 AND phase = ?2 AND kind = ?3 \
+         ORDER BY id DESC LIMIT 1"
+    ))?;
+    let mut rows = stmt.query_map(params![game_id, phase, ArchiveKind::Results], from_row)?;
+    Ok(rows.next().transpose()?)
+}
+
 /// The game's whole archive, oldest first.
 pub fn archive_of_game(conn: &Connection, game_id: i64) -> Result<Vec<ArchiveEntry>> {
     archive_between(conn, game_id, i64::MIN, i64::MAX)

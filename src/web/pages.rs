@@ -250,6 +250,17 @@ pub fn phase_page(view: &PhaseView, prev: Option<Phase>, next: Option<Phase>) ->
     if let Some(after) = &view.after {
         centres_after(&mut body, map, &view.before, after);
     }
+    if let Some(mail) = &view.results_mail {
+        // The classic text readers of judges' archives know, folded away:
+        // it also says who was in civil disorder and which builds were
+        // waived.
+        let _ = writeln!(
+            body,
+            "<section id=\"results-mail\">\n<details><summary>The results mail, as the \
+             players got it</summary>\n<pre>{}</pre>\n</details>\n</section>",
+            escape(mail.trim_end())
+        );
+    }
     page(
         &format!("{} {code}", view.game),
         "../style.css",

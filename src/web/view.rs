@@ -84,6 +84,9 @@ pub struct PhaseView {
     pub after: Option<Position>,
     /// The map of the phase, orders and results drawn (SVG).
     pub svg: String,
+    /// The results mail as the whole game got it: the classic text, with
+    /// what the page does not say (civil disorder, builds waived).
+    pub results_mail: Option<String>,
 }
 
 /// The game's phases: every stored row but a finished game's final
@@ -273,7 +276,9 @@ pub fn phase_view(
     } else {
         orders.sort_by_key(|(o, _)| o.power);
     }
+    let results_mail = store::results_mail_of_phase(conn, game.id, &record.phase)?;
     Ok(Some(PhaseView {
+        results_mail: results_mail.map(|m| m.body),
         game: game.name.clone(),
         phase: picture.position.phase,
         processed_at,
