@@ -56,7 +56,7 @@ pub fn remove_dir(dir: &Path) -> Result<bool, FileError> {
 
 /// Removes the phase pages and maps in `dir` (`S1901M.html`,
 /// `S1901M.svg`) whose phase `keep` does not hold: left by phases rolled
-/// back.
+/// back; and the temporary files a killed writer left.
 pub fn remove_stale_phases(dir: &Path, keep: &dyn Fn(&str) -> bool) -> Result<(), FileError> {
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
@@ -66,6 +66,10 @@ pub fn remove_stale_phases(dir: &Path, keep: &dyn Fn(&str) -> bool) -> Result<()
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
+        if name.starts_with('.') && name.ends_with(".tmp") {
+            remove_if_abandoned(&entry.path())?;
+            continue;
+        }
         let Some((stem, "html" | "svg")) = name.rsplit_once('.') else {
             continue;
         };
@@ -78,4 +82,47 @@ pub fn remove_stale_phases(dir: &Path, keep: &dyn Fn(&str) -> bool) -> Result<()
         }
     }
     Ok(())
+}
+
+/// A temporary file of [`write_atomic`] older than an hour was left by a
+/// process killed between writing and renaming it: removed. A younger one
+/// may be another process's, still being written.
+fn remove_if_abandoned(path: &Path) -> Result<(), FileError> {
+    let age = std::fs::metadata(path)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.elapsed().ok());
+    if age.is_some_and(|age| age.as_secs() > 3600) {
+        match std::fs::remove_file(path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(at(path)(e)),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn temporary_files_left_by_a_killed_writer_go_after_an_hour() {
+        let dir = std::env::temp_dir().join(format!("judge-web-files-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let old = dir.join(".S1901M.html.123.tmp");
+        let young = dir.join(".S1902M.html.456.tmp");
+        std::fs::write(&old, "half a page").unwrap();
+        std::fs::write(&young, "being written").unwrap();
+        let two_hours_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(7200);
+        std::fs::File::options()
+            .write(true)
+            .open(&old)
+            .unwrap()
+            .set_modified(two_hours_ago)
+            .unwrap();
+        remove_stale_phases(&dir, &|_| true).unwrap();
+        assert!(!old.exists(), "an hour-old temporary file stays");
+        assert!(young.exists(), "a temporary file being written was removed");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
