@@ -18,7 +18,8 @@ const BOTTOM: f32 = 28.0;
 /// The chart of `rows` (label, centres per power in `Power::ALL` order);
 /// empty when there is nothing to draw.
 pub fn centres_chart(rows: &[(String, [usize; 7])]) -> String {
-    if rows.is_empty() {
+    // One row (the start) is no line: the table above says it all.
+    if rows.len() < 2 {
         return String::new();
     }
     let top = rows
@@ -59,29 +60,85 @@ pub fn centres_chart(rows: &[(String, [usize; 7])]) -> String {
             escape(label)
         );
     }
-    for (k, power) in Power::ALL.into_iter().enumerate() {
-        if rows.iter().all(|(_, c)| c[k] == 0) {
-            continue;
-        }
+    let shown: Vec<(usize, Power)> = Power::ALL
+        .into_iter()
+        .enumerate()
+        .filter(|&(k, _)| rows.iter().any(|(_, c)| c[k] > 0))
+        .collect();
+    let last = rows.len() - 1;
+    for &(k, power) in &shown {
         let points: Vec<String> = rows
             .iter()
             .enumerate()
             .map(|(i, (_, c))| format!("{:.1},{:.1}", x(i), y(c[k])))
             .collect();
-        let last = rows.len() - 1;
         let _ = writeln!(
             out,
-            "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"2.5\" points=\"{}\">\
-             <title>{name}</title></polyline>\
-             <text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" fill=\"{colour}\">{name} {}</text>",
+            "<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2.5\" points=\"{}\">\
+             <title>{}</title></polyline>",
+            style::power(power),
             points.join(" "),
+            power.name(),
+        );
+    }
+    let ends: Vec<f32> = shown.iter().map(|&(k, _)| y(rows[last].1[k])).collect();
+    for ((k, power), label_y) in shown.iter().zip(label_heights(&ends)) {
+        let _ = writeln!(
+            out,
+            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" fill=\"{}\">{} {}</text>",
             x(last) + 6.0,
-            y(rows[last].1[k]) + 4.0,
-            rows[last].1[k],
-            colour = style::power(power),
-            name = power.name(),
+            label_y + 4.0,
+            style::power(*power),
+            power.name(),
+            rows[last].1[*k],
         );
     }
     out.push_str("</svg>\n");
     out
+}
+
+/// The heights of the labels at the lines' ends (`ends`, top down in any
+/// order), moved apart so that powers with the same count do not print
+/// over each other: each at least a line below the one above it.
+fn label_heights(ends: &[f32]) -> Vec<f32> {
+    const LINE: f32 = 12.0;
+    let mut order: Vec<usize> = (0..ends.len()).collect();
+    order.sort_by(|&a, &b| ends[a].total_cmp(&ends[b]));
+    let mut placed = ends.to_vec();
+    let mut below = f32::MIN;
+    for &i in &order {
+        placed[i] = ends[i].max(below + LINE);
+        below = placed[i];
+    }
+    // Pushed past the bottom: the whole stack moves up.
+    let overflow = below - (HEIGHT - BOTTOM);
+    if overflow > 0.0 {
+        for y in &mut placed {
+            *y -= overflow;
+        }
+    }
+    placed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_of_equal_counts_are_moved_apart() {
+        let placed = label_heights(&[100.0, 100.0, 50.0, 100.0]);
+        assert_eq!(placed[2], 50.0);
+        let mut same: Vec<f32> = vec![placed[0], placed[1], placed[3]];
+        same.sort_by(f32::total_cmp);
+        assert_eq!(same, [100.0, 112.0, 124.0]);
+    }
+
+    #[test]
+    fn a_chart_needs_two_rows() {
+        assert_eq!(centres_chart(&[("start".to_string(), [3; 7])]), "");
+        let two = [("start".to_string(), [3; 7]), ("1901".to_string(), [4; 7])];
+        let svg = centres_chart(&two);
+        assert_eq!(svg.matches("<polyline").count(), 7);
+        assert!(svg.contains(">Russia 4</text>"), "{svg}");
+    }
 }
