@@ -24,7 +24,8 @@ impl Judge {
             )
         })?;
         let templates = Templates::from_dir(config.resolve(std::path::Path::new("templates")))
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| e.to_string())?
+            .with_archive_url(config.web.public_url());
         Ok(Judge {
             config,
             store,

@@ -108,6 +108,10 @@ pub struct WebSection {
     /// empty: not served (another web server may serve the folder).
     #[serde(default)]
     pub listen: Option<String>,
+    /// The archive's public address (`https://dip.example.org/games/`):
+    /// the results mails link to each phase's page. Absent: no links.
+    #[serde(default)]
+    pub url: Option<String>,
 }
 
 impl Default for WebSection {
@@ -116,6 +120,7 @@ impl Default for WebSection {
             enabled: default_web_enabled(),
             path: default_web_path(),
             listen: None,
+            url: None,
         }
     }
 }
@@ -129,6 +134,24 @@ fn default_web_path() -> PathBuf {
 }
 
 impl WebSection {
+    /// `[web] url` as the mails give it, ending in `/`; none when the
+    /// pages are not written.
+    pub fn public_url(&self) -> Option<String> {
+        let url = self
+            .url
+            .as_deref()
+            .map(str::trim)
+            .filter(|u| !u.is_empty())?;
+        if !self.enabled {
+            return None;
+        }
+        Some(if url.ends_with('/') {
+            url.to_string()
+        } else {
+            format!("{url}/")
+        })
+    }
+
     /// The address to serve at, if any: checked when the file is read.
     pub fn listen_address(&self) -> Option<std::net::SocketAddr> {
         self.listen.as_deref().and_then(|a| a.trim().parse().ok())

@@ -84,6 +84,7 @@ fn render_full(
         game_over: game_over.map(str::to_string),
         in_disorder,
         inert: in_disorder,
+        pages: None,
     };
     render_results(templates, &cx).expect("renders")
 }

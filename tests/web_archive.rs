@@ -347,3 +347,35 @@ fn a_void_order_on_a_phase_page_carries_its_reason() {
         assert!(folded.contains(&text), "{text:?} not in:\n{folded}");
     }
 }
+
+/// With `[web] url` set, each results mail ends with the address of its
+/// phase's page, which the web pass then writes; a private game's mails
+/// give none (it has no pages).
+#[test]
+fn results_mails_link_to_the_phase_page_when_the_archive_has_an_address() {
+    let mut j = TestJudge::new("web-url");
+    j.set_config("web", "url", "\"https://dip.example.org/games\"");
+    let mut g = Played::start(&mut j, "linked");
+    let mails = g.master("PROCESS S1901M");
+    let results = mails
+        .iter()
+        .find(|m| m.subject.contains("Results"))
+        .expect("a results mail");
+    assert!(
+        results.body.contains(
+            "This phase on the web, with its map: https://dip.example.org/games/linked/S1901M.html"
+        ),
+        "{}",
+        results.body
+    );
+    g.run_once();
+    assert!(g.folder().join("S1901M.html").is_file());
+
+    g.master("SET PRIVATE");
+    let mails = g.master("PROCESS F1901M");
+    let results = mails
+        .iter()
+        .find(|m| m.subject.contains("Results"))
+        .expect("a results mail");
+    assert!(!results.body.contains("on the web"), "{}", results.body);
+}

@@ -16,7 +16,7 @@ use super::{current, everyone, power_of, settings_of, variant_of, Current};
 use crate::engine::adjudicate::{adjudicate_with, Adjudication};
 use crate::engine::map::{Map, Power};
 use crate::engine::order::Order;
-use crate::engine::phase::Season;
+use crate::engine::phase::{Phase, Season};
 use crate::engine::position::Position;
 use crate::interchange::PositionJson;
 use crate::report::{render_results, render_subject, ResultsContext, Templates};
@@ -178,6 +178,7 @@ fn results_body(
             game_over: done.ended.clone(),
             in_disorder: &done.in_disorder,
             inert: &done.inert,
+            pages: phase_page_url(templates, game, done.cur.position.phase)?,
         },
     )
     .map_err(|e| StoreError::Setup(format!("results template: {e}")))?;
@@ -189,6 +190,22 @@ fn results_body(
         "The coin is tossed: Italy joins {} and is played by that side from now on.\n\n{body}",
         join_names(&names)
     ))
+}
+
+/// The address of the phase's page in the web archive, if the archive has
+/// a public address and the game is not private (then it has no pages).
+fn phase_page_url(
+    templates: &Templates,
+    game: &Game,
+    phase: Phase,
+) -> Result<Option<String>, StoreError> {
+    let Some(url) = templates.archive_url() else {
+        return Ok(None);
+    };
+    if settings_of(game)?.private {
+        return Ok(None);
+    }
+    Ok(Some(format!("{url}{}/{phase}.html", game.name)))
 }
 
 /// Stores a processing: the results, the next phase (or the end of the

@@ -91,6 +91,10 @@ pub struct Templates {
     env: Environment<'static>,
     /// Per template name: where its text came from, for error messages.
     origins: Vec<(&'static str, String)>,
+    /// The web archive's public address (`[web] url`, ending in `/`), for
+    /// the links the mails give: part of what the mail texts know of the
+    /// judge, like its code.
+    archive_url: Option<String>,
 }
 
 impl fmt::Debug for Templates {
@@ -135,6 +139,17 @@ impl Templates {
         Ok(t)
     }
 
+    /// The mails link to the web archive at `url` (ending in `/`).
+    pub fn with_archive_url(mut self, url: Option<String>) -> Templates {
+        self.archive_url = url;
+        self
+    }
+
+    /// The web archive's public address, if the mails link to it.
+    pub fn archive_url(&self) -> Option<&str> {
+        self.archive_url.as_deref()
+    }
+
     /// Where the template `name` came from: its file, or "built-in NAME".
     pub fn origin(&self, name: &str) -> Option<&str> {
         self.origins
@@ -171,6 +186,7 @@ impl Templates {
         Templates {
             env,
             origins: Vec::new(),
+            archive_url: None,
         }
     }
 

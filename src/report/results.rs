@@ -43,6 +43,9 @@ pub struct ResultsContext<'a> {
     /// adjudicated: those in civil disorder, and those out of a game for
     /// fewer players.
     pub inert: &'a [Power],
+    /// The address of this phase's page in the web archive, when the
+    /// judge's archive has a public address and the game is published.
+    pub pages: Option<String>,
 }
 
 /// The variables of `results.txt` (listed at the top of the template).
@@ -81,6 +84,7 @@ pub(super) fn variables(cx: &ResultsContext) -> Value {
         adjustments => adjustments(map, next, cx.inert),
         in_disorder => cx.in_disorder.iter().map(|p| p.name()).collect::<Vec<_>>(),
         units => units(map, next),
+        pages => cx.pages.clone(),
     }
 }
 
@@ -337,6 +341,7 @@ pub(super) fn try_sample(templates: &Templates) -> Result<(), ReportError> {
             game_over,
             in_disorder: &[Power::Italy],
             inert: &[Power::Italy],
+            pages: Some("https://diplomacy.example.org/sample/F1901M.html".to_string()),
         };
         templates.render(RESULTS, variables(&cx))?;
     }
