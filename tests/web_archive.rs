@@ -370,8 +370,28 @@ fn results_mails_link_to_the_phase_page_when_the_archive_has_an_address() {
     );
     g.run_once();
     assert!(g.folder().join("S1901M.html").is_file());
+    // The start mails and LIST say where the game's pages are.
+    let told = g.judge.query_i64(
+        "SELECT count(*) FROM outbound WHERE CAST(raw AS TEXT) LIKE \
+         '%The game''s pages, a map of every phase: https://dip.example.org/games/linked/%'",
+    );
+    assert!(told >= 7, "{told} mails named the game's pages");
+    let list = g.power('F', "LIST");
+    assert!(
+        list[0].body.contains(
+            "The game's pages, a map of every phase: https://dip.example.org/games/linked/"
+        ),
+        "{}",
+        list[0].body
+    );
 
     g.master("SET PRIVATE");
+    let list = g.power('F', "LIST");
+    assert!(
+        !list[0].body.contains("The game's pages"),
+        "{}",
+        list[0].body
+    );
     let mails = g.master("PROCESS F1901M");
     let results = mails
         .iter()

@@ -151,7 +151,13 @@ fn list_game(s: &mut Session<'_>, line: &Line, name: &str) -> Result<(), StoreEr
             crate::game::variant_of(&game).players()
         ));
     }
-    out.extend(listing::settings_lines(&settings_of(&game)?, s.now));
+    let settings = settings_of(&game)?;
+    out.extend(listing::settings_lines(&settings, s.now));
+    out.extend(listing::pages_line(
+        s.config.web.public_url(),
+        &game.name,
+        &settings,
+    ));
     if let Some(cur) = &cur {
         out.push(format!("Phase {}.", cur.record.phase));
         match cur.record.deadline {

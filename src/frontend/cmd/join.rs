@@ -193,7 +193,7 @@ pub fn start_if_full(s: &mut Session<'_>, game: &Game) -> Result<(), StoreError>
         variant: &variant,
         position: &position,
         deadline,
-        schedules: start_rules(&settings, s.now),
+        schedules: start_rules(s, &game.name, &settings),
     };
     let mut roster = Vec::new();
     for (seat, &b) in seats.iter().zip(&blocs) {
@@ -206,9 +206,14 @@ pub fn start_if_full(s: &mut Session<'_>, game: &Game) -> Result<(), StoreError>
 
 /// What the start mail says of the game's schedules and end: the lines
 /// of LIST.
-fn start_rules(settings: &crate::game::GameSettings, now: i64) -> String {
-    let mut lines = crate::game::schedule::schedule_lines(settings, now).to_vec();
+fn start_rules(s: &Session<'_>, game: &str, settings: &crate::game::GameSettings) -> String {
+    let mut lines = crate::game::schedule::schedule_lines(settings, s.now).to_vec();
     lines.push(super::listing::end_line(settings));
+    lines.extend(super::listing::pages_line(
+        s.config.web.public_url(),
+        game,
+        settings,
+    ));
     lines.join("\n")
 }
 

@@ -91,6 +91,15 @@ pub fn settings_lines(set: &GameSettings, now: i64) -> Vec<String> {
     lines
 }
 
+/// Where the game's pages are on the web: with `[web] url` set and the
+/// game public.
+pub fn pages_line(archive_url: Option<String>, game: &str, set: &GameSettings) -> Option<String> {
+    let url = archive_url.filter(|_| !set.private)?;
+    Some(format!(
+        "The game's pages, a map of every phase: {url}{game}/"
+    ))
+}
+
 /// Whether the game is in the web archive.
 fn publicity(set: &GameSettings) -> String {
     if set.private {
