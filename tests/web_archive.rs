@@ -12,6 +12,14 @@ mod played;
 use common::*;
 use played::*;
 
+/// The results mail among `mails` (each player's copy says the same).
+fn results_mail(mails: &[Sent]) -> &Sent {
+    with_subject(mails, "Results")
+        .first()
+        .copied()
+        .unwrap_or_else(|| panic!("no results mail: {}", dump(mails)))
+}
+
 /// The files of the game's folder, sorted.
 fn files_of(dir: &std::path::Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
@@ -314,10 +322,7 @@ fn a_void_order_on_a_phase_page_carries_its_reason() {
     g.power('G', "A Mun - Bur");
     g.power('I', "A Ven S A Mun - Tyr");
     let mails = g.master("PROCESS S1901M");
-    let results = mails
-        .iter()
-        .find(|m| m.subject.contains("Results"))
-        .expect("a results mail");
+    let results = results_mail(&mails);
     let reason = "(the unit supported was not ordered so, or cannot be reached)";
     assert!(results.body.contains(reason), "{}", results.body);
     g.run_once();
@@ -357,10 +362,7 @@ fn results_mails_link_to_the_phase_page_when_the_archive_has_an_address() {
     j.set_config("web", "url", "\"https://dip.example.org/games\"");
     let mut g = Played::start(&mut j, "linked");
     let mails = g.master("PROCESS S1901M");
-    let results = mails
-        .iter()
-        .find(|m| m.subject.contains("Results"))
-        .expect("a results mail");
+    let results = results_mail(&mails);
     assert!(
         results.body.contains(
             "This phase on the web, with its map: https://dip.example.org/games/linked/S1901M.html"
@@ -393,9 +395,6 @@ fn results_mails_link_to_the_phase_page_when_the_archive_has_an_address() {
         list[0].body
     );
     let mails = g.master("PROCESS F1901M");
-    let results = mails
-        .iter()
-        .find(|m| m.subject.contains("Results"))
-        .expect("a results mail");
+    let results = results_mail(&mails);
     assert!(!results.body.contains("on the web"), "{}", results.body);
 }
