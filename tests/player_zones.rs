@@ -126,3 +126,24 @@ fn the_games_schedule_zone_is_shown_to_those_without_their_own() {
     assert!(rep.body.contains(&both), "{}", rep.body);
     assert!(!rep.body.contains("New_York"), "{}", rep.body);
 }
+
+#[test]
+fn a_zone_follows_the_player_to_a_new_address() {
+    let mut w = World::master_paced("zone-address");
+    let g = "zonemove";
+    w.start_game(g, "");
+    let (_, deadline) = w.current(g);
+    let ams = chrono_tz::Europe::Amsterdam;
+    let both = format!("{} ({})", shown(deadline), local(deadline, ams));
+    w.orders(g, 'F', "SET ZONE Europe/Amsterdam");
+    let new = "france.moved@example.com";
+    w.orders(g, 'F', &format!("SET ADDRESS {new}"));
+
+    let body = format!("SIGNON F{g} {}\n{}", password('F'), holds('F'));
+    let r = w.mail(new, &body);
+    let rep = to(&r, new)
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| panic!("a reply to {new}: {}", listing(&r)));
+    assert!(rep.body.contains(&both), "{}", rep.body);
+}

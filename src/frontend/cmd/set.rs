@@ -152,6 +152,8 @@ fn player_address(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), St
     };
     let new = addr.addr_spec();
     store::set_player_address(s.tx, seat.id, &new)?;
+    // SET ZONE is kept by address: the new one sees deadlines as before.
+    store::carry_zone(s.tx, &seat.address, &new)?;
     // Both the old and the new address hear of the change.
     s.reply.also_to.push(seat.address.clone());
     s.reply.also_to.push(new.clone());
