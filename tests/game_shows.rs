@@ -138,6 +138,28 @@ fn a_reply_to_a_judge_mail_is_titled_by_what_it_answers() {
             "LIST sub",
             "JDG:sub - F1901M Reply",
         ),
+        // Orders in a reply to the pre-orders mail, or to any other
+        // notice of the judge's, are titled orders too.
+        (
+            "Re: JDG:sub - F1901M Pre-orders",
+            "F Lon H",
+            "JDG:sub - F1901M Orders",
+        ),
+        (
+            "Re: JDG:sub - Absence",
+            "F Lon H",
+            "JDG:sub - F1901M Orders",
+        ),
+        (
+            "Re: JDG:sub - F1901M paused",
+            "F Lon H",
+            "JDG:sub - F1901M Orders",
+        ),
+        (
+            "Re: JDG:sub - F1901M England needs a player",
+            "F Lon H",
+            "JDG:sub - F1901M Orders",
+        ),
         // The player's own words stay.
         (
             "Re: JDG:sub - F1901M my moves",

@@ -463,7 +463,8 @@ fn reply_subject(s: &Session<'_>) -> String {
 
 /// The titles of the judge's own mails: a subject left with one of
 /// these after [`strip_judge_subject`] holds no words of the player's.
-const JUDGE_TITLES: [&str; 17] = [
+/// Kept by hand: a new title a sender gives belongs here too.
+const JUDGE_TITLES: [&str; 20] = [
     "Results",
     "Reply",
     "Reminder",
@@ -481,14 +482,25 @@ const JUDGE_TITLES: [&str; 17] = [
     "Sign-ons locked",
     "You have been removed",
     "Settings changed",
+    "Absence",
+    "Pre-orders",
+    "You may take over",
 ];
+
+/// Titles of the judge's own mails that are the whole title (PAUSE, RESUME).
+const JUDGE_WORDS: [&str; 2] = ["paused", "resumed"];
+
+/// The ends of titles that begin with a power's name (RESIGN, EJECT).
+const JUDGE_ENDINGS: [&str; 3] = [" resigned", " need a player", " needs a player"];
 
 fn judge_title(what: &str) -> bool {
     let starts = |title: &str| {
         what.get(..title.len())
             .is_some_and(|head| head.eq_ignore_ascii_case(title))
     };
-    JUDGE_TITLES.iter().any(|t| starts(t)) || what.ends_with(" resigned")
+    JUDGE_TITLES.iter().any(|t| starts(t))
+        || JUDGE_WORDS.iter().any(|w| what.eq_ignore_ascii_case(w))
+        || JUDGE_ENDINGS.iter().any(|e| what.ends_with(e))
 }
 
 /// The player's own words in a subject that answers one of ours: without
