@@ -62,9 +62,11 @@ CREATE TABLE IF NOT EXISTS seats (
     preferences   TEXT,
     -- SET WAIT: no early processing for this power.
     wait          INTEGER NOT NULL DEFAULT 0 CHECK (wait IN (0, 1)),
-    -- SET DRAW: the phase in which it was given (NULL: no vote) and, for a
-    -- draw naming its members, their powers as a JSON array (NULL: all
-    -- survivors).
+    -- SET DRAW: the vote, standing until withdrawn (NULL: no vote): "ALL"
+    -- (all survivors) or "POWERS" and the powers' names ("POWERS ENGLAND
+    -- FRANCE"); older databases may hold the name of the phase it was
+    -- given in (a vote for that phase only). draw_powers is no longer
+    -- used (the powers are in draw_vote); it stays for older databases.
     draw_vote     TEXT,
     draw_powers   TEXT    CHECK (draw_powers IS NULL OR json_valid(draw_powers)),
     joined_at     INTEGER NOT NULL,

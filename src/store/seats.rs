@@ -36,7 +36,8 @@ pub struct Seat {
     pub preferences: Option<String>,
     /// SET WAIT.
     pub wait: bool,
-    /// SET DRAW: the phase it was given in.
+    /// SET DRAW: the vote as `game::draw` keeps it ("ALL", or "POWERS"
+    /// and the powers' names); it stands until withdrawn.
     pub draw_vote: Option<String>,
     pub joined_at: i64,
     /// The first seat of the player's bloc in a game for fewer players.
@@ -255,15 +256,15 @@ pub fn set_seat_wait(conn: &Connection, seat_id: i64, wait: bool) -> Result<()> 
     )
 }
 
-/// SET DRAW (given in `phase`) or, with `phase` None, SET NODRAW. (The
-/// `draw_powers` column of older databases is never written: a draw is
-/// always among all survivors.)
-pub fn set_seat_draw(conn: &Connection, seat_id: i64, phase: Option<&str>) -> Result<()> {
+/// SET DRAW (`vote` as `game::draw::encode` writes it: "ALL" or
+/// "POWERS A B ...") or, with `vote` None, SET NODRAW. (The `draw_powers`
+/// column is no longer used: the powers of a draw are in the vote.)
+pub fn set_seat_draw(conn: &Connection, seat_id: i64, vote: Option<&str>) -> Result<()> {
     update(
         conn,
         seat_id,
         "UPDATE seats SET draw_vote = ?2 WHERE id = ?1",
-        &phase,
+        &vote,
     )
 }
 
