@@ -190,7 +190,7 @@ impl Config {
     }
 
     pub fn from_toml(text: &str) -> Result<Config, String> {
-        let config: Config = toml::from_str(text).map_err(|e| e.to_string())?;
+        let mut config: Config = toml::from_str(text).map_err(|e| e.to_string())?;
         if config.judge.code.is_empty()
             || !config.judge.code.chars().all(|c| c.is_ascii_alphanumeric())
         {
@@ -217,8 +217,10 @@ impl Config {
                 return Err(format!("[judge] keeper = {keeper:?} is not a mail address"));
             }
         }
-        if let Some(zone) = &config.games.timezone {
-            crate::game::clock::check_zone(zone).map_err(|e| format!("[games] timezone: {e}"))?;
+        if let Some(zone) = &mut config.games.timezone {
+            let tz = crate::game::clock::check_zone(zone)
+                .map_err(|e| format!("[games] timezone: {e}"))?;
+            *zone = tz.name().to_string();
         }
         for (key, expr) in [
             ("move_cron", &config.games.move_cron),

@@ -147,3 +147,18 @@ fn a_zone_follows_the_player_to_a_new_address() {
         .unwrap_or_else(|| panic!("a reply to {new}: {}", listing(&r)));
     assert!(rep.body.contains(&both), "{}", rep.body);
 }
+
+#[test]
+fn a_schedule_zone_is_read_in_any_case_as_set_zone_is() {
+    let mut w = World::master_paced("zone-case");
+    let g = "zonecase";
+    let started = w.start_game(g, "SET MOVE 0 0 20 * * Mon,Thu ZONE america/new_york");
+    let flagged = about(&started, "[Error Flag]");
+    assert!(flagged.is_empty(), "{}", listing(&started));
+    let (_, deadline) = w.current(g);
+    let ny = chrono_tz::America::New_York;
+    let r = w.orders(g, 'E', holds('E'));
+    let rep = reply_to(&r, 'E');
+    let both = format!("{} ({})", shown(deadline), local(deadline, ny));
+    assert!(rep.body.contains(&both), "{}", rep.body);
+}

@@ -260,9 +260,19 @@ fn crontab_weekdays(word: &str) -> String {
     out.join(",")
 }
 
-/// Checks an IANA time zone name.
+/// An IANA time zone name as a person writes it, in any case
+/// ("europe/amsterdam"). A name the judge stored (`Tz::name`) is read with
+/// `parse::<Tz>()`.
+pub fn read_zone(name: &str) -> Option<chrono_tz::Tz> {
+    chrono_tz::TZ_VARIANTS
+        .iter()
+        .copied()
+        .find(|z| z.name().eq_ignore_ascii_case(name))
+}
+
+/// Checks an IANA time zone name a person wrote ([`read_zone`]).
 pub fn check_zone(name: &str) -> Result<chrono_tz::Tz, String> {
-    name.parse::<chrono_tz::Tz>().map_err(|_| {
+    read_zone(name).ok_or_else(|| {
         format!("'{name}' is not a time zone: write an IANA name such as Europe/Amsterdam or America/New_York")
     })
 }
@@ -281,7 +291,7 @@ pub fn deadline_after(schedule: &Schedule, start: i64) -> i64 {
     let zone = schedule
         .zone
         .as_deref()
-        .and_then(|z| check_zone(z).ok())
+        .and_then(|z| z.parse::<chrono_tz::Tz>().ok())
         .unwrap_or(chrono_tz::UTC);
     next_in_zone(&parsed, zone, earliest).unwrap_or(earliest)
 }
@@ -389,6 +399,10 @@ mod tests {
         );
         assert_eq!(format_time(summer), "Thu Jul 09 2026 18:00 UTC");
         assert!(check_zone("Mars/Olympus").is_err());
+        assert_eq!(
+            check_zone("europe/AMSTERDAM"),
+            Ok(chrono_tz::Europe::Amsterdam)
+        );
     }
 
     #[test]

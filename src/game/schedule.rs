@@ -7,7 +7,7 @@
 use chrono::{Offset, TimeZone};
 use chrono_tz::Tz;
 
-use super::clock::{check_cron, check_zone, format_time, next_in_zone, seconds_first};
+use super::clock::{check_cron, format_time, next_in_zone, seconds_first};
 use super::process::join_names;
 use super::settings::{GameSettings, Schedule};
 
@@ -24,7 +24,7 @@ pub fn schedule_words(s: &Schedule, now: i64) -> String {
     let zone = s
         .zone
         .as_deref()
-        .and_then(|z| check_zone(z).ok())
+        .and_then(|z| z.parse::<chrono_tz::Tz>().ok())
         .unwrap_or(chrono_tz::UTC);
     let when = match Shape::read(line) {
         Some(shape) => shape.words(zone, now),

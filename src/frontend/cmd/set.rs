@@ -369,7 +369,7 @@ fn schedule_options(schedule: &mut Schedule, what: &str, words: &[&str]) -> Resu
     while k < words.len() {
         if upper[k] == "ZONE" {
             match words.get(k + 1).map(|z| check_zone(z)) {
-                Some(Ok(_)) => schedule.zone = Some(words[k + 1].to_string()),
+                Some(Ok(zone)) => schedule.zone = Some(zone.name().to_string()),
                 Some(Err(e)) => return Err(e.to_string()),
                 None => {
                     return Err(format!(

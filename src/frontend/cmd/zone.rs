@@ -6,6 +6,7 @@ use rusqlite::Connection;
 
 use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
+use crate::game::clock::read_zone;
 use crate::game::settings_of;
 use crate::store::{self, Game, StoreError};
 
@@ -35,7 +36,7 @@ pub fn set_zone(
         (true, "") => None,
         (false, "") => return refuse(s, line, "SET ZONE names no time zone."),
         (true, _) => return refuse(s, line, "SET NOZONE takes nothing after it."),
-        (false, name) => match parse_zone(name) {
+        (false, name) => match read_zone(name) {
             Some(chrono_tz::UTC) => None,
             Some(zone) => Some(zone),
             None => {
@@ -68,7 +69,7 @@ pub fn zone_for(
     address: &str,
 ) -> Result<Option<Tz>, StoreError> {
     if let Some(own) = store::zone_of(conn, address)? {
-        return Ok(parse_zone(&own));
+        return Ok(own.parse::<Tz>().ok());
     }
     let Some(game) = game else {
         return Ok(None);
@@ -79,14 +80,6 @@ pub fn zone_for(
     let zone = [&settings.movement, &settings.retreat, &settings.adjustment]
         .into_iter()
         .find_map(|s| s.zone.as_deref())
-        .and_then(parse_zone);
+        .and_then(|z| z.parse::<Tz>().ok());
     Ok(zone)
-}
-
-/// An IANA zone name, in any case ("europe/amsterdam").
-fn parse_zone(name: &str) -> Option<Tz> {
-    chrono_tz::TZ_VARIANTS
-        .iter()
-        .copied()
-        .find(|z| z.name().eq_ignore_ascii_case(name))
 }
