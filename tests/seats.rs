@@ -155,8 +155,29 @@ fn a_resigned_seat_cannot_be_signed_on_and_open_games_take_anyone() {
     );
     assert_eq!(w.status("rs", 'T'), "resigned");
 
+    // A player of the game is no newcomer: not approved, nor let take a
+    // second power when the game is open to takeovers.
+    let england = player('E');
+    let mails = master(&mut w, "rs", &format!("SET TAKEOVER Turkey {england}"));
+    let reply = reply_to(&mails, MASTER);
+    assert!(
+        reply.contains(&format!(
+            "*** {england} already plays England in 'rs': a player takes over no second power."
+        )),
+        "{reply}"
+    );
+    assert_eq!(count(&mails, &england, "You may take over"), 0);
+
     // Open to takeovers: anyone may take it, naming it.
     master(&mut w, "rs", "SET TAKEOVER ON");
+    let mails = w.mail(&england, "SIGNON Trs second-pass");
+    let reply = reply_to(&mails, &england);
+    assert!(
+        reply
+            .contains("*** You already play England in 'rs': a player takes over no second power."),
+        "{reply}"
+    );
+    assert_eq!(w.status("rs", 'T'), "resigned");
     let newcomer = "anyone@players.test";
     let mails = w.mail(newcomer, "SIGNON Trs new-pass");
     let reply = reply_to(&mails, newcomer);

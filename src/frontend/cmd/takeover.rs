@@ -26,6 +26,20 @@ fn waiting(seat: &Seat) -> bool {
     vacant(seat) || (seat.power.is_some() && seat.status == SeatStatus::Abandoned)
 }
 
+/// The power `address` plays in `game`, if any: a player takes over no
+/// second power.
+fn plays_in(
+    conn: &rusqlite::Connection,
+    game: &Game,
+    address: &str,
+) -> Result<Option<Power>, StoreError> {
+    Ok(store::seats_of_game(conn, game.id)?
+        .iter()
+        .filter(|seat| seat.address.eq_ignore_ascii_case(address) && !vacant(seat))
+        .filter(|seat| seat.status != SeatStatus::Eliminated)
+        .find_map(power_of))
+}
+
 /// Whether the game lets `address` take over `power`.
 pub fn approved(settings: &GameSettings, power: Power, address: &str) -> bool {
     settings.takeovers
@@ -108,6 +122,17 @@ pub fn try_take_over(
     let sender = s.sender();
     let settings = settings_of(&reload(s.tx, game)?)?;
     if approved(&settings, power, &sender) && !seat.address.eq_ignore_ascii_case(&sender) {
+        if let Some(own) = plays_in(s.tx, game, &sender)? {
+            s.reply.refuse(
+                line,
+                format!(
+                    "You already play {} in '{}': a player takes over no second power.",
+                    own.name(),
+                    game.name
+                ),
+            );
+            return Ok(Some(()));
+        }
         take_over(s, line, game.clone(), seat, password)?;
         return Ok(Some(()));
     }
@@ -261,6 +286,17 @@ fn approve(
                 power.name(),
                 game.name,
                 power.name()
+            ),
+        );
+        return Ok(());
+    }
+    if let Some(own) = plays_in(s.tx, game, &address)? {
+        s.reply.refuse(
+            line,
+            format!(
+                "{address} already plays {} in '{}': a player takes over no second power.",
+                own.name(),
+                game.name
             ),
         );
         return Ok(());
