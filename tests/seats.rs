@@ -66,6 +66,10 @@ fn eject_removes_the_player_and_waits_for_an_approved_newcomer() {
     );
     let reply = reply_to(&mails, MASTER);
     assert!(reply.contains("it waits for a new player"), "{reply}");
+    assert!(
+        reply.contains("The phase is not processed before its deadline."),
+        "{reply}"
+    );
     let removed = one(&mails, &player('G'), "You have been removed");
     assert!(
         removed.body.contains("no longer signs on"),
@@ -310,11 +314,20 @@ fn a_player_of_several_countries_comes_back_and_changes_for_all() {
         .unwrap();
     assert_eq!(at_new, 2);
 
-    // EJECT removes the player from both countries.
-    let mails = master(&mut w, "blk", "EJECT Russia");
+    // EJECT removes the player from both countries; in a NoNMR game the
+    // phase waits for the new player, past the deadline too.
+    let mails = master(&mut w, "blk", "SET NONMR\nEJECT Russia");
     let notice = one(&mails, &player('E'), "Russia and Italy need a player");
     assert!(
         notice.body.contains("they wait for a new player"),
+        "{}",
+        notice.body
+    );
+    assert!(
+        notice.body.contains(
+            "The phase is not processed until a new player has taken over, past its \
+             deadline if need be."
+        ),
         "{}",
         notice.body
     );

@@ -318,9 +318,16 @@ pub fn eject(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), StoreEr
     } else {
         ("it waits", "needs")
     };
+    // NoNMR: the game waits for the new player, past the deadline too.
+    let when = if settings_of(&game)?.nmr {
+        "The phase is not processed before its deadline."
+    } else {
+        "The phase is not processed until a new player has taken over, past its \
+         deadline if need be."
+    };
     let text = format!(
         "The Master of '{}' has removed the player of {names}: {wait} for a new player. \
-         {} The phase is not processed before its deadline.",
+         {} {when}",
         game.name,
         how.join(" ")
     );
