@@ -242,7 +242,7 @@ fn process_as_master(w: &mut World, game: &str) -> Vec<Out> {
 }
 
 #[test]
-fn a_draw_when_every_survivor_votes_for_it_in_the_same_phase() {
+fn a_draw_when_every_survivor_votes_for_it_and_none_when_one_withdraws() {
     let mut w = seven("drawn", "");
     for (p, _) in POWERS {
         w.orders("drawn", p, "SET DRAW");
@@ -253,7 +253,9 @@ fn a_draw_when_every_survivor_votes_for_it_in_the_same_phase() {
     assert!(!one(&results, &player('T'), "S1901M Results")
         .body
         .contains("declared a draw"));
-    // Turkey votes again in F1901M (the others' votes stand; voting again changes nothing).
+    // All seven vote (again) in F1901M: a draw. (That votes stand
+    // without being given again is tests/game_shows.rs's
+    // draw_votes_stand_until_withdrawn.)
     for (p, _) in POWERS {
         w.orders("drawn", p, "SET DRAW");
     }
