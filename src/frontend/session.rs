@@ -14,7 +14,7 @@ use super::script::{read_script, Command, Line};
 use crate::config::Config;
 use crate::engine::map::Power;
 use crate::mail::{new_message_id, render, Address, Incoming, Letter, PicturePart};
-use crate::report::Templates;
+use crate::report::{title, Templates};
 use crate::store::{self, Game, NewMail, Seat, StoreError};
 
 /// Who the lines after a sign-on speak for.
@@ -450,9 +450,9 @@ fn reply_subject(s: &Session<'_>) -> String {
     let what = if !original.is_empty() && !judge_title(original) {
         original
     } else if s.orders_touched {
-        "Orders"
+        title::ORDERS
     } else {
-        "Reply"
+        title::REPLY
     };
     let flag = if s.reply.error { "[Error Flag] " } else { "" };
     match &s.reply.game {
@@ -461,46 +461,20 @@ fn reply_subject(s: &Session<'_>) -> String {
     }
 }
 
-/// The titles of the judge's own mails: a subject left with one of
-/// these after [`strip_judge_subject`] holds no words of the player's.
-/// Kept by hand: a new title a sender gives belongs here too.
-const JUDGE_TITLES: [&str; 20] = [
-    "Results",
-    "Reply",
-    "Reminder",
-    "[You are late!]",
-    "Late powers",
-    "Waiting for a replacement",
-    "Deadline changed",
-    "Deadline moved",
-    "Game starts",
-    "Game terminated",
-    "Rollback",
-    "New player for",
-    "Press from",
-    "Broadcast from",
-    "Sign-ons locked",
-    "You have been removed",
-    "Settings changed",
-    "Absence",
-    "Pre-orders",
-    "You may take over",
-];
-
-/// Titles of the judge's own mails that are the whole title (PAUSE, RESUME).
-const JUDGE_WORDS: [&str; 2] = ["paused", "resumed"];
-
-/// The ends of titles that begin with a power's name (RESIGN, EJECT).
-const JUDGE_ENDINGS: [&str; 3] = [" resigned", " need a player", " needs a player"];
-
+/// Whether a subject left with `what` after [`strip_judge_subject`] is
+/// one of the judge's own titles, holding no words of the player's.
 fn judge_title(what: &str) -> bool {
     let starts = |title: &str| {
         what.get(..title.len())
             .is_some_and(|head| head.eq_ignore_ascii_case(title))
     };
-    JUDGE_TITLES.iter().any(|t| starts(t))
-        || JUDGE_WORDS.iter().any(|w| what.eq_ignore_ascii_case(w))
-        || JUDGE_ENDINGS.iter().any(|e| what.ends_with(e))
+    let ends = |title: &str| {
+        what.strip_suffix(title)
+            .is_some_and(|head| head.ends_with(' '))
+    };
+    title::BEGINNINGS.iter().any(|t| starts(t))
+        || title::WHOLE.iter().any(|w| what.eq_ignore_ascii_case(w))
+        || title::ENDINGS.iter().any(|e| ends(e))
 }
 
 /// The player's own words in a subject that answers one of ours: without

@@ -17,7 +17,7 @@ use super::{bloc_powers, current, power_of, GameMail};
 use crate::engine::map::{Map, Power};
 use crate::engine::parse::parse_orders_understood;
 use crate::engine::phase::{Phase, PhaseKind, Season};
-use crate::report::game_subject;
+use crate::report::{game_subject, title};
 use crate::store::{self, Game, PreOrder, StoreError};
 
 /// "Fall 1901 Retreats (F1901R)".
@@ -168,7 +168,7 @@ pub fn enter_preorders(
         }
         mails.push(GameMail {
             to: vec![seat.address.clone()],
-            subject: game_subject(code, &game.name, cur_name(&cur), "Pre-orders"),
+            subject: game_subject(code, &game.name, cur_name(&cur), title::PRE_ORDERS),
             body: format!("{}\n", blocks.join("\n\n")),
             game_id: game.id,
             results_of: None,

@@ -26,7 +26,7 @@ use super::process::{join_names, power_orders, process};
 use super::settings::{schedule_for, ClockSettings, GameSettings};
 use super::{announce, current, everyone, power_of, settings_of, Current, GameMail};
 use crate::engine::map::{Map, Power};
-use crate::report::{game_subject, Templates};
+use crate::report::{game_subject, title, Templates};
 use crate::store::{self, Game, GameState, Seat, SeatStatus, StoreError};
 
 const LAST_TICK: &str = "last_tick";
@@ -428,7 +428,7 @@ impl GameTick<'_> {
             format_time(new),
             format_time(new_grace)
         );
-        let subject = self.subject("Deadline moved after an outage");
+        let subject = self.subject(title::DEADLINE_MOVED_AFTER_OUTAGE);
         self.mails
             .push(announce(conn, game, Some(phase), subject, text, now)?);
         self.report
@@ -497,7 +497,7 @@ impl GameTick<'_> {
                 power.name(),
                 list.join(", ")
             );
-            self.mails.push(self.to_one(seat, "Reminder", text));
+            self.mails.push(self.to_one(seat, title::REMINDER, text));
             self.report.reminders += 1;
         }
         store::set_reminded(self.conn, record.id, self.now)?;
@@ -526,7 +526,7 @@ impl GameTick<'_> {
             join_names(&names),
             game.name
         );
-        let subject = self.subject("Waiting for a replacement");
+        let subject = self.subject(title::WAITING_FOR_REPLACEMENT);
         self.mails
             .push(announce(conn, game, Some(phase), subject, text, self.now)?);
         self.report
@@ -546,7 +546,7 @@ impl GameTick<'_> {
         for (seat, power, list) in missing {
             store::set_seat_status(self.conn, seat.id, SeatStatus::Late)?;
             self.mails
-                .push(self.to_one(seat, "[You are late!]", self.late_text(*power, list)));
+                .push(self.to_one(seat, title::LATE, self.late_text(*power, list)));
             self.report.late_notices += 1;
         }
         self.mails.push(self.others_told_of(missing)?);
@@ -596,7 +596,7 @@ impl GameTick<'_> {
         );
         Ok(notice(
             others,
-            self.subject("Late powers"),
+            self.subject(title::LATE_POWERS),
             text,
             self.game.id,
         ))

@@ -210,7 +210,78 @@ pub fn render_results(templates: &Templates, cx: &ResultsContext) -> Result<Stri
 
 /// The subject of the results mail: `JDG:mygame - S1901M Results`.
 pub fn render_subject(code: &str, game: &str, phase: Phase) -> String {
-    game_subject(code, game, Some(&phase.to_string()), "Results")
+    game_subject(code, game, Some(&phase.to_string()), title::RESULTS)
+}
+
+/// The titles the judge gives its mails (the `what` of [`game_subject`]),
+/// used by those that send them and by the front end, which tells a
+/// reply to one of them from a subject of the player's own words. A new
+/// title belongs here, and in [`title::BEGINNINGS`], [`title::WHOLE`] or
+/// [`title::ENDINGS`].
+pub mod title {
+    pub const RESULTS: &str = "Results";
+    /// A reply that touched orders (a player's own title is kept).
+    pub const ORDERS: &str = "Orders";
+    pub const REPLY: &str = "Reply";
+    pub const REMINDER: &str = "Reminder";
+    pub const LATE: &str = "[You are late!]";
+    pub const LATE_POWERS: &str = "Late powers";
+    pub const WAITING_FOR_REPLACEMENT: &str = "Waiting for a replacement";
+    pub const DEADLINE_CHANGED: &str = "Deadline changed";
+    pub const DEADLINE_MOVED_AFTER_OUTAGE: &str = "Deadline moved after an outage";
+    /// "Game starts", or to a player "Game starts: you are <powers>".
+    pub const GAME_STARTS: &str = "Game starts";
+    pub const GAME_TERMINATED: &str = "Game terminated";
+    pub const ROLLBACK: &str = "Rollback";
+    /// Followed by the power: "New player for England".
+    pub const NEW_PLAYER_FOR: &str = "New player for";
+    /// Followed by the sender: "Press from England".
+    pub const PRESS_FROM: &str = "Press from";
+    pub const BROADCAST_FROM: &str = "Broadcast from";
+    pub const SIGN_ONS_LOCKED: &str = "Sign-ons locked";
+    pub const REMOVED: &str = "You have been removed";
+    pub const SETTINGS_CHANGED: &str = "Settings changed";
+    pub const ABSENCE: &str = "Absence";
+    pub const PRE_ORDERS: &str = "Pre-orders";
+    /// Followed by the power: "You may take over England".
+    pub const YOU_MAY_TAKE_OVER: &str = "You may take over";
+    /// PAUSE, RESUME: the whole title.
+    pub const PAUSED: &str = "paused";
+    pub const RESUMED: &str = "resumed";
+    /// After the powers: "England resigned".
+    pub const RESIGNED: &str = "resigned";
+    /// After the powers: "England needs a player", "Russia and Italy
+    /// need a player".
+    pub const NEEDS_A_PLAYER: &str = "needs a player";
+    pub const NEED_A_PLAYER: &str = "need a player";
+
+    /// The titles that begin a subject's title.
+    pub const BEGINNINGS: [&str; 20] = [
+        RESULTS,
+        REPLY,
+        REMINDER,
+        LATE,
+        LATE_POWERS,
+        WAITING_FOR_REPLACEMENT,
+        DEADLINE_CHANGED,
+        DEADLINE_MOVED_AFTER_OUTAGE,
+        GAME_STARTS,
+        GAME_TERMINATED,
+        ROLLBACK,
+        NEW_PLAYER_FOR,
+        PRESS_FROM,
+        BROADCAST_FROM,
+        SIGN_ONS_LOCKED,
+        REMOVED,
+        SETTINGS_CHANGED,
+        ABSENCE,
+        PRE_ORDERS,
+        YOU_MAY_TAKE_OVER,
+    ];
+    /// The titles that are the whole title.
+    pub const WHOLE: [&str; 2] = [PAUSED, RESUMED];
+    /// The titles that end a title after powers' names.
+    pub const ENDINGS: [&str; 3] = [RESIGNED, NEEDS_A_PLAYER, NEED_A_PLAYER];
 }
 
 /// The subject of a mail about a game: `JDG:mygame - S1901M <what>`, or

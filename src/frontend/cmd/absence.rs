@@ -8,6 +8,7 @@ use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
 use crate::game::clock::format_time;
 use crate::game::{current, settings_of};
+use crate::report::title;
 use crate::store::{self, Game, Seat, StoreError};
 
 const DAY: i64 = 86_400;
@@ -173,7 +174,7 @@ fn push_deadline(s: &mut Session<'_>, game: &Game, seat: &Seat) -> Result<(), St
     ));
     let mut to = crate::game::everyone(s.tx, game)?;
     to.retain(|a| !a.eq_ignore_ascii_case(&seat.address));
-    let subject = s.subject(&game.name, Some(&cur.record.phase), "Deadline changed");
+    let subject = s.subject(&game.name, Some(&cur.record.phase), title::DEADLINE_CHANGED);
     s.send(
         to,
         subject,
@@ -269,7 +270,7 @@ fn tell_master(s: &mut Session<'_>, game: &Game, seat: &Seat, what: &str) -> &'s
             crate::game::power_of(seat).map_or(p, |q| q.name())
         )
     });
-    let subject = s.subject(&game.name, None, "Absence");
+    let subject = s.subject(&game.name, None, title::ABSENCE);
     s.send(
         vec![master],
         subject,

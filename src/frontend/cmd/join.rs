@@ -13,6 +13,7 @@ use crate::game::start::{assign_blocs, read_preferences};
 use crate::game::variant::Variant;
 use crate::game::{settings_of, variant_of};
 use crate::interchange::PositionJson;
+use crate::report::title;
 use crate::store::{self, Game, GameState, NewSeat, Seat, SeatStatus, StoreError};
 
 pub fn join(
@@ -301,7 +302,7 @@ impl Start<'_> {
         let subject = s.subject(
             &game.name,
             Some(&phase),
-            &format!("Game starts: you are {names}"),
+            &format!("{}: you are {names}", title::GAME_STARTS),
         );
         s.send(vec![seat.address.clone()], subject, body, Some(game.id));
         names
@@ -313,7 +314,7 @@ impl Start<'_> {
             return;
         };
         let phase = self.position.phase.to_string();
-        let subject = s.subject(&self.game.name, Some(&phase), "Game starts");
+        let subject = s.subject(&self.game.name, Some(&phase), title::GAME_STARTS);
         let body = format!(
             "Game '{}' ({}) has started. The players:\n\n{}\n\nThe deadline for {phase} is {}.\n\n{}\n",
             self.game.name,

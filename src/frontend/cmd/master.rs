@@ -9,6 +9,7 @@ use crate::game::clock::format_time;
 use crate::game::deadline::{deadline_for, refresh_deadline};
 use crate::game::process::{process as process_phase, schedule_for};
 use crate::game::{announce, current, settings_of};
+use crate::report::title;
 use crate::store::{self, Game, GameState, Seat, SeatStatus, StoreError};
 
 pub fn process(s: &mut Session<'_>, line: &Line, phase: Option<&str>) -> Result<(), StoreError> {
@@ -104,9 +105,9 @@ pub fn pause(s: &mut Session<'_>, line: &Line, pause: bool) -> Result<(), StoreE
     };
     let game = store::game_by_id(s.tx, game.id)?.expect("game");
     let (from, to, word) = if pause {
-        (GameState::Active, GameState::Paused, "paused")
+        (GameState::Active, GameState::Paused, title::PAUSED)
     } else {
-        (GameState::Paused, GameState::Active, "resumed")
+        (GameState::Paused, GameState::Active, title::RESUMED)
     };
     if game.state != from {
         s.reply.refuse(
@@ -157,7 +158,7 @@ pub fn terminate(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
         store::close_seat_history(s.tx, game.id, &cur.record.phase)?;
     }
     let text = format!("Game '{}' has been terminated by its Master.", game.name);
-    notify_all(s, &game, "Game terminated", &text)?;
+    notify_all(s, &game, title::GAME_TERMINATED, &text)?;
     s.reply.ok(line, text);
     Ok(())
 }
@@ -237,7 +238,7 @@ pub fn rollback(s: &mut Session<'_>, line: &Line, phase: Option<&str>) -> Result
         ));
     }
     // Archived and sent to everyone (once: `notify_all` archives it).
-    notify_all(s, &game, "Rollback", &text)?;
+    notify_all(s, &game, title::ROLLBACK, &text)?;
     s.reply.ok(line, text);
     Ok(())
 }
@@ -298,7 +299,7 @@ pub fn eject(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), StoreEr
         return Ok(());
     }
     let (powers, names) = super::takeover::vacate_player(s, &game, &seat, SeatStatus::Abandoned)?;
-    let subject = s.subject(&game.name, None, "You have been removed");
+    let subject = s.subject(&game.name, None, title::REMOVED);
     s.send(
         vec![seat.address.clone()],
         subject,
@@ -314,9 +315,9 @@ pub fn eject(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), StoreEr
         how.push(super::takeover::how_to(s.tx, &game, p)?);
     }
     let (wait, need) = if powers.len() > 1 {
-        ("they wait", "need")
+        ("they wait", title::NEED_A_PLAYER)
     } else {
-        ("it waits", "needs")
+        ("it waits", title::NEEDS_A_PLAYER)
     };
     // NoNMR: the game waits for the new player, past the deadline too.
     let when = if settings_of(&game)?.nmr {
@@ -331,7 +332,7 @@ pub fn eject(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), StoreEr
         game.name,
         how.join(" ")
     );
-    notify_all(s, &game, &format!("{names} {need} a player"), &text)?;
+    notify_all(s, &game, &format!("{names} {need}"), &text)?;
     s.reply.ok(line, text);
     Ok(())
 }

@@ -5,6 +5,7 @@ use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
 use crate::game::settings::{GameSettings, ObserverPress};
 use crate::game::{current, power_of, settings_of};
+use crate::report::title;
 use crate::store::{self, ArchiveKind, Game, NewPress, StoreError};
 
 /// One recipient of press: a power, or the Master.
@@ -114,17 +115,17 @@ pub fn press(
     let phase = current(s.tx, game.id)?.map(|c| c.record.phase);
     let (addresses, names) = destinations(s, &game, &recipients)?;
     let shown_from = if grey { "Anonymous" } else { &sender.label };
-    let what = if broadcast || recipients.is_empty() {
-        "Broadcast"
+    let (what, from) = if broadcast || recipients.is_empty() {
+        ("Broadcast", title::BROADCAST_FROM)
     } else {
-        "Press"
+        ("Press", title::PRESS_FROM)
     };
     let to_text = names.join(", ");
     let text = body.join("\n");
     let subject = s.subject(
         &game.name,
         phase.as_deref(),
-        &format!("{what} from {shown_from}"),
+        &format!("{from} {shown_from}"),
     );
     let mail_body = format!("Message from {shown_from} to {to_text}:\n\n{text}\n");
     let message = Message {

@@ -9,6 +9,7 @@ use crate::game::schedule::schedule_words;
 use crate::game::settings::{GameSettings, ObserverPress, Schedule};
 use crate::game::{current, settings_of};
 use crate::mail::Address;
+use crate::report::title;
 use crate::store::{self, Game, GameState, StoreError};
 
 const PLAYER_SETTINGS: &str =
@@ -587,8 +588,8 @@ fn announce(
         return Ok(());
     }
     let phase = current(s.tx, game.id)?.map(|c| c.record.phase);
-    let deadline = s.subject(&game.name, phase.as_deref(), "Deadline changed");
-    let setting = s.subject(&game.name, phase.as_deref(), "Settings changed");
+    let deadline = s.subject(&game.name, phase.as_deref(), title::DEADLINE_CHANGED);
+    let setting = s.subject(&game.name, phase.as_deref(), title::SETTINGS_CHANGED);
     let open = s
         .outgoing
         .iter_mut()

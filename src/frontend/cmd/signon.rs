@@ -5,6 +5,7 @@ use crate::engine::map::Power;
 use crate::frontend::script::{Line, SignOnAs};
 use crate::frontend::session::{Session, Signed};
 use crate::game::current;
+use crate::report::title;
 use crate::store::{self, Game, GameState, Seat, SeatStatus, StoreError};
 
 /// What a failed sign-on says: never which part was wrong.
@@ -59,7 +60,7 @@ fn check_guarded(
                 guarded.what,
                 s.sender(),
             );
-            let subject = s.subject(&game.name, None, "Sign-ons locked");
+            let subject = s.subject(&game.name, None, title::SIGN_ONS_LOCKED);
             s.send(vec![owner.to_string()], subject, body, Some(game.id));
         }
     }
@@ -313,7 +314,7 @@ pub fn resign(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
             ),
         );
         if let Some(master) = game.master_address.clone() {
-            let subject = s.subject(&game.name, None, &format!("{name} resigned"));
+            let subject = s.subject(&game.name, None, &format!("{name} {}", title::RESIGNED));
             s.send(
                 vec![master],
                 subject,

@@ -12,6 +12,7 @@ use crate::game::clock::format_time;
 use crate::game::deadline::refresh_deadline;
 use crate::game::settings::GameSettings;
 use crate::game::{power_of, settings_of};
+use crate::report::title;
 use crate::store::{self, Game, Seat, SeatStatus, StoreError};
 
 /// Whether the seat has nobody: its player was ejected or resigned. The
@@ -183,7 +184,7 @@ fn take_over(
         let subject = s.subject(
             &game.name,
             Some(&cur.record.phase),
-            &format!("New player for {}", power.name()),
+            &format!("{} {}", title::NEW_PLAYER_FOR, power.name()),
         );
         let deadline = cur.record.deadline.map(format_time).unwrap_or_default();
         s.send(
@@ -309,7 +310,7 @@ fn approve(
     let subject = s.subject(
         &game.name,
         None,
-        &format!("You may take over {}", power.name()),
+        &format!("{} {}", title::YOU_MAY_TAKE_OVER, power.name()),
     );
     s.send(
         vec![address.clone()],
