@@ -444,3 +444,32 @@ fn sent_message_ids(j: &TestJudge) -> Vec<String> {
     }
     ids
 }
+
+#[test]
+fn a_phase_block_over_the_line_cap_is_cut_as_mailed_orders_are() {
+    let mut j = judge("cap");
+    start(&mut j, "cap");
+    let lines = "A Par - Xyz\n".repeat(600);
+    let reply = as_power(&mut j, "cap", 'F', &format!("PHASE F1901M\n{lines}"));
+    assert!(reply.subject.contains("[Error Flag]"), "{}", reply.subject);
+    assert_eq!(
+        reply.body.matches("Not stored for F1901M.").count(),
+        50,
+        "{}",
+        reply.body
+    );
+    assert!(
+        reply
+            .body
+            .contains("450 more order lines were refused; only the first 50 refusals are shown."),
+        "{}",
+        reply.body
+    );
+    assert!(
+        reply
+            .body
+            .contains("Only the first 500 order lines of a mail are read: the other 100 were not."),
+        "{}",
+        reply.body
+    );
+}

@@ -29,7 +29,7 @@ pub struct Ordering {
 
 /// Refuses an order line, echoing it while fewer than
 /// [`MAX_ECHOED_ERRORS`] have been; later ones are only counted.
-fn refuse_order(s: &mut Session<'_>, line: &Line, why: impl Into<String>) {
+pub(super) fn refuse_order(s: &mut Session<'_>, line: &Line, why: impl Into<String>) {
     if s.order_errors < MAX_ECHOED_ERRORS {
         s.reply.refuse(line, why);
     } else {

@@ -5,7 +5,7 @@
 //! `game::preorders` enters them when the phase begins. `PHASE` naming
 //! the current phase reads the orders under it as usual, as njudge does.
 
-use super::orders::ordering_power;
+use super::orders::{ordering_power, refuse_order, MAX_ORDER_LINES};
 use crate::engine::map::Map;
 use crate::engine::parse::check_words;
 use crate::engine::phase::Phase;
@@ -104,7 +104,9 @@ fn read_held_orders(s: &mut Session<'_>, line: &Line, held: &[String]) -> Result
 /// Checks the lines of a block for a later phase, refuses those whose
 /// words are no order, and stores the others in place of the power's
 /// earlier block for that phase. `CLEAR` in the block drops the lines
-/// before it; a block left empty clears that phase's pre-orders.
+/// before it; a block left empty clears that phase's pre-orders. Its
+/// lines count against the mail's [`MAX_ORDER_LINES`] as mailed orders
+/// do, and its refusals are echoed as theirs are.
 fn store_block(
     s: &mut Session<'_>,
     line: &Line,
@@ -116,6 +118,11 @@ fn store_block(
     let after_clear = held.iter().rposition(|l| is_clear(l)).map_or(0, |k| k + 1);
     let mut kept = Vec::new();
     for text in &held[after_clear..] {
+        if s.order_lines >= MAX_ORDER_LINES {
+            s.skipped_order_lines += 1;
+            continue;
+        }
+        s.order_lines += 1;
         let problems: Vec<String> = check_words(map, phase, text)
             .into_iter()
             .filter_map(|r| r.err().map(|e| e.to_string()))
@@ -130,7 +137,7 @@ fn store_block(
             command: Command::Other(text.clone()),
         };
         let why = format!("{} Not stored for {phase}.", problems.join("\n*** "));
-        s.reply.refuse(&bad, why);
+        refuse_order(s, &bad, why);
     }
     let (game, power) = (&ordering.game, ordering.power);
     let key = phase.to_string();
