@@ -473,3 +473,15 @@ fn a_phase_block_over_the_line_cap_is_cut_as_mailed_orders_are() {
         reply.body
     );
 }
+
+#[test]
+fn clear_under_phase_naming_the_current_phase_clears_the_current_orders() {
+    let mut j = judge("clearnow");
+    start(&mut j, "cln");
+    as_power(&mut j, "cln", 'F', "A Par - Bur\nA Mar - Spa");
+    let reply = as_power(&mut j, "cln", 'F', "PHASE S1901M\nCLEAR\nA Par - Pic");
+    assert!(!reply.subject.contains("[Error Flag]"), "{}", reply.body);
+    assert!(reply.body.contains("2 order(s) cleared."), "{}", reply.body);
+    assert_eq!(stored_orders(&j, "cln", "FRANCE"), ["A PAR - PIC"]);
+    assert_eq!(preorders_stored(&j), 0);
+}

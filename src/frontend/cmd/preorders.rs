@@ -88,7 +88,8 @@ fn refuse(s: &mut Session<'_>, line: &Line, why: impl Into<String>, held: &[Stri
     s.reply.refuse(line, why);
 }
 
-/// The orders a `PHASE` line held back, read as orders for now.
+/// The orders a `PHASE` line held back, read as orders for now; a
+/// `CLEAR` among them clears the current orders, as it does outside.
 fn read_held_orders(s: &mut Session<'_>, line: &Line, held: &[String]) -> Result<(), StoreError> {
     for text in held {
         let order_line = Line {
@@ -96,7 +97,11 @@ fn read_held_orders(s: &mut Session<'_>, line: &Line, held: &[String]) -> Result
             text: text.clone(),
             command: Command::Other(text.clone()),
         };
-        super::orders::order_line(s, &order_line, text)?;
+        if is_clear(text) {
+            super::orders::clear(s, &order_line)?;
+        } else {
+            super::orders::order_line(s, &order_line, text)?;
+        }
     }
     Ok(())
 }
