@@ -485,3 +485,32 @@ fn clear_under_phase_naming_the_current_phase_clears_the_current_orders() {
     assert_eq!(stored_orders(&j, "cln", "FRANCE"), ["A PAR - PIC"]);
     assert_eq!(preorders_stored(&j), 0);
 }
+
+#[test]
+fn a_block_whose_every_line_is_refused_leaves_the_stored_one_alone() {
+    let mut j = judge("allbad");
+    start(&mut j, "alb");
+    as_power(&mut j, "alb", 'F', "PHASE F1901M\nA Par - Bur");
+    let reply = as_power(&mut j, "alb", 'F', "PHASE F1901M\nA Par - Xyz");
+    assert!(reply.subject.contains("[Error Flag]"), "{}", reply.subject);
+    assert!(
+        reply.body.contains(
+            "Nothing stored for F1901M: no line under PHASE was kept, so what was stored \
+             before for France for it, if anything, stands."
+        ),
+        "{}",
+        reply.body
+    );
+    assert!(!reply.body.contains("cleared"), "{}", reply.body);
+    assert_eq!(preorders_stored(&j), 1);
+    // An explicit CLEAR still clears, whatever follows it.
+    let reply = as_power(&mut j, "alb", 'F', "PHASE F1901M\nCLEAR\nA Par - Xyz");
+    assert!(
+        reply
+            .body
+            .contains("Pre-orders for F1901M cleared: the 1 line(s) stored before"),
+        "{}",
+        reply.body
+    );
+    assert_eq!(preorders_stored(&j), 0);
+}

@@ -109,7 +109,9 @@ fn read_held_orders(s: &mut Session<'_>, line: &Line, held: &[String]) -> Result
 /// Checks the lines of a block for a later phase, refuses those whose
 /// words are no order, and stores the others in place of the power's
 /// earlier block for that phase. `CLEAR` in the block drops the lines
-/// before it; a block left empty clears that phase's pre-orders. Its
+/// before it; a block empty (or with nothing after its `CLEAR`) clears
+/// that phase's pre-orders, one whose every line was refused leaves them
+/// as they were. Its
 /// lines count against the mail's [`MAX_ORDER_LINES`] as mailed orders
 /// do, and its refusals are echoed as theirs are.
 fn store_block(
@@ -145,6 +147,15 @@ fn store_block(
         refuse_order(s, &bad, why);
     }
     let (game, power) = (&ordering.game, ordering.power);
+    if kept.is_empty() && after_clear == 0 && !held.is_empty() {
+        let text = format!(
+            "Nothing stored for {phase}: no line under PHASE was kept, so what was stored \
+             before for {} for it, if anything, stands.",
+            power.name()
+        );
+        s.reply.ok(line, text);
+        return Ok(());
+    }
     let key = phase.to_string();
     let before = store::replace_preorders(s.tx, game.id, power.upper(), &key, &kept, s.now)?;
     let text = stored_text(phase, power.name(), &kept, before);
