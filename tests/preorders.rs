@@ -514,3 +514,22 @@ fn a_block_whose_every_line_is_refused_leaves_the_stored_one_alone() {
     );
     assert_eq!(preorders_stored(&j), 0);
 }
+
+#[test]
+fn terminate_drops_pre_orders_with_a_notice() {
+    let mut j = judge("terminate");
+    start(&mut j, "ter");
+    as_power(&mut j, "ter", 'F', "PHASE F1901M\nA Par - Bur");
+    let mails = j.mail(MASTER, "SIGNON Mter mpass\nTERMINATE");
+    assert_eq!(j.export("ter")["state"], "terminated");
+    let notice = notice_to(&mails, 'F');
+    assert!(
+        notice.body.contains(
+            "Your pre-orders for France for Fall 1901 Movement (F1901M) were dropped, none \
+             entered: the game is over."
+        ),
+        "{}",
+        notice.body
+    );
+    assert_eq!(preorders_stored(&j), 0);
+}
