@@ -533,3 +533,27 @@ fn terminate_drops_pre_orders_with_a_notice() {
     );
     assert_eq!(preorders_stored(&j), 0);
 }
+
+#[test]
+fn the_pre_order_notice_of_a_power_in_civil_disorder_says_so() {
+    let mut j = judge("disorder");
+    start(&mut j, "dis");
+    as_power(&mut j, "dis", 'F', "PHASE F1901M\nA Par - Bur");
+    j.take();
+    // France gave no orders for S1901M: past grace it goes into civil
+    // disorder, and its pre-orders cannot be entered.
+    let run = j.run(&["run", "--once", "--now", &at(24 * 4 + 1)], b"");
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(current_phase(&j, "dis"), "F1901M");
+    let mails = j.take();
+    let notice = notice_to(&mails, 'F');
+    assert!(
+        notice.has_line(
+            "Status: France is in civil disorder: no orders are taken for it until a player \
+             takes it over; the rulebook's orders for civil disorder stand in for its own."
+        ),
+        "{}",
+        notice.body
+    );
+    assert!(!notice.body.contains("orders missing"), "{}", notice.body);
+}
