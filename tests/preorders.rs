@@ -444,3 +444,116 @@ fn sent_message_ids(j: &TestJudge) -> Vec<String> {
     }
     ids
 }
+
+#[test]
+fn a_phase_block_over_the_line_cap_is_cut_as_mailed_orders_are() {
+    let mut j = judge("cap");
+    start(&mut j, "cap");
+    let lines = "A Par - Xyz\n".repeat(600);
+    let reply = as_power(&mut j, "cap", 'F', &format!("PHASE F1901M\n{lines}"));
+    assert!(reply.subject.contains("[Error Flag]"), "{}", reply.subject);
+    assert_eq!(
+        reply.body.matches("Not stored for F1901M.").count(),
+        50,
+        "{}",
+        reply.body
+    );
+    assert!(
+        reply
+            .body
+            .contains("450 more order lines were refused; only the first 50 refusals are shown."),
+        "{}",
+        reply.body
+    );
+    assert!(
+        reply
+            .body
+            .contains("Only the first 500 order lines of a mail are read: the other 100 were not."),
+        "{}",
+        reply.body
+    );
+}
+
+#[test]
+fn clear_under_phase_naming_the_current_phase_clears_the_current_orders() {
+    let mut j = judge("clearnow");
+    start(&mut j, "cln");
+    as_power(&mut j, "cln", 'F', "A Par - Bur\nA Mar - Spa");
+    let reply = as_power(&mut j, "cln", 'F', "PHASE S1901M\nCLEAR\nA Par - Pic");
+    assert!(!reply.subject.contains("[Error Flag]"), "{}", reply.body);
+    assert!(reply.body.contains("2 order(s) cleared."), "{}", reply.body);
+    assert_eq!(stored_orders(&j, "cln", "FRANCE"), ["A PAR - PIC"]);
+    assert_eq!(preorders_stored(&j), 0);
+}
+
+#[test]
+fn a_block_whose_every_line_is_refused_leaves_the_stored_one_alone() {
+    let mut j = judge("allbad");
+    start(&mut j, "alb");
+    as_power(&mut j, "alb", 'F', "PHASE F1901M\nA Par - Bur");
+    let reply = as_power(&mut j, "alb", 'F', "PHASE F1901M\nA Par - Xyz");
+    assert!(reply.subject.contains("[Error Flag]"), "{}", reply.subject);
+    assert!(
+        reply.body.contains(
+            "Nothing stored for F1901M: no line under PHASE was kept, so what was stored \
+             before for France for it, if anything, stands."
+        ),
+        "{}",
+        reply.body
+    );
+    assert!(!reply.body.contains("cleared"), "{}", reply.body);
+    assert_eq!(preorders_stored(&j), 1);
+    // An explicit CLEAR still clears, whatever follows it.
+    let reply = as_power(&mut j, "alb", 'F', "PHASE F1901M\nCLEAR\nA Par - Xyz");
+    assert!(
+        reply
+            .body
+            .contains("Pre-orders for F1901M cleared: the 1 line(s) stored before"),
+        "{}",
+        reply.body
+    );
+    assert_eq!(preorders_stored(&j), 0);
+}
+
+#[test]
+fn terminate_drops_pre_orders_with_a_notice() {
+    let mut j = judge("terminate");
+    start(&mut j, "ter");
+    as_power(&mut j, "ter", 'F', "PHASE F1901M\nA Par - Bur");
+    let mails = j.mail(MASTER, "SIGNON Mter mpass\nTERMINATE");
+    assert_eq!(j.export("ter")["state"], "terminated");
+    let notice = notice_to(&mails, 'F');
+    assert!(
+        notice.body.contains(
+            "Your pre-orders for France for Fall 1901 Movement (F1901M) were dropped, none \
+             entered: the game is over."
+        ),
+        "{}",
+        notice.body
+    );
+    assert_eq!(preorders_stored(&j), 0);
+}
+
+#[test]
+fn the_pre_order_notice_of_a_power_in_civil_disorder_says_so() {
+    let mut j = judge("disorder");
+    start(&mut j, "dis");
+    as_power(&mut j, "dis", 'F', "PHASE F1901M\nA Par - Bur");
+    j.take();
+    // France gave no orders for S1901M: past grace it goes into civil
+    // disorder, and its pre-orders cannot be entered.
+    let run = j.run(&["run", "--once", "--now", &at(24 * 4 + 1)], b"");
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(current_phase(&j, "dis"), "F1901M");
+    let mails = j.take();
+    let notice = notice_to(&mails, 'F');
+    assert!(
+        notice.has_line(
+            "Status: France is in civil disorder: no orders are taken for it until a player \
+             takes it over; the rulebook's orders for civil disorder stand in for its own."
+        ),
+        "{}",
+        notice.body
+    );
+    assert!(!notice.body.contains("orders missing"), "{}", notice.body);
+}

@@ -138,6 +138,27 @@ pub fn status_line(power: Power, done: &Completeness) -> String {
     }
 }
 
+/// The status line that ends a power's order set, wherever it is shown:
+/// a power in civil disorder has its orders refused (see `check_own`), so
+/// "orders missing" would ask for what cannot be given; any other is told
+/// how complete its orders are.
+pub fn order_status(
+    map: &Map,
+    position: &Position,
+    power: Power,
+    orders: &[Order],
+    in_disorder: bool,
+) -> String {
+    if in_disorder {
+        return format!(
+            "Status: {} is in civil disorder: no orders are taken for it until a player \
+             takes it over; the rulebook's orders for civil disorder stand in for its own.",
+            power.name()
+        );
+    }
+    status_line(power, &completeness(map, position, power, orders))
+}
+
 /// "first", "second", ... for the `n`th (from 1) order of a kind.
 fn ordinal(n: usize) -> String {
     const WORDS: [&str; 10] = [

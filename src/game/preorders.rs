@@ -12,13 +12,13 @@ use std::collections::BTreeMap;
 use rusqlite::Connection;
 
 use super::order_entry::{power_orders, reading, refusal, store_order, Written};
-use super::orders::{completeness, status_line};
+use super::orders::order_status;
 use super::{bloc_powers, current, power_of, GameMail};
 use crate::engine::map::{Map, Power};
 use crate::engine::parse::parse_orders_understood;
 use crate::engine::phase::{Phase, PhaseKind, Season};
 use crate::report::{game_subject, title};
-use crate::store::{self, Game, PreOrder, StoreError};
+use crate::store::{self, Game, PreOrder, SeatStatus, StoreError};
 
 /// "Fall 1901 Retreats (F1901R)".
 pub fn phase_words(phase: Phase) -> String {
@@ -270,7 +270,8 @@ fn enter_due(
     Ok(out.join("\n"))
 }
 
-/// The power's orders now, and whether they are complete.
+/// The power's orders now, and their status (as the order set a reply
+/// ends with says it).
 fn order_set(
     conn: &Connection,
     game: &Game,
@@ -288,8 +289,15 @@ fn order_set(
         out.push("  (none)".to_string());
     }
     out.extend(orders.iter().map(|o| format!("  {}", o.long(map))));
-    let done = completeness(map, &cur.position, power, &orders);
-    out.push(status_line(power, &done));
+    let in_disorder = store::seat_by_power(conn, game.id, power.upper())?
+        .is_some_and(|seat| seat.status == SeatStatus::CivilDisorder);
+    out.push(order_status(
+        map,
+        &cur.position,
+        power,
+        &orders,
+        in_disorder,
+    ));
     Ok(out.join("\n"))
 }
 

@@ -14,7 +14,8 @@ pub struct PreOrder {
     pub power: String,
     /// The phase it is for (`F1901R`).
     pub phase: String,
-    /// The line's number in the mail it came in.
+    /// The line's position (from 1) among the lines stored from its
+    /// `PHASE` block, not its number in the mail.
     pub line_no: i64,
     pub text: String,
     pub created_at: i64,

@@ -7,6 +7,7 @@ use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
 use crate::game::clock::format_time;
 use crate::game::deadline::{deadline_for, refresh_deadline};
+use crate::game::preorders::enter_preorders;
 use crate::game::process::{process as process_phase, schedule_for};
 use crate::game::{announce, current, settings_of};
 use crate::report::title;
@@ -157,8 +158,14 @@ pub fn terminate(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
     if let Some(cur) = current(s.tx, game.id)? {
         store::close_seat_history(s.tx, game.id, &cur.record.phase)?;
     }
+    // As when processing ends the game: its pre-orders are dropped, and
+    // their players told.
+    let notices = enter_preorders(s.tx, s.code(), &game, true, s.now)?;
     let text = format!("Game '{}' has been terminated by its Master.", game.name);
     notify_all(s, &game, title::GAME_TERMINATED, &text)?;
+    for notice in notices {
+        s.send(notice.to, notice.subject, notice.body, Some(game.id));
+    }
     s.reply.ok(line, text);
     Ok(())
 }

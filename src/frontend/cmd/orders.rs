@@ -8,7 +8,7 @@ use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
 use crate::game::clock::{format_span, format_time};
 use crate::game::order_entry::{reading, refusal, store_order, Written};
-use crate::game::orders::{completeness, read_stored, status_line};
+use crate::game::orders::{order_status, read_stored};
 use crate::game::{current, Current};
 use crate::store::{self, Game, GameState, SeatStatus, StoreError};
 
@@ -29,7 +29,7 @@ pub struct Ordering {
 
 /// Refuses an order line, echoing it while fewer than
 /// [`MAX_ECHOED_ERRORS`] have been; later ones are only counted.
-fn refuse_order(s: &mut Session<'_>, line: &Line, why: impl Into<String>) {
+pub(super) fn refuse_order(s: &mut Session<'_>, line: &Line, why: impl Into<String>) {
     if s.order_errors < MAX_ECHOED_ERRORS {
         s.reply.refuse(line, why);
     } else {
@@ -285,18 +285,13 @@ pub fn order_set_text(
     let in_disorder = seat
         .as_ref()
         .is_some_and(|seat| seat.status == SeatStatus::CivilDisorder);
-    if in_disorder {
-        // Its orders are refused (see `check_own`): "orders missing" would
-        // ask for what cannot be given.
-        out.push(format!(
-            "Status: {} is in civil disorder: no orders are taken for it until a player \
-             takes it over; the rulebook's orders for civil disorder stand in for its own.",
-            power.name()
-        ));
-    } else {
-        let done = completeness(map, &cur.position, power, &orders);
-        out.push(status_line(power, &done));
-    }
+    out.push(order_status(
+        map,
+        &cur.position,
+        power,
+        &orders,
+        in_disorder,
+    ));
     if seat.is_some_and(|seat| seat.wait) {
         out.push("WAIT is set: the phase will not be processed before the deadline.".to_string());
     }

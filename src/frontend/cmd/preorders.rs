@@ -5,7 +5,7 @@
 //! `game::preorders` enters them when the phase begins. `PHASE` naming
 //! the current phase reads the orders under it as usual, as njudge does.
 
-use super::orders::ordering_power;
+use super::orders::{ordering_power, refuse_order, MAX_ORDER_LINES};
 use crate::engine::map::Map;
 use crate::engine::parse::check_words;
 use crate::engine::phase::Phase;
@@ -88,7 +88,8 @@ fn refuse(s: &mut Session<'_>, line: &Line, why: impl Into<String>, held: &[Stri
     s.reply.refuse(line, why);
 }
 
-/// The orders a `PHASE` line held back, read as orders for now.
+/// The orders a `PHASE` line held back, read as orders for now; a
+/// `CLEAR` among them clears the current orders, as it does outside.
 fn read_held_orders(s: &mut Session<'_>, line: &Line, held: &[String]) -> Result<(), StoreError> {
     for text in held {
         let order_line = Line {
@@ -96,7 +97,11 @@ fn read_held_orders(s: &mut Session<'_>, line: &Line, held: &[String]) -> Result
             text: text.clone(),
             command: Command::Other(text.clone()),
         };
-        super::orders::order_line(s, &order_line, text)?;
+        if is_clear(text) {
+            super::orders::clear(s, &order_line)?;
+        } else {
+            super::orders::order_line(s, &order_line, text)?;
+        }
     }
     Ok(())
 }
@@ -104,7 +109,11 @@ fn read_held_orders(s: &mut Session<'_>, line: &Line, held: &[String]) -> Result
 /// Checks the lines of a block for a later phase, refuses those whose
 /// words are no order, and stores the others in place of the power's
 /// earlier block for that phase. `CLEAR` in the block drops the lines
-/// before it; a block left empty clears that phase's pre-orders.
+/// before it; a block empty (or with nothing after its `CLEAR`) clears
+/// that phase's pre-orders, one whose every line was refused leaves them
+/// as they were. Its
+/// lines count against the mail's [`MAX_ORDER_LINES`] as mailed orders
+/// do, and its refusals are echoed as theirs are.
 fn store_block(
     s: &mut Session<'_>,
     line: &Line,
@@ -116,6 +125,11 @@ fn store_block(
     let after_clear = held.iter().rposition(|l| is_clear(l)).map_or(0, |k| k + 1);
     let mut kept = Vec::new();
     for text in &held[after_clear..] {
+        if s.order_lines >= MAX_ORDER_LINES {
+            s.skipped_order_lines += 1;
+            continue;
+        }
+        s.order_lines += 1;
         let problems: Vec<String> = check_words(map, phase, text)
             .into_iter()
             .filter_map(|r| r.err().map(|e| e.to_string()))
@@ -130,9 +144,18 @@ fn store_block(
             command: Command::Other(text.clone()),
         };
         let why = format!("{} Not stored for {phase}.", problems.join("\n*** "));
-        s.reply.refuse(&bad, why);
+        refuse_order(s, &bad, why);
     }
     let (game, power) = (&ordering.game, ordering.power);
+    if kept.is_empty() && after_clear == 0 && !held.is_empty() {
+        let text = format!(
+            "Nothing stored for {phase}: no line under PHASE was kept, so what was stored \
+             before for {} for it, if anything, stands.",
+            power.name()
+        );
+        s.reply.ok(line, text);
+        return Ok(());
+    }
     let key = phase.to_string();
     let before = store::replace_preorders(s.tx, game.id, power.upper(), &key, &kept, s.now)?;
     let text = stored_text(phase, power.name(), &kept, before);
