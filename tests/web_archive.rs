@@ -183,6 +183,40 @@ fn a_phase_processed_by_another_process_is_published_on_the_next_pass() {
 }
 
 #[test]
+fn a_pass_leaves_the_archive_to_another_writer_and_the_next_catches_up() {
+    let mut j = TestJudge::new("web-locked");
+    let mut g = Played::start(&mut j, "locked");
+    g.power('F', "A Par - Bur");
+    g.master("PROCESS S1901M");
+
+    // Another process (`judge archive`, a second `judge run`) is writing
+    // the archive: this pass writes and records nothing.
+    let mut name = g.judge.db_path().into_os_string();
+    name.push("-web");
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(std::path::PathBuf::from(name))
+        .unwrap();
+    lock.lock().unwrap();
+    let run = g.run_once();
+    assert!(!run.stderr.contains("web archive: game"), "{}", run.stderr);
+    assert!(!g.folder().exists());
+
+    // Let go: the next pass writes what the skipped one did not.
+    drop(lock);
+    let run = g.run_once();
+    assert!(
+        run.stderr
+            .contains("web archive: game 'locked' written (1 phase page(s))"),
+        "{}",
+        run.stderr
+    );
+    assert!(g.page("S1901M.html").contains("Army Paris -&gt; Burgundy."));
+}
+
+#[test]
 fn a_failing_write_holds_up_no_phase_and_is_tried_again() {
     let mut j = TestJudge::new("web-failing");
     let www = j.dir.join("var/www");

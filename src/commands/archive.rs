@@ -38,6 +38,9 @@ pub fn run(config: &Config, options: &Options) -> Result<Written, String> {
             config.database_path().display()
         )
     })?;
+    // One process writes the archive at a time: wait for a `judge run`'s
+    // web pass to finish.
+    let _lock = web_lock(config)?;
     let conn = store.conn();
     let site = Site::of(config);
     let mut states = store::web_states(conn).map_err(|e| e.to_string())?;
@@ -96,6 +99,20 @@ pub fn run(config: &Config, options: &Options) -> Result<Written, String> {
         Err(e) => failures.push(format!("the index: {e}")),
     }
     Ok(Written { lines, failures })
+}
+
+/// The web pass's lock (`judge.db-web`), waited for; let go when dropped.
+fn web_lock(config: &Config) -> Result<std::fs::File, String> {
+    let path = config.web_lock_path();
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| format!("cannot open the web lock {}: {e}", path.display()))?;
+    file.lock()
+        .map_err(|e| format!("cannot take the web lock {}: {e}", path.display()))?;
+    Ok(file)
 }
 
 type Outcome = Result<(IndexRow, usize), String>;
