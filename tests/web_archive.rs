@@ -296,6 +296,35 @@ fn judge_archive_rebuilds_every_page_from_the_database() {
 }
 
 #[test]
+fn judge_archive_writes_the_games_again_when_the_index_failed() {
+    let mut j = TestJudge::new("web-archive-index");
+    let mut g = Played::start(&mut j, "unlisted");
+    g.master("PROCESS S1901M");
+    // A folder where the top index should be: it cannot be written.
+    let index = g.judge.dir.join("var/www/index.html");
+    std::fs::create_dir_all(index.join("blocked")).unwrap();
+    let run = g.judge.run(&["archive"], b"");
+    assert!(
+        run.stdout.contains("wrote unlisted/ (1 phase page(s))"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stderr.contains("the index:"), "{}", run.stderr);
+
+    // Mended: the game is written again, not taken as published.
+    std::fs::remove_dir_all(&index).unwrap();
+    let run = g.judge.run(&["archive"], b"");
+    assert!(run.ok, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("wrote unlisted/ (1 phase page(s))"),
+        "{}",
+        run.stdout
+    );
+    let top = std::fs::read_to_string(&index).unwrap();
+    assert!(top.contains("unlisted/index.html"), "{top}");
+}
+
+#[test]
 fn a_rollback_takes_the_undone_phases_off_the_archive() {
     let mut j = TestJudge::new("web-rollback");
     let mut g = Played::start(&mut j, "undone");

@@ -72,6 +72,7 @@ pub fn run(config: &Config, options: &Options) -> Result<Written, String> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let written = write_games(config, &site, &chosen, options.rebuild, threads.max(1));
     let (mut games, mut phases) = (0, 0);
+    let mut done = Vec::new();
     // One write for every game's record.
     let tx = store.transaction().map_err(|e| e.to_string())?;
     for (state, outcome) in written {
@@ -87,6 +88,7 @@ pub fn run(config: &Config, options: &Options) -> Result<Written, String> {
                 .map_err(|e| e.to_string())?;
                 lines.push(format!("wrote {}/ ({n} phase page(s))", state.name));
                 (games, phases) = (games + 1, phases + n);
+                done.push(state.game_id);
             }
             Err(e) => failures.push(format!("game '{}': {e}", state.name)),
         }
@@ -96,7 +98,14 @@ pub fn run(config: &Config, options: &Options) -> Result<Written, String> {
         Ok(()) => lines.push(format!(
             "wrote index.html; {games} game(s), {phases} phase page(s) written now"
         )),
-        Err(e) => failures.push(format!("the index: {e}")),
+        Err(e) => {
+            // As in the web pass: the games written count as not yet
+            // published, so the next run (or pass) writes them again.
+            for id in done {
+                store::forget_web_published(store.conn(), id).map_err(|e| e.to_string())?;
+            }
+            failures.push(format!("the index: {e}"));
+        }
     }
     Ok(Written { lines, failures })
 }
