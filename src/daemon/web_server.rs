@@ -81,8 +81,13 @@ async fn serve(listener: TcpListener, root: Arc<PathBuf>, stop: impl Future<Outp
     let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     tokio::pin!(stop);
     loop {
-        let Ok(slot) = slots.clone().acquire_owned().await else {
-            return;
+        // Waiting for a free slot still heeds `stop`.
+        let slot = tokio::select! {
+            slot = slots.clone().acquire_owned() => match slot {
+                Ok(slot) => slot,
+                Err(_) => return,
+            },
+            _ = &mut stop => break,
         };
         let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
