@@ -23,9 +23,9 @@
 mod chart;
 mod feed;
 mod files;
-pub mod html;
-pub mod pages;
-pub mod view;
+mod html;
+mod pages;
+mod view;
 
 use std::path::PathBuf;
 
