@@ -180,6 +180,17 @@ fn a_phase_processed_by_another_process_is_published_on_the_next_pass() {
     // Nothing new: nothing written.
     let run = g.run_once();
     assert!(!run.stderr.contains("web archive: game"), "{}", run.stderr);
+
+    // Press only: the game's index again, no phase page nor map.
+    g.power('E', "BROADCAST\nA word from London.\nENDPRESS");
+    let run = g.run_once();
+    assert!(
+        run.stderr
+            .contains("web archive: game 'later' written (0 phase page(s))"),
+        "{}",
+        run.stderr
+    );
+    assert!(g.page("index.html").contains("A word from London."));
 }
 
 #[test]

@@ -184,12 +184,18 @@ pub fn remove_game(site: &Site, name: &str) -> Result<bool, WebError> {
 
 /// Where to start writing a game's phase pages again, given what was
 /// published of it: from the phase then being played on (the
-/// `from`-th processed phase, for `write_game`), or all of them after a
-/// change of state or a notice (a rollback among them).
+/// `from`-th processed phase, for `write_game`), none when no phase was
+/// processed since (press only), or all of them after a change of state
+/// or a notice (a rollback among them).
 pub fn first_to_write(state: &WebState) -> usize {
     match &state.published {
         Some(p) if p.state == state.state && p.phases <= state.phases && !state.renewed => {
-            usize::try_from(p.phases - 1).unwrap_or(0)
+            let from = if p.phases == state.phases {
+                p.phases
+            } else {
+                p.phases - 1
+            };
+            usize::try_from(from).unwrap_or(0)
         }
         _ => 0,
     }
