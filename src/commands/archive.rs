@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use crate::config::Config;
 use crate::store::IndexRow;
 use crate::store::{self, Store, WebState};
-use crate::web::{first_to_write, published_now, remove_game, write_game, write_site_index, Site};
+use crate::web::{first_to_write, index_or_forget, published_now, remove_game, write_game, Site};
 
 pub struct Options {
     /// Every page again, not only what is missing.
@@ -94,18 +94,13 @@ pub fn run(config: &Config, options: &Options) -> Result<Written, String> {
         }
     }
     tx.commit().map_err(|e| e.to_string())?;
-    match write_site_index(store.conn(), &site) {
-        Ok(()) => lines.push(format!(
+    // As in the web pass: on a failure the games written count as not yet
+    // published, so the next run (or pass) writes them again.
+    match index_or_forget(store.conn(), &site, &done).map_err(|e| e.to_string())? {
+        None => lines.push(format!(
             "wrote index.html; {games} game(s), {phases} phase page(s) written now"
         )),
-        Err(e) => {
-            // As in the web pass: the games written count as not yet
-            // published, so the next run (or pass) writes them again.
-            for id in done {
-                store::forget_web_published(store.conn(), id).map_err(|e| e.to_string())?;
-            }
-            failures.push(format!("the index: {e}"));
-        }
+        Some(failure) => failures.push(failure),
     }
     Ok(Written { lines, failures })
 }
