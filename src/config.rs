@@ -251,4 +251,13 @@ impl Config {
     pub fn web_path(&self) -> PathBuf {
         self.resolve(&self.web.path)
     }
+
+    /// The web pass's lock: `judge.db` -> `judge.db-web`, beside the
+    /// database (and its `-sending`). One process writes the archive at a
+    /// time, so an older index is never renamed over a newer one.
+    pub fn web_lock_path(&self) -> PathBuf {
+        let mut name = self.database_path().into_os_string();
+        name.push("-web");
+        PathBuf::from(name)
+    }
 }

@@ -125,7 +125,6 @@ fn a_game_played_by_mail_is_published_a_page_per_processed_phase() {
         ),
         "{fall}"
     );
-    assert!(fall.contains("<td>builds 1</td>"), "{fall}");
     let winter = g.page("W1901A.html");
     assert!(
         winter.contains("<li>Build army Marseilles.</li>"),
@@ -180,6 +179,51 @@ fn a_phase_processed_by_another_process_is_published_on_the_next_pass() {
     // Nothing new: nothing written.
     let run = g.run_once();
     assert!(!run.stderr.contains("web archive: game"), "{}", run.stderr);
+
+    // Press only: the game's index again, no phase page nor map.
+    g.power('E', "BROADCAST\nA word from London.\nENDPRESS");
+    let run = g.run_once();
+    assert!(
+        run.stderr
+            .contains("web archive: game 'later' written (0 phase page(s))"),
+        "{}",
+        run.stderr
+    );
+    assert!(g.page("index.html").contains("A word from London."));
+}
+
+#[test]
+fn a_pass_leaves_the_archive_to_another_writer_and_the_next_catches_up() {
+    let mut j = TestJudge::new("web-locked");
+    let mut g = Played::start(&mut j, "locked");
+    g.power('F', "A Par - Bur");
+    g.master("PROCESS S1901M");
+
+    // Another process (`judge archive`, a second `judge run`) is writing
+    // the archive: this pass writes and records nothing.
+    let mut name = g.judge.db_path().into_os_string();
+    name.push("-web");
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(std::path::PathBuf::from(name))
+        .unwrap();
+    lock.lock().unwrap();
+    let run = g.run_once();
+    assert!(!run.stderr.contains("web archive: game"), "{}", run.stderr);
+    assert!(!g.folder().exists());
+
+    // Let go: the next pass writes what the skipped one did not.
+    drop(lock);
+    let run = g.run_once();
+    assert!(
+        run.stderr
+            .contains("web archive: game 'locked' written (1 phase page(s))"),
+        "{}",
+        run.stderr
+    );
+    assert!(g.page("S1901M.html").contains("Army Paris -&gt; Burgundy."));
 }
 
 #[test]
@@ -259,6 +303,35 @@ fn judge_archive_rebuilds_every_page_from_the_database() {
         "{}",
         run.stderr
     );
+}
+
+#[test]
+fn judge_archive_writes_the_games_again_when_the_index_failed() {
+    let mut j = TestJudge::new("web-archive-index");
+    let mut g = Played::start(&mut j, "unlisted");
+    g.master("PROCESS S1901M");
+    // A folder where the top index should be: it cannot be written.
+    let index = g.judge.dir.join("var/www/index.html");
+    std::fs::create_dir_all(index.join("blocked")).unwrap();
+    let run = g.judge.run(&["archive"], b"");
+    assert!(
+        run.stdout.contains("wrote unlisted/ (1 phase page(s))"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stderr.contains("the index:"), "{}", run.stderr);
+
+    // Mended: the game is written again, not taken as published.
+    std::fs::remove_dir_all(&index).unwrap();
+    let run = g.judge.run(&["archive"], b"");
+    assert!(run.ok, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("wrote unlisted/ (1 phase page(s))"),
+        "{}",
+        run.stdout
+    );
+    let top = std::fs::read_to_string(&index).unwrap();
+    assert!(top.contains("unlisted/index.html"), "{top}");
 }
 
 #[test]

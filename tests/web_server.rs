@@ -269,6 +269,26 @@ fn mail_is_handled_while_the_pages_are_served() {
 }
 
 #[test]
+fn the_judge_stops_at_once_with_every_connection_slot_held() {
+    let j = TestJudge::new("web-full");
+    pages(&j);
+    let served = Served::start(&j);
+    // More idle connections than the server has slots (128): it waits
+    // for a slot, and must still hear SIGTERM.
+    let idle: Vec<_> = (0..140)
+        .map(|_| std::net::TcpStream::connect(&served.addr).unwrap())
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    let start = std::time::Instant::now();
+    let (status, log) = served.stop();
+    assert!(status.success(), "{status}: {log}");
+    assert!(log.contains("web server stopped"), "{log}");
+    // Not after the idle connections' 10 s header timeout.
+    assert!(start.elapsed() < Duration::from_secs(5), "{log}");
+    drop(idle);
+}
+
+#[test]
 fn a_port_taken_is_logged_and_the_judge_goes_on_without_its_server() {
     let j = TestJudge::new("web-taken");
     pages(&j);

@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use crate::config::Config;
 use crate::store::IndexRow;
 use crate::store::{self, Store, WebState};
-use crate::web::{first_to_write, published_now, remove_game, write_game, write_site_index, Site};
+use crate::web::{first_to_write, index_or_forget, published_now, remove_game, write_game, Site};
 
 pub struct Options {
     /// Every page again, not only what is missing.
@@ -38,6 +38,9 @@ pub fn run(config: &Config, options: &Options) -> Result<Written, String> {
             config.database_path().display()
         )
     })?;
+    // One process writes the archive at a time: wait for a `judge run`'s
+    // web pass to finish.
+    let _lock = web_lock(config)?;
     let conn = store.conn();
     let site = Site::of(config);
     let mut states = store::web_states(conn).map_err(|e| e.to_string())?;
@@ -69,6 +72,7 @@ pub fn run(config: &Config, options: &Options) -> Result<Written, String> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let written = write_games(config, &site, &chosen, options.rebuild, threads.max(1));
     let (mut games, mut phases) = (0, 0);
+    let mut done = Vec::new();
     // One write for every game's record.
     let tx = store.transaction().map_err(|e| e.to_string())?;
     for (state, outcome) in written {
@@ -84,18 +88,35 @@ pub fn run(config: &Config, options: &Options) -> Result<Written, String> {
                 .map_err(|e| e.to_string())?;
                 lines.push(format!("wrote {}/ ({n} phase page(s))", state.name));
                 (games, phases) = (games + 1, phases + n);
+                done.push(state.game_id);
             }
             Err(e) => failures.push(format!("game '{}': {e}", state.name)),
         }
     }
     tx.commit().map_err(|e| e.to_string())?;
-    match write_site_index(store.conn(), &site) {
-        Ok(()) => lines.push(format!(
+    // As in the web pass: on a failure the games written count as not yet
+    // published, so the next run (or pass) writes them again.
+    match index_or_forget(store.conn(), &site, &done).map_err(|e| e.to_string())? {
+        None => lines.push(format!(
             "wrote index.html; {games} game(s), {phases} phase page(s) written now"
         )),
-        Err(e) => failures.push(format!("the index: {e}")),
+        Some(failure) => failures.push(failure),
     }
     Ok(Written { lines, failures })
+}
+
+/// The web pass's lock (`judge.db-web`), waited for; let go when dropped.
+fn web_lock(config: &Config) -> Result<std::fs::File, String> {
+    let path = config.web_lock_path();
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| format!("cannot open the web lock {}: {e}", path.display()))?;
+    file.lock()
+        .map_err(|e| format!("cannot take the web lock {}: {e}", path.display()))?;
+    Ok(file)
 }
 
 type Outcome = Result<(IndexRow, usize), String>;

@@ -4,7 +4,9 @@
 //! PROCESS), press to everyone, a game made private. It runs outside every
 //! write transaction, after the phases it shows were committed; what it
 //! cannot write is logged and tried again next pass, and never holds up a
-//! phase or a mail.
+//! phase or a mail. One process writes the archive at a time (an OS lock
+//! on `judge.db-web`): while another holds it, the pass is skipped and
+//! nothing recorded, so the next pass catches up.
 
 use crate::app::Judge;
 use crate::web::{publish_due, Site};
@@ -14,6 +16,26 @@ pub fn publish(judge: &Judge, now: i64) {
     if !judge.config.web.enabled {
         return;
     }
+    let path = judge.config.web_lock_path();
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path);
+    let _lock = match lock.map(|file| (file.try_lock(), file)) {
+        Ok((Ok(()), file)) => file,
+        Ok((Err(std::fs::TryLockError::WouldBlock), _)) => {
+            log::debug!("web archive: another process is writing it; next pass");
+            return;
+        }
+        Ok((Err(std::fs::TryLockError::Error(e)), _)) | Err(e) => {
+            log::error!(
+                "web archive: cannot take the lock {}: {e}; tried again next pass",
+                path.display()
+            );
+            return;
+        }
+    };
     let site = Site::of(&judge.config);
     match publish_due(judge.store.conn(), &site, now) {
         Ok(report) => {

@@ -81,8 +81,13 @@ async fn serve(listener: TcpListener, root: Arc<PathBuf>, stop: impl Future<Outp
     let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     tokio::pin!(stop);
     loop {
-        let Ok(slot) = slots.clone().acquire_owned().await else {
-            return;
+        // Waiting for a free slot still heeds `stop`.
+        let slot = tokio::select! {
+            slot = slots.clone().acquire_owned() => match slot {
+                Ok(slot) => slot,
+                Err(_) => return,
+            },
+            _ = &mut stop => break,
         };
         let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
@@ -195,8 +200,8 @@ fn find(root: &Path, path: &str) -> Found {
     } else if !meta.is_file() {
         return Found::Missing;
     }
-    match (std::fs::read(&target), std::fs::metadata(&target)) {
-        (Ok(bytes), Ok(meta)) => Found::File(File {
+    match read_whole(&target) {
+        Ok((bytes, meta)) => Found::File(File {
             bytes,
             extension: target
                 .extension()
@@ -204,8 +209,20 @@ fn find(root: &Path, path: &str) -> Found {
                 .unwrap_or_default(),
             modified: meta.modified().unwrap_or(SystemTime::UNIX_EPOCH),
         }),
-        _ => Found::Missing,
+        Err(_) => Found::Missing,
     }
+}
+
+/// The file's bytes and metadata from one open handle: a page renamed
+/// over meanwhile gives the old body with the old date (and ETag), or the
+/// new with the new, never a mix.
+fn read_whole(path: &Path) -> std::io::Result<(Vec<u8>, std::fs::Metadata)> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path)?;
+    let meta = file.metadata()?;
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.read_to_end(&mut bytes)?;
+    Ok((bytes, meta))
 }
 
 /// `path` with its links resolved, and what it is, if it exists and lies

@@ -124,18 +124,6 @@ pub fn phases_of_game(conn: &Connection, game_id: i64) -> Result<Vec<PhaseRecord
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-/// The game's last `n` phases, first to last (a game's latest state
-/// without reading its whole history).
-pub fn last_phases(conn: &Connection, game_id: i64, n: usize) -> Result<Vec<PhaseRecord>> {
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM phases WHERE game_id = ?1 ORDER BY seq DESC LIMIT ?2"
-    ))?;
-    let rows = stmt.query_map(params![game_id, n as i64], from_row)?;
-    let mut out: Vec<PhaseRecord> = rows.collect::<rusqlite::Result<_>>()?;
-    out.reverse();
-    Ok(out)
-}
-
 /// Sets the deadline and end of grace of an unprocessed phase.
 pub fn set_deadline(
     conn: &Connection,

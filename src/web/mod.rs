@@ -23,9 +23,9 @@
 mod chart;
 mod feed;
 mod files;
-pub mod html;
-pub mod pages;
-pub mod view;
+mod html;
+mod pages;
+mod view;
 
 use std::path::PathBuf;
 
@@ -168,7 +168,7 @@ pub fn write_game(
 
 /// Writes the top `index.html` (the rows of every published game, as the
 /// store keeps them) and `style.css`.
-pub fn write_site_index(conn: &Connection, site: &Site) -> Result<(), WebError> {
+fn write_site_index(conn: &Connection, site: &Site) -> Result<(), WebError> {
     let rows = store::index_rows(conn)?;
     files::ensure_dir(&site.dir)?;
     files::write_atomic(&site.dir.join("style.css"), html::STYLE.as_bytes())?;
@@ -184,12 +184,18 @@ pub fn remove_game(site: &Site, name: &str) -> Result<bool, WebError> {
 
 /// Where to start writing a game's phase pages again, given what was
 /// published of it: from the phase then being played on (the
-/// `from`-th processed phase, for `write_game`), or all of them after a
-/// change of state or a notice (a rollback among them).
+/// `from`-th processed phase, for `write_game`), none when no phase was
+/// processed since (press only), or all of them after a change of state
+/// or a notice (a rollback among them).
 pub fn first_to_write(state: &WebState) -> usize {
     match &state.published {
         Some(p) if p.state == state.state && p.phases <= state.phases && !state.renewed => {
-            usize::try_from(p.phases - 1).unwrap_or(0)
+            let from = if p.phases == state.phases {
+                p.phases
+            } else {
+                p.phases - 1
+            };
+            usize::try_from(from).unwrap_or(0)
         }
         _ => 0,
     }
@@ -247,15 +253,30 @@ pub fn publish_due(conn: &Connection, site: &Site, now: i64) -> Result<PassRepor
     if report.written.is_empty() && report.removed.is_empty() && !index_missing {
         return Ok(report);
     }
-    if let Err(e) = write_site_index(conn, site) {
-        // Written again next pass: the games of this one count as not
-        // yet published.
-        for id in done {
-            store::forget_web_published(conn, id)?;
-        }
-        report.failures.push(format!("the index: {e}"));
+    if let Some(failure) = index_or_forget(conn, site, &done)? {
+        report.failures.push(failure);
     }
     Ok(report)
+}
+
+/// Writes the top index after the games `written` (by their ids) were
+/// written and recorded; if it fails, they count as not yet published,
+/// so the next pass (or `judge archive`) writes them again. What failed,
+/// if anything.
+pub fn index_or_forget(
+    conn: &Connection,
+    site: &Site,
+    written: &[i64],
+) -> Result<Option<String>, WebError> {
+    match write_site_index(conn, site) {
+        Ok(()) => Ok(None),
+        Err(e) => {
+            for &id in written {
+                store::forget_web_published(conn, id)?;
+            }
+            Ok(Some(format!("the index: {e}")))
+        }
+    }
 }
 
 fn withdraw(

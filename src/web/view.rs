@@ -95,23 +95,14 @@ pub fn played_rows(game: &Game, records: &[PhaseRecord]) -> usize {
     final_row(game, records).unwrap_or(records.len())
 }
 
-pub fn game_card(conn: &Connection, game: &Game) -> Result<GameCard, StoreError> {
-    // The last two rows tell all a card shows: the latest phase (or, after
-    // a finished game's final position, the one before it).
-    let tail = store::last_phases(conn, game.id, 2)?;
-    card_of(conn, game, &tail)
-}
-
-/// The card from the game's phases, or the last of them (first to last).
 fn card_of(
     conn: &Connection,
     game: &Game,
     records: &[PhaseRecord],
 ) -> Result<GameCard, StoreError> {
     let played = played_rows(game, records);
-    let tail = &records[records.len().saturating_sub(2)..];
     let mut activity = game.created_at.max(game.ended_at.unwrap_or(0));
-    for record in tail {
+    for record in records {
         activity = activity
             .max(record.started_at)
             .max(record.processed_at.unwrap_or(0));

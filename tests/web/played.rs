@@ -70,7 +70,7 @@ impl<'j> Played<'j> {
 
     /// Plays S1901M (France to Spain, Germany and France bouncing in
     /// Burgundy), F1901M (holds: France takes Spain) and W1901A (France
-    /// builds an army in Paris): S1902M is current.
+    /// builds an army in Marseilles): S1902M is current.
     pub fn play_first_year(&mut self) {
         self.power('F', "A Mar - Spa\nA Par - Bur");
         self.power('G', "A Mun - Bur");
