@@ -253,6 +253,22 @@ fn a_bad_phase_line_is_refused_quoting_it_and_nothing_is_stored() {
         .contains("None of the 1 line(s) under it was stored or applied:"));
     assert_eq!(preorders_stored(&j), 0);
     assert!(stored_orders(&j, "bad", "ENGLAND").is_empty());
+
+    // A huge block under a bad PHASE line is quoted in part, as refused
+    // orders are.
+    let block = "F Lon - Nth\n".repeat(300);
+    let reply = as_power(&mut j, "bad", 'E', &format!("PHASE after lunch\n{block}"));
+    assert!(reply.body.contains("None of the 300 line(s) under it"));
+    assert!(
+        reply.body.contains("... and 250 more line(s)."),
+        "{}",
+        reply.body
+    );
+    assert!(
+        reply.body.matches("    F Lon - Nth").count() == 50,
+        "{}",
+        reply.body
+    );
 }
 
 #[test]

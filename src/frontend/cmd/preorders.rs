@@ -5,7 +5,7 @@
 //! `game::preorders` enters them when the phase begins. `PHASE` naming
 //! the current phase reads the orders under it as usual, as njudge does.
 
-use super::orders::{ordering_power, refuse_order, MAX_ORDER_LINES};
+use super::orders::{ordering_power, refuse_order, MAX_ECHOED_ERRORS, MAX_ORDER_LINES};
 use crate::engine::map::Map;
 use crate::engine::parse::check_words;
 use crate::engine::phase::Phase;
@@ -81,8 +81,16 @@ fn refuse(s: &mut Session<'_>, line: &Line, why: impl Into<String>, held: &[Stri
             " None of the {} line(s) under it was stored or applied:",
             held.len()
         ));
-        for l in held {
+        // Quoted as refused orders are: the first MAX_ECHOED_ERRORS, the
+        // rest counted, so a huge block cannot make a huge reply.
+        for l in held.iter().take(MAX_ECHOED_ERRORS) {
             why.push_str(&format!("\n    {l}"));
+        }
+        if held.len() > MAX_ECHOED_ERRORS {
+            why.push_str(&format!(
+                "\n    ... and {} more line(s).",
+                held.len() - MAX_ECHOED_ERRORS
+            ));
         }
     }
     s.reply.refuse(line, why);
