@@ -42,7 +42,7 @@ fn alias(what: &str, rest: &str) -> Option<NjudgeSet> {
     match what {
         "CD" => Some(NjudgeSet::Setting("NMR")),
         "NOCD" => Some(NjudgeSet::Setting("NONMR")),
-        "NOWHITE" => Some(NjudgeSet::Setting("GREY")),
+        "NOWHITE" => Some(NjudgeSet::Setting("NOWHITE")),
         "NOGREY" | "NOGRAY" => Some(NjudgeSet::Setting("WHITE")),
         "HOLIDAY" | "HOLIDAYS" | "VACATION" | "VACATIONS" => to("ABSENCE"),
         "NOHOLIDAY" | "NOHOLIDAYS" | "NOVACATION" | "NOVACATIONS" => to("NOABSENCE"),
