@@ -1940,10 +1940,24 @@ fn five_failed_sign_ons_lock_a_seat_for_an_hour_and_its_owner_is_told_once() {
     j.now = at(1);
     let r = orders(&mut j, "lo", "F", "A Par - Bur");
     assert!(reply(&r).body.contains("Signed on"), "{}", dump(&r));
-    // The Master's password is guarded the same way.
+    // The Master's password is guarded the same way; the Master is told
+    // what a Master can do (SET PASSWORD is a player's).
+    let mut told = Vec::new();
     for k in 0..5 {
-        j.mail(&format!("m{k}@example.com"), "SIGNON Mlo wrong\nPROCESS");
+        let r = j.mail(&format!("m{k}@example.com"), "SIGNON Mlo wrong\nPROCESS");
+        told.extend(with_subject(&r, notice).into_iter().cloned());
     }
+    assert_eq!(told.len(), 1, "told once");
+    assert!(told[0].is_to(MASTER));
+    assert!(
+        told[0].body.contains(
+            "someone may be guessing your password: tell the judgekeeper, as a Master's \
+             password cannot be changed by mail."
+        ),
+        "{}",
+        told[0].body
+    );
+    assert!(!told[0].body.contains("SET PASSWORD"), "{}", told[0].body);
     let r = master(&mut j, "lo", "PROCESS");
     assert!(reply(&r).body.contains("locked"), "{}", dump(&r));
 }
