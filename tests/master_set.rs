@@ -366,8 +366,9 @@ fn set_nmr_after_the_grace_says_the_phase_is_processed_next() {
     assert!(!reply_of(&mails).body.contains("are over"));
     master(&mut j, "late", "SET NONMR");
 
-    let after_grace = chrono::Utc::now() + chrono::Duration::hours(24 * 5);
-    let after_grace = after_grace.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    // The game started at `at(0)`; its deadline and grace are over five
+    // days later.
+    let after_grace = at(24 * 5);
     let mail = Mail::new(MASTER, "nmr", "SIGNON Mlate mpass\nSET NMR");
     let mails = j.send_at(&mail, &after_grace);
     let said = "NMR: a power without orders at the end of grace goes into civil disorder. \
