@@ -286,8 +286,8 @@ pub fn order_set_text(
         .as_ref()
         .is_some_and(|seat| seat.status == SeatStatus::CivilDisorder);
     if in_disorder {
-        // Its orders are refused (see `check_own`): "orders missing" would
-        // ask for what cannot be given.
+        // Its orders are refused (`game::order_entry::refusal`): "orders
+        // missing" would ask for what cannot be given.
         out.push(format!(
             "Status: {} is in civil disorder: no orders are taken for it until a player \
              takes it over; the rulebook's orders for civil disorder stand in for its own.",
