@@ -317,7 +317,7 @@ fn master_schedule(
     let Some(game) = master_now(s, line)? else {
         return Ok(());
     };
-    let text = match super::njudge_set::schedule_words(what, text) {
+    let text = match super::njudge_set::njudge_schedule(what, text) {
         Ok(text) => text,
         Err(why) => {
             s.reply.refuse(line, why);
