@@ -9,7 +9,7 @@ use judge::frontend::script::{read_script, Command};
 
 /// The judge's commands: a help line whose first word is one of these
 /// (and whose other words are a form, not prose) shows a command form.
-const KEYWORDS: [&str; 26] = [
+const KEYWORDS: [&str; 27] = [
     "HELP",
     "GET",
     "LIST",
@@ -22,6 +22,7 @@ const KEYWORDS: [&str; 26] = [
     "UNOBSERVE",
     "SET",
     "CLEAR",
+    "PHASE",
     "PRESS",
     "BROADCAST",
     "RESIGN",
@@ -130,7 +131,7 @@ fn role_of(form: &str) -> Role {
         "WAIT", "NOWAIT", "MAPS", "PASSWORD", "ADDRESS", "ABSENCE", "DRAW", "NODRAW", "CONCEDE",
     ];
     match words[0] {
-        "CLEAR" | "PRESS" | "BROADCAST" | "RESIGN" => Role::Player,
+        "CLEAR" | "PHASE" | "PRESS" | "BROADCAST" | "RESIGN" => Role::Player,
         "SET" if player_set.contains(&words[1]) => Role::Player,
         "SET" if words[1] == "PREFERENCE" => Role::Anyone,
         "SET" | "PROCESS" | "PREDICT" | "PAUSE" | "RESUME" | "TERMINATE" | "ROLLBACK" | "EJECT"

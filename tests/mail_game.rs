@@ -1680,6 +1680,58 @@ fn replies_never_show_a_password() {
     );
 }
 
+/// A BROADCAST without ENDPRESS runs to the end of the mail, but not over
+/// a line holding a password: the players' copies stop before `SET
+/// PASSWORD`, which is read as a command (the password changes), and the
+/// reply says where the message was taken to end.
+#[test]
+fn unclosed_press_stops_before_a_password_line() {
+    let mut j = TestJudge::new("unclosed");
+    started_game(&mut j, "uc");
+    j.take();
+    let r = orders(
+        &mut j,
+        "uc",
+        "F",
+        "BROADCAST\nPeace in our time.\nSET PASSWORD n3w-secret\nA Par - Bur",
+    );
+    let rep = reply(&r);
+    assert!(
+        rep.body.contains("Broadcast sent to everyone."),
+        "{}",
+        dump(&r)
+    );
+    assert!(
+        rep.body.contains(
+            "(No ENDPRESS line: the message was taken to end before the line \
+             \"SET PASSWORD ****\", which holds a password and was read as a command, \
+             as were the lines after it.)"
+        ),
+        "{}",
+        rep.body
+    );
+    assert!(
+        rep.body.contains("Your password is changed."),
+        "{}",
+        rep.body
+    );
+    assert!(rep.has_line("Army Paris -> Burgundy."), "{}", rep.body);
+    assert!(!dump(&r).contains("n3w-secret"), "{}", dump(&r));
+    let others: Vec<&str> = everyone()
+        .into_iter()
+        .filter(|a| *a != addr_of("F"))
+        .collect();
+    for a in &others {
+        let b = one_to(&r[1..], a);
+        assert!(b.has_line("Peace in our time."), "{}", b.body);
+        assert!(!b.body.contains("PASSWORD"), "{}", b.body);
+        assert!(!b.body.contains("Par"), "{}", b.body);
+    }
+    assert_eq!(r.len(), 1 + others.len());
+    let r = j.mail(addr_of("F"), "SIGNON Fuc n3w-secret\nA Par H");
+    assert!(reply(&r).has_line("Army Paris HOLD."), "{}", dump(&r));
+}
+
 /// The peak memory (KiB) of `judge handle` fed `header` and then `filler`
 /// until at least `size` bytes (it must exit 0): the bytes written, and the
 /// memory (None when GNU time is not there to measure it).
@@ -1888,10 +1940,24 @@ fn five_failed_sign_ons_lock_a_seat_for_an_hour_and_its_owner_is_told_once() {
     j.now = at(1);
     let r = orders(&mut j, "lo", "F", "A Par - Bur");
     assert!(reply(&r).body.contains("Signed on"), "{}", dump(&r));
-    // The Master's password is guarded the same way.
+    // The Master's password is guarded the same way; the Master is told
+    // what a Master can do (SET PASSWORD is a player's).
+    let mut told = Vec::new();
     for k in 0..5 {
-        j.mail(&format!("m{k}@example.com"), "SIGNON Mlo wrong\nPROCESS");
+        let r = j.mail(&format!("m{k}@example.com"), "SIGNON Mlo wrong\nPROCESS");
+        told.extend(with_subject(&r, notice).into_iter().cloned());
     }
+    assert_eq!(told.len(), 1, "told once");
+    assert!(told[0].is_to(MASTER));
+    assert!(
+        told[0].body.contains(
+            "someone may be guessing your password: tell the judgekeeper, as a Master's \
+             password cannot be changed by mail."
+        ),
+        "{}",
+        told[0].body
+    );
+    assert!(!told[0].body.contains("SET PASSWORD"), "{}", told[0].body);
     let r = master(&mut j, "lo", "PROCESS");
     assert!(reply(&r).body.contains("locked"), "{}", dump(&r));
 }

@@ -366,8 +366,9 @@ fn set_nmr_after_the_grace_says_the_phase_is_processed_next() {
     assert!(!reply_of(&mails).body.contains("are over"));
     master(&mut j, "late", "SET NONMR");
 
-    let after_grace = chrono::Utc::now() + chrono::Duration::hours(24 * 5);
-    let after_grace = after_grace.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    // The game started at `at(0)`; its deadline and grace are over five
+    // days later.
+    let after_grace = at(24 * 5);
     let mail = Mail::new(MASTER, "nmr", "SIGNON Mlate mpass\nSET NMR");
     let mails = j.send_at(&mail, &after_grace);
     let said = "NMR: a power without orders at the end of grace goes into civil disorder. \
@@ -390,6 +391,41 @@ fn set_nmr_after_the_grace_says_the_phase_is_processed_next() {
         )
         .unwrap();
     assert_eq!(phase, "F1901M", "the reply said S1901M is processed next");
+}
+
+/// SET GREY says what it comes to: beside white press, grey is allowed
+/// too; after SET NOPRESS it leaves grey press only (white refused), and
+/// says so. SET NO WHITE is njudge's grey only.
+#[test]
+fn set_grey_and_set_no_white_say_what_press_is_left() {
+    let mut j = TestJudge::new("setgrey");
+    j.set_config("maps", "enabled", "false");
+    started_game(&mut j, "grey");
+    let press = |j: &TestJudge| {
+        let s = state(j, "grey");
+        (s["white"].clone(), s["grey"].clone())
+    };
+    let grey_only = "Press is grey only: it must be sent GREY (anonymously), white press \
+                     is refused (SET WHITE/GREY allows both).";
+
+    let r = master(&mut j, "grey", "SET WHITE\nSET GREY");
+    let body = &reply_of(&r).body;
+    assert!(
+        body.contains("white press stays allowed too") && !body.contains(grey_only),
+        "{body}"
+    );
+    assert_eq!(press(&j), (json!(true), json!(true)));
+
+    let r = master(&mut j, "grey", "SET NOPRESS\nSET GREY");
+    let body = &reply_of(&r).body;
+    assert!(body.contains(grey_only), "{body}");
+    assert!(!body.contains("stays allowed"), "{body}");
+    assert_eq!(press(&j), (json!(false), json!(true)));
+
+    let r = master(&mut j, "grey", "SET WHITE/GREY\nSET NO WHITE");
+    let body = &reply_of(&r).body;
+    assert!(body.contains(grey_only), "{body}");
+    assert_eq!(press(&j), (json!(false), json!(true)));
 }
 
 /// The reply to the Master's mail (the Master may get the players'

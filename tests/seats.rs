@@ -354,5 +354,23 @@ fn a_sign_on_from_elsewhere_says_where_it_came_from() {
             )),
             "{body}"
         );
+        assert!(
+            body.contains("If it was not you, change your password (SET PASSWORD)."),
+            "{body}"
+        );
+    }
+    // The Master cannot SET PASSWORD: the advice says what a Master can do.
+    let mails = w.mail(other, &format!("SIGNON Mew {MASTER_PW}"));
+    for addr in [other, MASTER] {
+        let body = reply_to(&mails, addr);
+        assert!(
+            body.contains(&format!(
+                "This sign-on came from {other}, not from the address of record {MASTER}: \
+                 a copy of this reply goes to both. If it was not you, tell the \
+                 judgekeeper, as a Master's password cannot be changed by mail."
+            )),
+            "{body}"
+        );
+        assert!(!body.contains("SET PASSWORD"), "{body}");
     }
 }

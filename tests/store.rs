@@ -1267,7 +1267,7 @@ fn sql_metacharacters_round_trip_verbatim() {
         assert_eq!(seat_row.address, s);
         assert_eq!(seat_row.preferences.as_deref(), Some(s));
         assert_eq!(seat_row.draw_vote.as_deref(), Some(s));
-        set_seat_address(&tx, seat, &format!("{s}{s}")).unwrap();
+        set_player_address(&tx, seat, &format!("{s}{s}")).unwrap();
         assert_eq!(
             seat_by_id(&tx, seat).unwrap().unwrap().address,
             format!("{s}{s}")
@@ -1519,7 +1519,7 @@ fn plain_passwords_never_reach_the_file() {
         .unwrap();
         add_observer(&tx, game, "obs@example.org", &observer_hash, T0).unwrap();
         let new_seat_hash = hash_password(seat_plain).unwrap();
-        set_seat_password(&tx, seat, &new_seat_hash).unwrap();
+        set_player_password(&tx, seat, &new_seat_hash).unwrap();
         // The database itself refuses a plain password, whatever the code.
         for sql in [
             "UPDATE seats SET password_hash = 'Plain-Seat-Pw-7Qx9!'",

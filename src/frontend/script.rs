@@ -16,6 +16,18 @@ pub enum SignOnAs {
     Observer,
 }
 
+/// Where a press message ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PressEnd {
+    /// At its ENDPRESS line.
+    EndPress,
+    /// No ENDPRESS: at the end of the mail (or SIGNOFF).
+    MailEnd,
+    /// No ENDPRESS: before a line that holds a password (a sign-on, SET
+    /// PASSWORD, ...), which is read as usual; the line, masked.
+    Before(String),
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
     Help,
@@ -62,14 +74,13 @@ pub enum Command {
         to: Option<String>,
         grey: Option<bool>,
         body: Vec<String>,
-        /// False when the mail ended before ENDPRESS.
-        closed: bool,
+        end: PressEnd,
     },
     /// `BROADCAST [GREY|WHITE]`: press to the whole game.
     Broadcast {
         grey: Option<bool>,
         body: Vec<String>,
-        closed: bool,
+        end: PressEnd,
     },
     /// An njudge form with lines it held back: `PHASE` (orders given
     /// ahead, stored for a later phase, or read as usual when it names the
@@ -306,11 +317,11 @@ fn read_line(lines: &[String], i: usize, text: &str) -> (Command, usize) {
     let second = words.get(1).map(|w| w.to_ascii_uppercase());
     match (keyword.as_str(), second.as_deref()) {
         ("PRESS" | "BROADCAST", _) => {
-            let (body, closed, next) = press_body(lines, i);
+            let (body, end, next) = press_body(lines, i);
             let command = if keyword == "BROADCAST" {
-                broadcast_header(&words[1..], body, closed)
+                broadcast_header(&words[1..], body, end)
             } else {
-                press_header(&words[1..], body, closed, PRESS_USAGE)
+                press_header(&words[1..], body, end, PRESS_USAGE)
             };
             (command, next)
         }
@@ -370,10 +381,24 @@ fn not_offered(form: Njudge, held: Vec<String>) -> Command {
 }
 
 /// The lines of a press body from `start` up to ENDPRESS (which is
-/// consumed). Returns the body, whether ENDPRESS was found, and the index
-/// after it.
-fn press_body(lines: &[String], start: usize) -> (Vec<String>, bool, usize) {
-    block_body(lines, start, ends_press)
+/// consumed). Returns the body, where it ended, and the index after it.
+/// Without ENDPRESS the body runs to the end of the mail (njudge's rule),
+/// but never over a line that holds a password (the words
+/// [`password_words`] finds, as the stored mail's redaction does): the
+/// body ends before it, and it is read as usual.
+fn press_body(lines: &[String], start: usize) -> (Vec<String>, PressEnd, usize) {
+    let (body, closed, next) = block_body(lines, start, ends_press);
+    if closed {
+        return (body, PressEnd::EndPress, next);
+    }
+    let secret = (start..lines.len()).find(|&k| !password_words(&lines[k]).is_empty());
+    match secret {
+        None => (body, PressEnd::MailEnd, next),
+        Some(k) => {
+            let (body, _, _) = block_body(&lines[..k], start, ends_press);
+            (body, PressEnd::Before(mask_passwords(lines[k].trim())), k)
+        }
+    }
 }
 
 /// The lines from `start` up to the one `ends` (consumed), as
@@ -428,20 +453,20 @@ const BROADCAST_USAGE: &str = "BROADCAST [GREY|WHITE] (or BROADCAST TO <initials
 
 /// `BROADCAST [GREY|WHITE]` to the whole game; `BROADCAST TO <initials>`
 /// (njudge) is press to those powers only.
-fn broadcast_header(words: &[&str], body: Vec<String>, closed: bool) -> Command {
-    match press_header(words, body, closed, BROADCAST_USAGE) {
+fn broadcast_header(words: &[&str], body: Vec<String>, end: PressEnd) -> Command {
+    match press_header(words, body, end, BROADCAST_USAGE) {
         Command::Press {
             to: None,
             grey,
             body,
-            closed,
-        } => Command::Broadcast { grey, body, closed },
+            end,
+        } => Command::Broadcast { grey, body, end },
         other => other,
     }
 }
 
 /// `PRESS [TO <initials>] [GREY|WHITE]`, in either order.
-fn press_header(words: &[&str], body: Vec<String>, closed: bool, usage: &'static str) -> Command {
+fn press_header(words: &[&str], body: Vec<String>, end: PressEnd, usage: &'static str) -> Command {
     let mut to = None;
     let mut grey = None;
     let mut k = 0;
@@ -477,7 +502,7 @@ fn press_header(words: &[&str], body: Vec<String>, closed: bool, usage: &'static
         to,
         grey,
         body,
-        closed,
+        end,
     }
 }
 

@@ -555,10 +555,10 @@ fn dispatch(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
             to,
             grey,
             body,
-            closed,
-        } => cmd::press::press(s, line, to.as_deref(), *grey, body, *closed, false)?,
-        Command::Broadcast { grey, body, closed } => {
-            cmd::press::press(s, line, None, *grey, body, *closed, true)?
+            end,
+        } => cmd::press::press(s, line, to.as_deref(), *grey, body, end, false)?,
+        Command::Broadcast { grey, body, end } => {
+            cmd::press::press(s, line, None, *grey, body, end, true)?
         }
         Command::NotOffered { form, held } => cmd::njudge::not_offered(s, line, *form, held)?,
         Command::Resign => cmd::signon::resign(s, line)?,

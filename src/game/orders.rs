@@ -139,7 +139,7 @@ pub fn status_line(power: Power, done: &Completeness) -> String {
 }
 
 /// The status line that ends a power's order set, wherever it is shown:
-/// a power in civil disorder has its orders refused (see `check_own`), so
+/// a power in civil disorder has its orders refused (`game::order_entry::refusal`), so
 /// "orders missing" would ask for what cannot be given; any other is told
 /// how complete its orders are.
 pub fn order_status(

@@ -205,25 +205,6 @@ pub fn close_seat_history(conn: &Connection, game_id: i64, phase: &str) -> Resul
     Ok(())
 }
 
-pub fn set_seat_password(conn: &Connection, seat_id: i64, password: &PasswordHash) -> Result<()> {
-    update(
-        conn,
-        seat_id,
-        "UPDATE seats SET password_hash = ?2 WHERE id = ?1",
-        password,
-    )
-}
-
-/// The player's new address (history keeps the one it started with).
-pub fn set_seat_address(conn: &Connection, seat_id: i64, address: &str) -> Result<()> {
-    update(
-        conn,
-        seat_id,
-        "UPDATE seats SET address = ?2 WHERE id = ?1",
-        &address,
-    )
-}
-
 pub fn set_seat_status(conn: &Connection, seat_id: i64, status: SeatStatus) -> Result<()> {
     update(
         conn,

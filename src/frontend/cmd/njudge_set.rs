@@ -42,7 +42,7 @@ fn alias(what: &str, rest: &str) -> Option<NjudgeSet> {
     match what {
         "CD" => Some(NjudgeSet::Setting("NMR")),
         "NOCD" => Some(NjudgeSet::Setting("NONMR")),
-        "NOWHITE" => Some(NjudgeSet::Setting("GREY")),
+        "NOWHITE" => Some(NjudgeSet::Setting("NOWHITE")),
         "NOGREY" | "NOGRAY" => Some(NjudgeSet::Setting("WHITE")),
         "HOLIDAY" | "HOLIDAYS" | "VACATION" | "VACATIONS" => to("ABSENCE"),
         "NOHOLIDAY" | "NOHOLIDAYS" | "NOVACATION" | "NOVACATIONS" => to("NOABSENCE"),
@@ -233,7 +233,7 @@ fn press(rest: &str) -> NjudgeSet {
 
 /// The words of `SET MOVE|RETREAT|ADJUST <rest>` as the judge reads them
 /// (njudge's NEXT and decimal hours made its own), or why they cannot be.
-pub fn schedule_words(what: &str, rest: &str) -> Result<String, String> {
+pub fn njudge_schedule(what: &str, rest: &str) -> Result<String, String> {
     match schedule_refusal(what, rest) {
         Some(why) => Err(why),
         None => Ok(whole_hours(rest)),

@@ -1,7 +1,7 @@
 //! PRESS [TO <initials>] [GREY|WHITE] ... ENDPRESS and BROADCAST ... ENDPRESS.
 
 use crate::engine::map::Power;
-use crate::frontend::script::Line;
+use crate::frontend::script::{Line, PressEnd};
 use crate::frontend::session::{Session, Signed};
 use crate::game::settings::{GameSettings, ObserverPress};
 use crate::game::{current, power_of, settings_of};
@@ -76,7 +76,7 @@ pub fn press(
     to: Option<&str>,
     grey: Option<bool>,
     body: &[String],
-    closed: bool,
+    end: &PressEnd,
     broadcast: bool,
 ) -> Result<(), StoreError> {
     let Some(signed) = s.signed.clone() else {
@@ -139,18 +139,33 @@ pub fn press(
     };
     record(s, &game, &sender, &recipients, &message)?;
     deliver(s, line, &game, addresses, message);
-    if !closed {
-        s.reply.add_to_last(
-            "(No ENDPRESS line: the message was taken to run to the end of the mail, \
-             or to SIGNOFF.)",
-        );
+    if let Some(note) = unclosed_note(end) {
+        s.reply.add_to_last(&note);
     }
     Ok(())
 }
 
+/// What the reply adds when the message had no ENDPRESS: where it was
+/// taken to end.
+fn unclosed_note(end: &PressEnd) -> Option<String> {
+    match end {
+        PressEnd::EndPress => None,
+        PressEnd::MailEnd => Some(
+            "(No ENDPRESS line: the message was taken to run to the end of the mail, \
+             or to SIGNOFF.)"
+                .to_string(),
+        ),
+        PressEnd::Before(at) => Some(format!(
+            "(No ENDPRESS line: the message was taken to end before the line \"{at}\", \
+             which holds a password and was read as a command, as were the lines after it.)"
+        )),
+    }
+}
+
 /// Why a press block sends nothing: PRESS names no recipients (njudge
 /// sends nothing then), or the message says nothing. A message ended by
-/// the end of the mail (or SIGNOFF) is sent, as njudge does.
+/// the end of the mail (or SIGNOFF), or before a line holding a password,
+/// is sent, as njudge does.
 fn unsent(body: &[String], no_recipients: bool) -> Option<&'static str> {
     if no_recipients {
         Some(

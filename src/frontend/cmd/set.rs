@@ -320,7 +320,7 @@ fn master_schedule(
     let Some(game) = master_now(s, line)? else {
         return Ok(());
     };
-    let text = match super::njudge_set::schedule_words(what, text) {
+    let text = match super::njudge_set::njudge_schedule(what, text) {
         Ok(text) => text,
         Err(why) => {
             s.reply.refuse(line, why);
@@ -439,8 +439,16 @@ const SWITCHES: &[Switch] = &[
     Switch {
         word: "GREY",
         change: |g| g.grey = true,
-        said: "Grey press is allowed: press may be sent anonymously. (White press stays \
-               allowed: this judge has no grey-only press; SET WHITE is white only.)",
+        // What it comes to depends on white press: see `grey_said`.
+        said: "",
+    },
+    Switch {
+        word: "NOWHITE",
+        change: |g| {
+            g.white = false;
+            g.grey = true;
+        },
+        said: GREY_ONLY,
     },
     Switch {
         word: "WHITE/GREY",
@@ -483,6 +491,20 @@ const SWITCHES: &[Switch] = &[
     },
 ];
 
+/// What SET GREY comes to, by the settings it leaves: grey press beside
+/// white, or (after SET NOPRESS or SET NO WHITE) grey press only.
+fn grey_said(settings: &GameSettings) -> &'static str {
+    if settings.white {
+        "Grey press is allowed: press may be sent anonymously (GREY); white press \
+         stays allowed too (SET WHITE is white only, SET NO WHITE grey only)."
+    } else {
+        GREY_ONLY
+    }
+}
+
+const GREY_ONLY: &str = "Press is grey only: it must be sent GREY (anonymously), white \
+                         press is refused (SET WHITE/GREY allows both).";
+
 fn master_flag(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Result<(), StoreError> {
     let Some(game) = master_now(s, line)? else {
         return Ok(());
@@ -492,7 +514,11 @@ fn master_flag(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Resu
     let said = match SWITCHES.iter().find(|switch| switch.word == what) {
         Some(switch) => {
             (switch.change)(&mut settings);
-            Ok(switch.said.to_string())
+            Ok(match what {
+                "GREY" => grey_said(&settings),
+                _ => switch.said,
+            }
+            .to_string())
         }
         None if what == "OBSERVER" => observer_press(&mut settings, rest).map_err(String::from),
         // END <year>

@@ -15,6 +15,20 @@ const FAILED: &str = "Sign-on failed: no such power in that game, or a wrong pas
 const LOCKED: &str = "Sign-on failed: after repeated failed sign-ons, this one is locked \
                       for an hour.";
 
+/// What a player can do when someone may be guessing their password.
+const PLAYER_ADVICE: &str = "choose a long one (SET PASSWORD)";
+
+/// What a player can do when someone else signed on as them.
+const PLAYER_ELSEWHERE: &str = "change your password (SET PASSWORD)";
+
+/// What a Master can do, in either case: SET PASSWORD is a player's only.
+const MASTER_ADVICE: &str = "tell the judgekeeper, as a Master's password cannot be \
+                             changed by mail";
+
+/// What an observer can do: their password is the one OBSERVE gave.
+const OBSERVER_ADVICE: &str = "choose a long one (UNOBSERVE <game>, then OBSERVE <game> \
+                               <new password>)";
+
 /// A password to check, and whose it is.
 struct Guarded<'a> {
     /// What failures are counted against (`seat:<id>`, ...).
@@ -23,6 +37,8 @@ struct Guarded<'a> {
     what: String,
     /// The address of record, told once when a lock begins.
     owner: Option<&'a str>,
+    /// What the owner can do about a guessed password, by role.
+    advice: &'static str,
     hash: &'a store::PasswordHash,
 }
 
@@ -55,10 +71,11 @@ fn check_guarded(
                 "There were {} failed sign-ons to {} within an hour, the last from {}. \
                  Sign-ons to it are refused for the next hour, even with the right \
                  password. If these were not yours, someone may be guessing your \
-                 password: choose a long one (SET PASSWORD).\n",
+                 password: {}.\n",
                 store::SIGN_ON_FAILURES_TO_LOCK,
                 guarded.what,
                 s.sender(),
+                guarded.advice,
             );
             let subject = s.subject(&game.name, None, title::SIGN_ONS_LOCKED);
             s.send(vec![owner.to_string()], subject, body, Some(game.id));
@@ -113,6 +130,7 @@ fn sign_on_master(
         target: format!("master:{}", game.id),
         what: format!("the Master of '{}'", game.name),
         owner: game.master_address.as_deref(),
+        advice: MASTER_ADVICE,
         hash,
     };
     if !check_guarded(s, line, &game, guarded, password)? {
@@ -121,7 +139,7 @@ fn sign_on_master(
     s.reply
         .ok(line, format!("Signed on as the Master of '{}'.", game.name));
     if let Some(master) = &game.master_address {
-        copy_to_record(s, master);
+        copy_to_record(s, master, MASTER_ADVICE);
     }
     s.signed = Some(Signed::Master { game });
     Ok(())
@@ -159,6 +177,7 @@ fn sign_on_power(
         target: format!("seat:{}", seat.id),
         what: format!("your seat ({}) in '{}'", power.name(), game.name),
         owner: Some(&seat.address),
+        advice: PLAYER_ADVICE,
         hash: &seat.password,
     };
     if !check_guarded(s, line, &game, guarded, password)? {
@@ -187,14 +206,15 @@ fn sign_on_power(
             game.name
         ),
     );
-    copy_to_record(s, &seat.address);
+    copy_to_record(s, &seat.address, PLAYER_ELSEWHERE);
     sign_on_player(s, game, seat, Some(power));
     Ok(())
 }
 
 /// A sign-on from another address than the one of record: a copy of the
-/// reply goes to the address of record, saying where the sign-on came from.
-fn copy_to_record(s: &mut Session<'_>, record: &str) {
+/// reply goes to the address of record, saying where the sign-on came from
+/// and what to do if it was not its owner (`advice`, by role).
+fn copy_to_record(s: &mut Session<'_>, record: &str, advice: &str) {
     let sender = s.sender();
     if record.eq_ignore_ascii_case(&sender) {
         return;
@@ -202,8 +222,7 @@ fn copy_to_record(s: &mut Session<'_>, record: &str) {
     s.reply.also_to.push(record.to_string());
     s.reply.text(format!(
         "This sign-on came from {sender}, not from the address of record {record}: \
-         a copy of this reply goes to both. If it was not you, change your password \
-         (SET PASSWORD)."
+         a copy of this reply goes to both. If it was not you, {advice}."
     ));
 }
 
@@ -236,6 +255,7 @@ pub fn observe(
                 target: format!("observer:{}", obs.id),
                 what: format!("your place as an observer of '{}'", game.name),
                 owner: Some(&obs.address),
+                advice: OBSERVER_ADVICE,
                 hash: &obs.password,
             };
             if !check_guarded(s, line, &game, guarded, password)? {
