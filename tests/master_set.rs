@@ -279,7 +279,8 @@ fn the_players_hear_of_a_mails_changes_in_one_notice() {
         &mut j,
         "note",
         "SET NONMR\nSET GREY\nSET DEADLINE 2026-11-20 20:00\n\
-         SET MOVE 0 20 * * Mon,Thu MIN 48 GRACE 24\nSET END 1905",
+         SET MOVE 0 20 * * Mon,Thu MIN 48 GRACE 24\nSET END 1905\n\
+         SET NODIAS\nSET ABSENCE LIMIT 30",
     );
     let mut everyone: Vec<String> = (0..7).map(player).collect();
     everyone.push(MASTER.to_string());
@@ -297,6 +298,8 @@ fn the_players_hear_of_a_mails_changes_in_one_notice() {
              phase starts; grace 24 hours (schedule '0 20 * * Mon,Thu')",
             "Short game: 1905 is the last year played; the game ends when 1905 is over, \
              after its Fall moves and its Winter builds and removals.",
+            "Draws name their powers",
+            "Players may now announce up to 30 days of absence",
         ] {
             assert!(body.contains(said), "{said}\n{body}");
         }

@@ -4,6 +4,7 @@
 //! Master, changes the limit. The Master hears of every absence.
 
 use super::master_game;
+use super::settings_change::{announce, save_settings, Change};
 use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
 use crate::game::clock::format_time;
@@ -71,12 +72,10 @@ fn limit(s: &mut Session<'_>, line: &Line, rest: &str) -> Result<(), StoreError>
     let game = store::game_by_id(s.tx, game.id)?.unwrap_or(game);
     let mut settings = settings_of(&game)?;
     settings.absence_days = days;
-    store::set_game_settings(s.tx, game.id, &serde_json::to_string(&settings)?)?;
-    s.reply.ok(
-        line,
-        format!("Players may now announce up to {days} days of absence (SET ABSENCE)."),
-    );
-    Ok(())
+    save_settings(s, &game, &settings)?;
+    let said = format!("Players may now announce up to {days} days of absence (SET ABSENCE).");
+    s.reply.ok(line, said.clone());
+    announce(s, &game, Change::Setting, said)
 }
 
 /// Seconds of the seat's absences not yet over at `now`.

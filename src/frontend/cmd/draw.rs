@@ -3,6 +3,7 @@
 //! the votes name). A vote stands until withdrawn or changed.
 
 use super::master_game;
+use super::settings_change::{announce, save_settings, Change};
 use crate::engine::map::Power;
 use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
@@ -140,7 +141,7 @@ pub fn master_dias(s: &mut Session<'_>, line: &Line, dias: bool) -> Result<(), S
     let game = store::game_by_id(s.tx, game.id)?.unwrap_or(game);
     let mut settings: GameSettings = settings_of(&game)?;
     settings.nodias = !dias;
-    store::set_game_settings(s.tx, game.id, &serde_json::to_string(&settings)?)?;
+    save_settings(s, &game, &settings)?;
     let said = if dias {
         "Draws are DIAS: a draw includes all survivors (SET DRAW)."
     } else {
@@ -148,5 +149,5 @@ pub fn master_dias(s: &mut Session<'_>, line: &Line, dias: bool) -> Result<(), S
          powers (SET DRAW <powers>; SET DRAW alone: all survivors)."
     };
     s.reply.ok(line, said);
-    Ok(())
+    announce(s, &game, Change::Setting, said.to_string())
 }

@@ -14,6 +14,7 @@ pub mod preference;
 pub mod preorders;
 pub mod press;
 pub mod set;
+mod settings_change;
 pub mod signon;
 pub mod takeover;
 pub mod when;

@@ -1,6 +1,7 @@
 //! SET commands: a player's own (WAIT, PASSWORD, ADDRESS, ABSENCE, DRAW,
 //! PREFERENCE) and the Master's (deadlines, schedules, NMR, press).
 
+use super::settings_change::{announce, save_settings, Change};
 use super::{join, master_game};
 use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
@@ -9,7 +10,6 @@ use crate::game::schedule::schedule_words;
 use crate::game::settings::{GameSettings, ObserverPress, Schedule};
 use crate::game::{current, settings_of};
 use crate::mail::Address;
-use crate::report::title;
 use crate::store::{self, Game, GameState, StoreError};
 
 const PLAYER_SETTINGS: &str =
@@ -571,76 +571,6 @@ fn master_now(s: &mut Session<'_>, line: &Line) -> Result<Option<Game>, StoreErr
         return Ok(None);
     };
     Ok(Some(store::game_by_id(s.tx, game.id)?.unwrap_or(game)))
-}
-
-/// Stores a game's new settings, and keeps the signed-on copy of the game
-/// up to date for the commands after this one in the mail.
-fn save_settings(
-    s: &mut Session<'_>,
-    game: &Game,
-    settings: &GameSettings,
-) -> Result<(), StoreError> {
-    let text = serde_json::to_string(settings)?;
-    store::set_game_settings(s.tx, game.id, &text)?;
-    if let Some(
-        Signed::Player { game: g, .. } | Signed::Master { game: g } | Signed::Observer { game: g },
-    ) = &mut s.signed
-    {
-        if g.id == game.id {
-            g.settings = text;
-        }
-    }
-    Ok(())
-}
-
-/// What kind of change a notice to the players tells of.
-#[derive(PartialEq)]
-enum Change {
-    Deadline,
-    Setting,
-}
-
-/// Tells everyone in the game of a change the Master made: one notice per
-/// mail, each change a line of it ("Deadline changed" when that is all).
-fn announce(
-    s: &mut Session<'_>,
-    game: &Game,
-    change: Change,
-    said: String,
-) -> Result<(), StoreError> {
-    let to = crate::game::everyone(s.tx, game)?;
-    // Before anyone joined, the Master's reply says it all.
-    if to.iter().all(|a| Some(a) == game.master_address.as_ref()) {
-        return Ok(());
-    }
-    let phase = current(s.tx, game.id)?.map(|c| c.record.phase);
-    let deadline = s.subject(&game.name, phase.as_deref(), title::DEADLINE_CHANGED);
-    let setting = s.subject(&game.name, phase.as_deref(), title::SETTINGS_CHANGED);
-    let open = s
-        .outgoing
-        .iter_mut()
-        .find(|m| m.game_id == Some(game.id) && (m.subject == deadline || m.subject == setting));
-    match open {
-        Some(notice) => {
-            notice.body.push_str(&format!("  {said}\n"));
-            if change == Change::Setting {
-                notice.subject = setting;
-            }
-        }
-        None => {
-            let subject = if change == Change::Deadline {
-                deadline
-            } else {
-                setting
-            };
-            let body = format!(
-                "The Master of '{}' changed the game:\n\n  {said}\n",
-                game.name
-            );
-            s.send(to, subject, body, Some(game.id));
-        }
-    }
-    Ok(())
 }
 
 /// SET OBSERVER ANY|NO|WHITE: what observers may send.
