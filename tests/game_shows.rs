@@ -46,7 +46,8 @@ fn list_shows_every_setting_and_who_has_ordered() {
     for wanted in [
         "Game 'lst': active, variant standard.",
         "Press: white, to the whole game or to chosen powers (partial allowed)",
-        "NMR: a power without orders at the end of grace is in civil disorder",
+        "NMR: at the end of grace the orders given are carried out (units without orders \
+         hold); a power that gave none is in civil disorder",
         "Movement deadlines:",
         "grace ",
         "Retreat deadlines:",

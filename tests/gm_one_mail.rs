@@ -379,7 +379,8 @@ fn take_over_turkey(w: &mut World) {
     );
     has(
         &shown_list,
-        "NMR: a power without orders at the end of grace is in civil disorder",
+        "NMR: at the end of grace the orders given are carried out (units without orders \
+         hold); a power that gave none is in civil disorder",
         "LIST after SET NMR",
     );
 }

@@ -374,9 +374,10 @@ fn set_nmr_after_the_grace_says_the_phase_is_processed_next() {
     let after_grace = at(24 * 5);
     let mail = Mail::new(MASTER, "nmr", "SIGNON Mlate mpass\nSET NMR");
     let mails = j.send_at(&mail, &after_grace);
-    let said = "NMR: a power without orders at the end of grace goes into civil disorder. \
-                The deadline and grace of S1901M are over: it is processed at the judge's \
-                next pass, each power without orders in civil disorder.";
+    let said = "NMR: at the end of grace the orders given are carried out; a power that \
+                gave none goes into civil disorder. The deadline and grace of S1901M are \
+                over: it is processed at the judge's next pass with the orders given, each \
+                power that gave none in civil disorder.";
     let reply = reply_of(&mails);
     assert!(reply.body.contains(said), "{}", reply.body);
     let notice = one_to(&mails, &player(0));

@@ -123,18 +123,46 @@ pub fn completeness(
     }
 }
 
-/// "Status: complete." and the like, as an order set ends.
-pub fn status_line(power: Power, done: &Completeness) -> String {
+/// "Status: complete." and the like, as an order set ends; when orders
+/// are missing, a second line says what becomes of them.
+fn status_line(power: Power, kind: PhaseKind, done: &Completeness) -> String {
     match done {
         Completeness::NothingToOrder => {
             format!("Status: {} has nothing to order this phase.", power.name())
         }
         Completeness::Complete => "Status: complete.".to_string(),
         Completeness::Missing(list) => format!(
-            "Status: orders missing for {}: {}.",
+            "Status: orders missing for {}: {}.\n{}",
             list.len(),
-            list.join(", ")
+            list.join(", "),
+            without_orders(kind, list)
         ),
+    }
+}
+
+/// What becomes of what a power left unordered, when the phase is
+/// processed without it (rules VIII.1, XI, XIV.4).
+pub fn without_orders(kind: PhaseKind, missing: &[String]) -> &'static str {
+    let removals = missing.iter().any(|m| m.contains("removal"));
+    match kind {
+        PhaseKind::Movement => "A unit without an order holds.",
+        PhaseKind::Retreat => "A dislodged unit without an order is disbanded.",
+        PhaseKind::Adjustment if removals => {
+            "A removal not ordered is made by the civil-disorder rule (the unit farthest \
+             from home goes)."
+        }
+        PhaseKind::Adjustment => "A build not ordered is waived.",
+    }
+}
+
+/// What civil disorder means in a phase of `kind` (XIV.3, XIV.4).
+pub fn in_disorder(kind: PhaseKind) -> &'static str {
+    match kind {
+        PhaseKind::Movement => "its units hold and do not support each other.",
+        PhaseKind::Retreat => "its dislodged units are disbanded.",
+        PhaseKind::Adjustment => {
+            "it builds nothing, and removals due are chosen by the civil-disorder rule."
+        }
     }
 }
 
@@ -156,7 +184,8 @@ pub fn order_status(
             power.name()
         );
     }
-    status_line(power, &completeness(map, position, power, orders))
+    let done = completeness(map, position, power, orders);
+    status_line(power, position.phase.kind, &done)
 }
 
 /// "first", "second", ... for the `n`th (from 1) order of a kind.

@@ -21,12 +21,12 @@ use std::collections::HashMap;
 use rusqlite::Connection;
 
 use super::clock::format_time;
-use super::orders::{completeness, Completeness};
+use super::orders::{completeness, in_disorder, without_orders, Completeness};
 use super::process::{join_names, power_orders, process};
 use super::settings::{schedule_for, ClockSettings, GameSettings};
 use super::{announce, current, everyone, power_of, settings_of, Current, GameMail};
 use crate::engine::map::{Map, Power};
-use crate::report::{game_subject, title, Templates};
+use crate::report::{game_subject, title, wrap_filter, Templates};
 use crate::store::{self, Game, GameState, Seat, SeatStatus, StoreError};
 
 const LAST_TICK: &str = "last_tick";
@@ -295,8 +295,17 @@ fn open(seat: &Seat) -> bool {
 /// Nothing will ever be due (until the game's rows change).
 const NEVER: Option<i64> = Some(i64::MAX);
 
-/// A seat still missing orders: its power and the units without them.
-type Missing = (Seat, Power, Vec<String>);
+/// A seat still missing orders.
+struct Missing {
+    seat: Seat,
+    power: Power,
+    /// The units without orders ("Army Rome"), or "2 builds" and the like.
+    list: Vec<String>,
+    /// Whether the power gave any order at all for the phase: then it is
+    /// not in civil disorder (XIV.3 is for a player who sends none), its
+    /// orders are carried out and the rest hold, or are waived.
+    gave_some: bool,
+}
 
 /// What every step of one game's tick reads (the game, its open phase
 /// with its deadline and end of grace, its settings) and writes to (the
@@ -448,7 +457,12 @@ impl GameTick<'_> {
             };
             let orders = power_orders(self.conn, self.game.id, self.phase(), position, power)?;
             if let Completeness::Missing(list) = completeness(map, position, power, &orders) {
-                missing.push((seat.clone(), power, list));
+                missing.push(Missing {
+                    seat: seat.clone(),
+                    power,
+                    list,
+                    gave_some: !orders.is_empty(),
+                });
             }
         }
         Ok(missing)
@@ -487,35 +501,39 @@ impl GameTick<'_> {
         if self.now < remind_from {
             return Ok(Some(deadline.min(remind_from)));
         }
-        for (seat, power, list) in missing {
+        for m in missing {
             let text = format!(
                 "Reminder: the deadline for {} in '{}' is {}.\n\
-                 Orders are still missing for {}: {}.\n",
+                 Orders are still missing for {}: {}.\n{}\n",
                 self.phase(),
                 self.game.name,
                 format_time(deadline),
-                power.name(),
-                list.join(", ")
+                m.power.name(),
+                m.list.join(", "),
+                without_orders(self.cur.position.phase.kind, &m.list)
             );
-            self.mails.push(self.to_one(seat, title::REMINDER, text));
+            self.mails.push(self.to_one(&m.seat, title::REMINDER, text));
             self.report.reminders += 1;
         }
         store::set_reminded(self.conn, record.id, self.now)?;
         Ok(None)
     }
 
-    /// Past the end of grace: civil disorder (NMR), or abandonment.
+    /// Past the end of grace. NMR: processed with the orders given (the
+    /// units without hold, builds not given are waived); only a power
+    /// that gave no order at all is in civil disorder. NoNMR: the late
+    /// are abandoned and the game waits, their orders kept.
     fn end_grace(&mut self, missing: &[Missing]) -> Result<(), StoreError> {
         let (conn, game, phase) = (self.conn, self.game, &self.cur.record.phase);
         if self.settings.nmr {
-            for (seat, _, _) in missing {
-                store::set_seat_status(conn, seat.id, SeatStatus::CivilDisorder)?;
+            for m in missing.iter().filter(|m| !m.gave_some) {
+                store::set_seat_status(conn, m.seat.id, SeatStatus::CivilDisorder)?;
             }
             return self.process();
         }
-        let names: Vec<&str> = missing.iter().map(|(_, p, _)| p.name()).collect();
-        for (seat, _, _) in missing {
-            store::set_seat_status(conn, seat.id, SeatStatus::Abandoned)?;
+        let names: Vec<&str> = missing.iter().map(|m| m.power.name()).collect();
+        for m in missing {
+            store::set_seat_status(conn, m.seat.id, SeatStatus::Abandoned)?;
         }
         let text = format!(
             "Grace for {phase} in '{}' has ended without orders from {}.\n\
@@ -543,10 +561,10 @@ impl GameTick<'_> {
             let next_notice = last_notice.map_or(self.grace, |t| t + repeat);
             return Ok(Some(self.grace.min(next_notice)));
         }
-        for (seat, power, list) in missing {
-            store::set_seat_status(self.conn, seat.id, SeatStatus::Late)?;
+        for m in missing {
+            store::set_seat_status(self.conn, m.seat.id, SeatStatus::Late)?;
             self.mails
-                .push(self.to_one(seat, title::LATE, self.late_text(*power, list)));
+                .push(self.to_one(&m.seat, title::LATE, self.late_text(m)));
             self.report.late_notices += 1;
         }
         self.mails.push(self.others_told_of(missing)?);
@@ -554,35 +572,45 @@ impl GameTick<'_> {
         Ok(None)
     }
 
-    /// The late notice to one late power.
-    fn late_text(&self, power: Power, list: &[String]) -> String {
+    /// The late notice to one late power: what is missing, and what
+    /// becomes of it when grace ends.
+    fn late_text(&self, m: &Missing) -> String {
+        let after = if !self.settings.nmr {
+            "the game waits for a replacement for your power.".to_string()
+        } else if m.gave_some {
+            format!(
+                "the orders you gave are carried out. {}",
+                without_orders(self.cur.position.phase.kind, &m.list)
+            )
+        } else {
+            format!(
+                "with no order at all from you, {} goes into civil disorder: {}",
+                m.power.name(),
+                in_disorder(self.cur.position.phase.kind)
+            )
+        };
         format!(
             "The deadline for {} in '{}' has passed and your orders for {} are\n\
-             incomplete: {}.\nGrace ends {}; after that {}.\n",
+             incomplete: {}.\nGrace ends {}; after that,\n{}\n",
             self.phase(),
             self.game.name,
-            power.name(),
-            list.join(", "),
+            m.power.name(),
+            m.list.join(", "),
             format_time(self.grace),
-            if self.settings.nmr {
-                "your units hold and your power goes into civil disorder"
-            } else {
-                "the game waits for a replacement for your power"
-            }
+            wrap_filter(&after, Some(78), None)
         )
     }
 
     /// The notice to everyone but the late: who the judge waits for (if
     /// the game shows it).
     fn others_told_of(&self, missing: &[Missing]) -> Result<GameMail, StoreError> {
-        let late_addresses: Vec<&str> =
-            missing.iter().map(|(s, _, _)| s.address.as_str()).collect();
+        let late_addresses: Vec<&str> = missing.iter().map(|m| m.seat.address.as_str()).collect();
         let others: Vec<String> = everyone(self.conn, self.game)?
             .into_iter()
             .filter(|a| !late_addresses.iter().any(|l| l.eq_ignore_ascii_case(a)))
             .collect();
         let who = if self.settings.show_late {
-            let names: Vec<&str> = missing.iter().map(|(_, p, _)| p.name()).collect();
+            let names: Vec<&str> = missing.iter().map(|m| m.power.name()).collect();
             format!("waiting for {}", join_names(&names))
         } else {
             "waiting for orders from some powers".to_string()

@@ -34,6 +34,7 @@ use crate::engine::phase::Phase;
 
 pub use reasons::void_reason;
 pub use results::ResultsContext;
+pub use wrap::wrap_filter;
 
 /// The templates this module knows, with their built-in text.
 const BUILTIN: &[(&str, &str)] = &[(RESULTS, include_str!("../../templates/results.txt"))];

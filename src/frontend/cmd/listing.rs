@@ -65,7 +65,8 @@ pub fn settings_lines(set: &GameSettings, now: i64) -> Vec<String> {
         ObserverPress::White => "observers may send white press only",
     };
     let nmr = if set.nmr {
-        "NMR: a power without orders at the end of grace is in civil disorder (its units hold)"
+        "NMR: at the end of grace the orders given are carried out (units without orders \
+         hold); a power that gave none is in civil disorder"
     } else {
         "No NMR: a power without orders at the end of grace is abandoned and the game waits \
          for a replacement"

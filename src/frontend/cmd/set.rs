@@ -421,7 +421,8 @@ const SWITCHES: &[Switch] = &[
     Switch {
         word: "NMR",
         change: |g| g.nmr = true,
-        said: "NMR: a power without orders at the end of grace goes into civil disorder.",
+        said: "NMR: at the end of grace the orders given are carried out; a power that gave \
+               none goes into civil disorder.",
     },
     Switch {
         word: "NONMR",
@@ -557,7 +558,7 @@ fn overdue_note(s: &mut Session<'_>, game: &Game) -> Result<String, StoreError> 
     Ok(match end {
         Some(end) if end <= s.now => format!(
             " The deadline and grace of {} are over: it is processed at the judge's next \
-             pass, each power without orders in civil disorder.",
+             pass with the orders given, each power that gave none in civil disorder.",
             current.record.phase
         ),
         _ => String::new(),
