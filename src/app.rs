@@ -15,8 +15,106 @@ pub struct Judge {
     pub templates: Templates,
 }
 
+/// Whether the database is there, and if not, whether it may be made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Database {
+    Present,
+    /// Missing on a fresh judge (never started, no mail taken): `judge
+    /// run` makes it.
+    Fresh,
+    /// Missing on a judge that has run before (why we know): an unmounted
+    /// volume or a lost file. Making a new empty one would take mail in
+    /// against the wrong store, so nothing makes it but `judge init`.
+    Lost(String),
+}
+
+/// The file beside `judge.toml` that says the database was made once:
+/// a missing database is then lost, never fresh.
+pub fn created_marker(config: &Config) -> std::path::PathBuf {
+    config.resolve(std::path::Path::new(".judge-database-created"))
+}
+
+/// What [`Database`] the configuration's database is in.
+pub fn database_state(config: &Config) -> Database {
+    let db = config.database_path();
+    if db.exists() {
+        return Database::Present;
+    }
+    let marker = created_marker(config);
+    if marker.exists() {
+        return Database::Lost(format!(
+            "this judge made it before ({} says so)",
+            marker.display()
+        ));
+    }
+    let taken = config
+        .maildir_inbox()
+        .and_then(|inbox| std::fs::read_dir(inbox.join("cur")).ok())
+        .is_some_and(|mut entries| entries.next().is_some());
+    if taken {
+        return Database::Lost("the inbox's cur/ holds mail this judge has taken".to_string());
+    }
+    Database::Fresh
+}
+
+/// Why a missing database is not made, and what to do.
+fn lost_database(config: &Config, why: &str) -> String {
+    format!(
+        "the database {} is missing, and {why}: is its volume mounted? \
+         Nothing was done. To start a new, empty judge here on purpose, run `judge init {}`.",
+        config.database_path().display(),
+        config.base.display()
+    )
+}
+
+/// Records that the database was made (best effort: a read-only folder
+/// only loses the protection, and says so in the log).
+pub fn mark_created(config: &Config) {
+    let marker = created_marker(config);
+    let text = format!(
+        "The judge made its database {} here. While this file exists, `judge run` and \
+         `judge handle` never make a new empty one in its place.\n",
+        config.database_path().display()
+    );
+    if let Err(e) = std::fs::write(&marker, text) {
+        log::warn!("could not write {}: {e}", marker.display());
+    }
+}
+
 impl Judge {
+    /// Opens the judge on its existing database; never makes one (a
+    /// missing database is an error: `judge handle` then exits 75 and the
+    /// mail system keeps the mail).
     pub fn open(config: Config) -> Result<Judge, String> {
+        match database_state(&config) {
+            Database::Present => Judge::open_store(config),
+            Database::Fresh => Err(format!(
+                "the database {} does not exist yet: `judge run` or `judge init` makes it",
+                config.database_path().display()
+            )),
+            Database::Lost(why) => Err(lost_database(&config, &why)),
+        }
+    }
+
+    /// Opens the judge, making the database when the judge is fresh
+    /// (`judge run`'s first start); a lost one is refused.
+    pub fn open_or_create(config: Config) -> Result<Judge, String> {
+        match database_state(&config) {
+            Database::Present => Judge::open_store(config),
+            Database::Fresh => {
+                let judge = Judge::open_store(config)?;
+                log::info!(
+                    "made a new database {}",
+                    judge.config.database_path().display()
+                );
+                mark_created(&judge.config);
+                Ok(judge)
+            }
+            Database::Lost(why) => Err(lost_database(&config, &why)),
+        }
+    }
+
+    fn open_store(config: Config) -> Result<Judge, String> {
         let store = Store::open(config.database_path()).map_err(|e| {
             format!(
                 "cannot open the database {}: {e}",

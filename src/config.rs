@@ -243,6 +243,20 @@ impl Config {
         }
     }
 
+    /// The inbox's Maildir folder, when the inbox is a Maildir.
+    pub fn maildir_inbox(&self) -> Option<PathBuf> {
+        let table = self.inbox.as_ref();
+        let kind = table
+            .and_then(|t| t.get("kind"))
+            .and_then(|v| v.as_str())
+            .unwrap_or("maildir");
+        let path = table
+            .and_then(|t| t.get("path"))
+            .and_then(|v| v.as_str())
+            .unwrap_or("var/inbox");
+        (kind == "maildir").then(|| self.resolve(Path::new(path)))
+    }
+
     pub fn database_path(&self) -> PathBuf {
         self.resolve(&self.store.path)
     }

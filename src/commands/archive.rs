@@ -32,6 +32,12 @@ pub struct Written {
 /// Writes the archive; an error only when nothing could be done (no
 /// database, no such game).
 pub fn run(config: &Config, options: &Options) -> Result<Written, String> {
+    if !config.database_path().exists() {
+        return Err(format!(
+            "there is no database {}: nothing to publish",
+            config.database_path().display()
+        ));
+    }
     let mut store = Store::open(config.database_path()).map_err(|e| {
         format!(
             "cannot open the database {}: {e}",

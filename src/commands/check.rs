@@ -5,6 +5,7 @@
 use std::path::Path;
 use std::time::Duration;
 
+use crate::app::Database;
 use crate::config::Config;
 use crate::daemon::imap::{self, ImapSettings};
 use crate::daemon::smtp::{self, SmtpSettings};
@@ -29,11 +30,21 @@ pub fn run(config_path: &Path) -> (Vec<String>, bool) {
         }
     };
     let db = config.database_path();
-    check(
-        Store::open(&db)
+    check(match crate::app::database_state(&config) {
+        Database::Present => Store::open(&db)
             .map(|_| format!("database {} opens and is writable", db.display()))
             .map_err(|e| format!("database {}: {e}", db.display())),
-    );
+        Database::Fresh => Ok(format!(
+            "database {} does not exist yet: this is a fresh judge, and the first \
+             `judge run` makes it",
+            db.display()
+        )),
+        Database::Lost(why) => Err(format!(
+            "database {} is missing, and {why}: `judge run` and `judge handle` refuse to \
+             make a new empty one (is its volume mounted?)",
+            db.display()
+        )),
+    });
     for (name, section) in [
         ("inbox", config.inbox.as_ref()),
         ("outbox", config.outbox.as_ref()),

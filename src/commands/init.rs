@@ -34,7 +34,13 @@ pub fn run(dir: &Path) -> Result<Vec<String>, String> {
         }
     }
     let db = config.database_path();
+    let existed = db.exists();
     Store::open(&db).map_err(|e| format!("{}: {e}", db.display()))?;
-    done.push(format!("made the database {}", db.display()));
+    crate::app::mark_created(&config);
+    done.push(if existed {
+        format!("kept the existing database {}", db.display())
+    } else {
+        format!("made the database {}", db.display())
+    });
     Ok(done)
 }

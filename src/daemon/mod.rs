@@ -60,7 +60,7 @@ pub async fn run(config: Config, options: RunOptions) -> Result<(), String> {
     };
     let judge = {
         let config = config.clone();
-        tokio::task::spawn_blocking(move || Judge::open(config))
+        tokio::task::spawn_blocking(move || Judge::open_or_create(config))
             .await
             .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()))?
     };

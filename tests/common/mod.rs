@@ -65,6 +65,13 @@ impl TestJudge {
         std::fs::create_dir_all(&dir).unwrap();
         let toml = Path::new(env!("CARGO_MANIFEST_DIR")).join("judge.toml");
         std::fs::copy(&toml, dir.join("judge.toml")).unwrap();
+        // The database, as a judgekeeper makes it: `judge handle` never does.
+        let init = Command::new(env!("CARGO_BIN_EXE_judge"))
+            .arg("init")
+            .arg(&dir)
+            .output()
+            .expect("judge init runs");
+        assert!(init.status.success(), "judge init: {init:?}");
         TestJudge {
             dir,
             seen: 0,
