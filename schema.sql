@@ -251,12 +251,23 @@ CREATE INDEX IF NOT EXISTS archive_by_game ON archive (game_id, created_at);
 -- are removed as new ones come.
 CREATE TABLE IF NOT EXISTS sign_on_failures (
     target    TEXT    NOT NULL,
+    sender    TEXT    NOT NULL COLLATE NOCASE,
     failed_at INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS sign_on_failures_by_target ON sign_on_failures (target, failed_at);
+CREATE INDEX IF NOT EXISTS sign_on_failures_by_sender ON sign_on_failures (target, sender, failed_at);
+-- A lock is on one sender's tries for one target: a guesser never locks
+-- out the owner. Kept a day after it ends (the guesser is answered once).
 CREATE TABLE IF NOT EXISTS sign_on_locks (
-    target       TEXT    PRIMARY KEY,
-    locked_until INTEGER NOT NULL
+    target       TEXT    NOT NULL,
+    sender       TEXT    NOT NULL COLLATE NOCASE,
+    locked_until INTEGER NOT NULL,
+    told_at      INTEGER,
+    PRIMARY KEY (target, sender)
+);
+-- When each target's owner was last told of guessing (once a day).
+CREATE TABLE IF NOT EXISTS sign_on_notices (
+    target      TEXT    PRIMARY KEY,
+    notified_at INTEGER NOT NULL
 );
 
 -- Against mail bombing through forged senders: the replies of the last hour

@@ -568,6 +568,7 @@ fn export_needs_no_write_lock_and_reads_a_read_only_file() {
 fn a_mail_that_cannot_be_stored_is_left_to_the_mail_system() {
     let j = TestJudge::new("exit75");
     // The database cannot be opened: a folder stands where it should be.
+    std::fs::remove_file(j.db_path()).unwrap();
     std::fs::create_dir_all(j.db_path()).unwrap();
     let mail = Mail::new("p@players.example", "help", "HELP");
     let run = j.run(&["handle"], mail.raw().as_bytes());

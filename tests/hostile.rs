@@ -112,3 +112,89 @@ fn a_fresh_judge_makes_its_database_on_the_first_run_only() {
     assert!(!db.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// A game to attack -------------------------------------------------------
+
+const MASTER: &str = "gm@example.org";
+const POWERS: [(char, &str); 7] = [
+    ('A', "austria"),
+    ('E', "england"),
+    ('F', "france"),
+    ('G', "germany"),
+    ('I', "italy"),
+    ('R', "russia"),
+    ('T', "turkey"),
+];
+
+fn player(p: char) -> String {
+    let name = POWERS.iter().find(|(c, _)| *c == p).unwrap().1;
+    format!("{name}@players.example")
+}
+
+fn password(p: char) -> String {
+    format!("Pw{p}-long-enough")
+}
+
+/// A started game `name`, each power with the player it asked for.
+fn started_game(j: &mut TestJudge, name: &str) {
+    j.mail(MASTER, &format!("CREATE ?{name} mpass-secret"));
+    for (p, _) in POWERS {
+        j.mail(
+            &player(p),
+            &format!("SIGNON ?{name} {}\nSET PREFERENCE {p}", password(p)),
+        );
+    }
+    let r = j.mail(MASTER, &format!("SIGNON M{name} mpass-secret\nLIST {name}"));
+    assert!(
+        r[0].body.contains("S1901M") || r[0].body.contains("Spring 1901"),
+        "{}",
+        dump(&r)
+    );
+    j.take();
+}
+
+fn orders(j: &mut TestJudge, game: &str, p: char, lines: &str) -> Vec<Sent> {
+    let body = format!("SIGNON {p}{game} {}\n{lines}", password(p));
+    j.mail(&player(p), &body)
+}
+
+// Guessing slows the guesser, never the owner ----------------------------
+
+#[test]
+fn twenty_wrong_sign_ons_from_a_stranger_never_lock_out_the_owner() {
+    let mut j = TestJudge::new("guess");
+    started_game(&mut j, "g1");
+    let stranger = "mallory@outside.example";
+    let mut replies = 0;
+    let mut told = Vec::new();
+    for k in 0..20 {
+        let r = j.mail(stranger, &format!("SIGNON Fg1 guess{k}\nA Par - Bur"));
+        replies += to(&r, stranger).len();
+        told.extend(with_subject(&r, "Sign-ons locked").into_iter().cloned());
+    }
+    // The guesser hears little: a stranger gets a few replies an hour, and
+    // nothing once locked out.
+    assert!(replies <= 6, "{replies} replies to the guesser");
+    // The owner's right password from the address of record: taken.
+    let r = orders(&mut j, "g1", 'F', "A Par - Bur");
+    let reply = one_to(&r, &player('F'));
+    assert!(reply.body.contains("Signed on as France"), "{}", reply.body);
+    assert!(
+        reply.body.contains("Army Paris -> Burgundy."),
+        "{}",
+        reply.body
+    );
+    assert_eq!(stored_orders(&j, "g1", "FRANCE"), ["A PAR - BUR"]);
+    // The owner heard of the tries, once, naming the address.
+    assert_eq!(told.len(), 1, "{}", dump(&told));
+    assert!(told[0].is_to(&player('F')));
+    assert!(told[0].body.contains(stranger), "{}", told[0].body);
+    // Past the lock the guesser's tries are not even checked: the right
+    // password from the guesser's address is refused too.
+    let r = j.mail(
+        stranger,
+        &format!("SIGNON Fg1 {}\nA Par - Pic", password('F')),
+    );
+    assert!(to(&r, stranger).is_empty(), "{}", dump(&r));
+    assert_eq!(stored_orders(&j, "g1", "FRANCE"), ["A PAR - BUR"]);
+}

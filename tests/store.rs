@@ -325,7 +325,8 @@ fn migration_to_version_5_adds_the_throttle_tables() {
     // Version 5 and the migrations after it.
     assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
     let conn = store.conn();
-    assert!(!judge::store::record_sign_on_failure(conn, "seat:1", 100).unwrap());
+    let failure = judge::store::record_sign_on_failure(conn, "seat:1", "x@y.example", 100).unwrap();
+    assert!(!failure.locked);
     assert!(judge::store::take_stranger_reply(conn, "a@b.example", 100).unwrap());
     for table in ["sign_on_failures", "sign_on_locks", "stranger_replies"] {
         let n: i64 = conn
@@ -336,6 +337,58 @@ fn migration_to_version_5_adds_the_throttle_tables() {
             )
             .unwrap();
         assert_eq!(n, 1, "{table}");
+    }
+}
+
+#[test]
+fn migration_to_version_9_counts_sign_on_failures_per_sender() {
+    let dir = TempDir::new("v9");
+    drop(Store::open(dir.db()).unwrap());
+    {
+        // The file as version 8 left it: failures and locks per target.
+        let conn = Connection::open(dir.db()).unwrap();
+        conn.execute_batch(
+            "DROP TABLE sign_on_failures; DROP TABLE sign_on_locks; \
+             DROP TABLE sign_on_notices; \
+             CREATE TABLE sign_on_failures (target TEXT NOT NULL, failed_at INTEGER NOT NULL); \
+             CREATE INDEX sign_on_failures_by_target ON sign_on_failures (target, failed_at); \
+             CREATE TABLE sign_on_locks (target TEXT PRIMARY KEY, locked_until INTEGER NOT NULL); \
+             INSERT INTO sign_on_locks VALUES ('seat:1', 99999); \
+             PRAGMA user_version = 8;",
+        )
+        .unwrap();
+    }
+    let store = Store::open(dir.db()).unwrap();
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+    let conn = store.conn();
+    // The old lock on the whole seat is gone; five failures from one
+    // sender lock that sender only, and the owner is told once.
+    assert!(
+        judge::store::sign_on_lock(conn, "seat:1", "a@x.example", 100)
+            .unwrap()
+            .is_none()
+    );
+    for k in 0..5 {
+        let failure =
+            judge::store::record_sign_on_failure(conn, "seat:1", "a@x.example", 100 + k).unwrap();
+        assert_eq!(failure.locked, k == 4);
+        assert_eq!(failure.tell_owner, k == 4);
+    }
+    assert!(
+        judge::store::sign_on_lock(conn, "seat:1", "A@X.example", 110)
+            .unwrap()
+            .is_some()
+    );
+    assert!(
+        judge::store::sign_on_lock(conn, "seat:1", "b@x.example", 110)
+            .unwrap()
+            .is_none()
+    );
+    for k in 0..5 {
+        let failure =
+            judge::store::record_sign_on_failure(conn, "seat:1", "b@x.example", 200 + k).unwrap();
+        assert_eq!(failure.locked, k == 4);
+        assert!(!failure.tell_owner, "told once a day");
     }
 }
 
@@ -1093,9 +1146,9 @@ fn write_everything(tx: &Connection, name: &str) {
     append_archive(tx, game, None, ArchiveKind::Notice, "s", "b", T0).unwrap();
     // Five failures lock a seat (and are cleared); one more is counted.
     for _ in 0..5 {
-        record_sign_on_failure(tx, &format!("seat:{name}"), T0).unwrap();
+        record_sign_on_failure(tx, &format!("seat:{name}"), "g@example.org", T0).unwrap();
     }
-    record_sign_on_failure(tx, &format!("master:{name}"), T0).unwrap();
+    record_sign_on_failure(tx, &format!("master:{name}"), "g@example.org", T0).unwrap();
     take_stranger_reply(tx, "stranger@example.org", T0).unwrap();
     store::set_maps(tx, game, "a@example.org", false).unwrap();
     store::set_zone(tx, &format!("{name}@example.org"), Some("Asia/Tokyo")).unwrap();

@@ -214,6 +214,9 @@ pub struct Session<'a> {
     /// The forming games a player joined in this mail: each is started at
     /// the end of the mail if it is full.
     pub joined: Vec<i64>,
+    /// No reply is sent: a sender locked out of a sign-on, already told
+    /// so today, is not answered again (the guesser gets no mail stream).
+    pub silent: bool,
 }
 
 impl Session<'_> {
@@ -310,6 +313,7 @@ pub fn run(
         order_errors: 0,
         skipped_order_lines: 0,
         joined: Vec::new(),
+        silent: false,
     };
     if mail.oversized {
         s.reply.refuse_text(format!(
@@ -331,15 +335,18 @@ pub fn run(
     let mut to = vec![s.sender()];
     to.extend(s.reply.also_to.iter().cloned());
     let game_id = s.signed.as_ref().map(|g| g.game().id);
-    let mut out = vec![Outgoing {
-        to,
-        subject,
-        body,
-        game_id,
-        answers: Some(answers(mail)),
-        results_of: None,
-        pictures: std::mem::take(&mut s.reply_pictures),
-    }];
+    let mut out = Vec::new();
+    if !s.silent {
+        out.push(Outgoing {
+            to,
+            subject,
+            body,
+            game_id,
+            answers: Some(answers(mail)),
+            results_of: None,
+            pictures: std::mem::take(&mut s.reply_pictures),
+        });
+    }
     out.append(&mut s.outgoing);
     Ok(out)
 }

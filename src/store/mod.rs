@@ -153,6 +153,12 @@ pub const MIGRATIONS: &[&str] = &[
          activity   INTEGER NOT NULL, \
          over       INTEGER NOT NULL CHECK (over IN (0, 1)), \
          updated_at INTEGER NOT NULL);",
+    // 8 -> 9: sign-on failures and locks per sender (a guesser locks out
+    // only itself), and the owners' once-a-day notices. The old rows are
+    // an hour's worth of counts: dropped, `schema.sql` makes the tables.
+    "DROP INDEX IF EXISTS sign_on_failures_by_target; \
+     DROP TABLE IF EXISTS sign_on_failures; \
+     DROP TABLE IF EXISTS sign_on_locks;",
 ];
 
 /// The version this build writes and understands.

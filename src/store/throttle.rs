@@ -6,52 +6,130 @@ use rusqlite::{params, Connection, OptionalExtension};
 
 use super::Result;
 
-/// Failed sign-ons within [`THROTTLE_WINDOW`] that lock a target.
+/// Failed sign-ons from one address to one target, within
+/// [`THROTTLE_WINDOW`], after which that address's tries for that target
+/// are refused unchecked.
 pub const SIGN_ON_FAILURES_TO_LOCK: i64 = 5;
 /// The window failures are counted in, and how long a lock lasts.
 pub const THROTTLE_WINDOW: i64 = 3600;
+/// A day: an owner is told of guessing, and a locked-out guesser is
+/// answered, at most once in it.
+pub const ONCE_A_DAY: i64 = 24 * 3600;
 /// Replies within [`THROTTLE_WINDOW`] to an address that never signed on.
 pub const STRANGER_REPLIES_PER_HOUR: i64 = 5;
 
-/// Until when sign-ons to `target` are refused, if they are now.
-pub fn sign_on_locked_until(conn: &Connection, target: &str, now: i64) -> Result<Option<i64>> {
+/// A lock on one sender's tries for one target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SignOnLock {
+    pub locked_until: i64,
+    /// Whether the sender was already told of this lock within a day: then
+    /// a further try gets no reply at all.
+    pub told_today: bool,
+}
+
+/// The lock on `sender`'s sign-ons to `target`, if there is one now. A
+/// lock is per sender: a guesser never locks out the owner, nor anyone
+/// else.
+pub fn sign_on_lock(
+    conn: &Connection,
+    target: &str,
+    sender: &str,
+    now: i64,
+) -> Result<Option<SignOnLock>> {
     Ok(conn
         .query_row(
-            "SELECT locked_until FROM sign_on_locks WHERE target = ?1 AND locked_until > ?2",
-            params![target, now],
-            |r| r.get(0),
+            "SELECT locked_until, told_at FROM sign_on_locks \
+             WHERE target = ?1 AND sender = ?2 AND locked_until > ?3",
+            params![target, sender, now],
+            |r| {
+                let told: Option<i64> = r.get(1)?;
+                Ok(SignOnLock {
+                    locked_until: r.get(0)?,
+                    told_today: told.is_some_and(|t| t > now - ONCE_A_DAY),
+                })
+            },
         )
         .optional()?)
 }
 
-/// Records a failed sign-on to `target`; true when it is the one that
-/// locks it (then the lock is recorded, until `now` + [`THROTTLE_WINDOW`]).
-pub fn record_sign_on_failure(conn: &Connection, target: &str, now: i64) -> Result<bool> {
+/// Records that `sender` was told its tries for `target` are locked.
+pub fn sign_on_lock_told(conn: &Connection, target: &str, sender: &str, now: i64) -> Result<()> {
+    conn.execute(
+        "UPDATE sign_on_locks SET told_at = ?3 WHERE target = ?1 AND sender = ?2",
+        params![target, sender, now],
+    )?;
+    Ok(())
+}
+
+/// What a failed sign-on led to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SignOnFailure {
+    /// This failure locked the sender's tries for the target.
+    pub locked: bool,
+    /// The target's owner is to be told (the first lock on it in a day).
+    pub tell_owner: bool,
+}
+
+/// Records a failed sign-on from `sender` to `target`: whether it locks
+/// that sender's tries (for [`THROTTLE_WINDOW`]) and whether the owner is
+/// to hear of it.
+pub fn record_sign_on_failure(
+    conn: &Connection,
+    target: &str,
+    sender: &str,
+    now: i64,
+) -> Result<SignOnFailure> {
     conn.execute(
         "DELETE FROM sign_on_failures WHERE failed_at <= ?1",
         [now - THROTTLE_WINDOW],
     )?;
-    conn.execute("DELETE FROM sign_on_locks WHERE locked_until <= ?1", [now])?;
+    // Kept a day after they end: a locked sender is answered once a day.
     conn.execute(
-        "INSERT INTO sign_on_failures (target, failed_at) VALUES (?1, ?2)",
-        params![target, now],
+        "DELETE FROM sign_on_locks WHERE locked_until <= ?1",
+        [now - ONCE_A_DAY],
+    )?;
+    conn.execute(
+        "INSERT INTO sign_on_failures (target, sender, failed_at) VALUES (?1, ?2, ?3)",
+        params![target, sender, now],
     )?;
     let failures: i64 = conn.query_row(
-        "SELECT count(*) FROM sign_on_failures WHERE target = ?1 AND failed_at > ?2",
-        params![target, now - THROTTLE_WINDOW],
+        "SELECT count(*) FROM sign_on_failures \
+         WHERE target = ?1 AND sender = ?2 AND failed_at > ?3",
+        params![target, sender, now - THROTTLE_WINDOW],
         |r| r.get(0),
     )?;
     if failures < SIGN_ON_FAILURES_TO_LOCK {
-        return Ok(false);
+        return Ok(SignOnFailure::default());
     }
     // The failures that made this lock must not make another once it ends.
-    conn.execute("DELETE FROM sign_on_failures WHERE target = ?1", [target])?;
     conn.execute(
-        "INSERT INTO sign_on_locks (target, locked_until) VALUES (?1, ?2) \
-         ON CONFLICT (target) DO UPDATE SET locked_until = excluded.locked_until",
-        params![target, now + THROTTLE_WINDOW],
+        "DELETE FROM sign_on_failures WHERE target = ?1 AND sender = ?2",
+        params![target, sender],
     )?;
-    Ok(true)
+    conn.execute(
+        "INSERT INTO sign_on_locks (target, sender, locked_until) VALUES (?1, ?2, ?3) \
+         ON CONFLICT (target, sender) DO UPDATE SET locked_until = excluded.locked_until",
+        params![target, sender, now + THROTTLE_WINDOW],
+    )?;
+    let told: Option<i64> = conn
+        .query_row(
+            "SELECT notified_at FROM sign_on_notices WHERE target = ?1",
+            [target],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let tell_owner = told.is_none_or(|t| t <= now - ONCE_A_DAY);
+    if tell_owner {
+        conn.execute(
+            "INSERT INTO sign_on_notices (target, notified_at) VALUES (?1, ?2) \
+             ON CONFLICT (target) DO UPDATE SET notified_at = excluded.notified_at",
+            params![target, now],
+        )?;
+    }
+    Ok(SignOnFailure {
+        locked: true,
+        tell_owner,
+    })
 }
 
 /// Whether `address` ever signed on with a password: it holds a seat, an

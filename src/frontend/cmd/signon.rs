@@ -11,9 +11,10 @@ use crate::store::{self, Game, GameState, Seat, SeatStatus, StoreError};
 /// What a failed sign-on says: never which part was wrong.
 const FAILED: &str = "Sign-on failed: no such power in that game, or a wrong password.";
 
-/// What a sign-on to a locked seat says: the password is not even checked.
-const LOCKED: &str = "Sign-on failed: after repeated failed sign-ons, this one is locked \
-                      for an hour.";
+/// What a locked-out sender is told, once a day: its tries are not even
+/// checked. Only its own tries are locked; the owner's never are.
+const LOCKED: &str = "Sign-on failed: after repeated failed sign-ons from your address, \
+                      sign-ons from it to this are refused unchecked for an hour.";
 
 /// What a player can do when someone may be guessing their password.
 const PLAYER_ADVICE: &str = "choose a long one (SET PASSWORD)";
@@ -42,9 +43,12 @@ struct Guarded<'a> {
     hash: &'a store::PasswordHash,
 }
 
-/// Checks a password, unless repeated failures have locked what it opens:
-/// whether it matched. On a refusal the reply says only that the sign-on
-/// failed (or is locked); the lock's start is told to the owner, once.
+/// Checks a password, unless repeated failures from this sender have
+/// locked its tries for what it opens: whether it matched. The address of
+/// record is never locked out (its tries are bounded by the mail's own
+/// limit on sign-ons). On a refusal the reply says only that the sign-on
+/// failed; a locked-out sender is told once a day, then not answered at
+/// all, and the owner hears of it once a day.
 fn check_guarded(
     s: &mut Session<'_>,
     line: &Line,
@@ -52,34 +56,45 @@ fn check_guarded(
     guarded: Guarded<'_>,
     password: &str,
 ) -> Result<bool, StoreError> {
-    if store::sign_on_locked_until(s.tx, &guarded.target, s.now)?.is_some() {
-        s.reply.refuse(line, LOCKED);
-        return Ok(false);
+    let sender = s.sender();
+    let is_owner = guarded
+        .owner
+        .is_some_and(|owner| owner.eq_ignore_ascii_case(&sender));
+    if !is_owner {
+        if let Some(lock) = store::sign_on_lock(s.tx, &guarded.target, &sender, s.now)? {
+            s.reply.refuse(line, LOCKED);
+            if lock.told_today {
+                s.silent = true;
+            } else {
+                store::sign_on_lock_told(s.tx, &guarded.target, &sender, s.now)?;
+            }
+            return Ok(false);
+        }
     }
     if s.credentials.check(password, guarded.hash) {
         return Ok(true);
     }
     s.reply.refuse(line, FAILED);
-    if store::record_sign_on_failure(s.tx, &guarded.target, s.now)? {
+    let failure = store::record_sign_on_failure(s.tx, &guarded.target, &sender, s.now)?;
+    if failure.locked {
         log::warn!(
-            "{} failed sign-ons to {}: locked for an hour",
+            "{} failed sign-ons to {} from {sender}: its tries locked for an hour",
             store::SIGN_ON_FAILURES_TO_LOCK,
             guarded.target
         );
-        if let Some(owner) = guarded.owner {
-            let body = format!(
-                "There were {} failed sign-ons to {} within an hour, the last from {}. \
-                 Sign-ons to it are refused for the next hour, even with the right \
-                 password. If these were not yours, someone may be guessing your \
-                 password: {}.\n",
-                store::SIGN_ON_FAILURES_TO_LOCK,
-                guarded.what,
-                s.sender(),
-                guarded.advice,
-            );
-            let subject = s.subject(&game.name, None, title::SIGN_ONS_LOCKED);
-            s.send(vec![owner.to_string()], subject, body, Some(game.id));
-        }
+    }
+    if let (true, Some(owner)) = (failure.tell_owner, guarded.owner) {
+        let body = format!(
+            "There were {} failed sign-ons to {} within an hour from {sender}. Its \
+             further tries are refused unchecked for an hour; yours, from {owner}, are \
+             never refused. If these were not yours, someone may be guessing your \
+             password: {}. (You hear of this at most once a day.)\n",
+            store::SIGN_ON_FAILURES_TO_LOCK,
+            guarded.what,
+            guarded.advice,
+        );
+        let subject = s.subject(&game.name, None, title::SIGN_ONS_LOCKED);
+        s.send(vec![owner.to_string()], subject, body, Some(game.id));
     }
     Ok(false)
 }
