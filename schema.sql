@@ -264,6 +264,14 @@ CREATE TABLE IF NOT EXISTS sign_on_locks (
     told_at      INTEGER,
     PRIMARY KEY (target, sender)
 );
+-- How many mails each address's mails caused in the last hour (results of
+-- phases not counted): one sender cannot make the judge a mail cannon.
+CREATE TABLE IF NOT EXISTS mails_caused (
+    sender    TEXT    NOT NULL COLLATE NOCASE,
+    caused_at INTEGER NOT NULL,
+    mails     INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS mails_caused_by_sender ON mails_caused (sender, caused_at);
 -- When each target's owner was last told of guessing (once a day).
 CREATE TABLE IF NOT EXISTS sign_on_notices (
     target      TEXT    PRIMARY KEY,

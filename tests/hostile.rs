@@ -198,3 +198,48 @@ fn twenty_wrong_sign_ons_from_a_stranger_never_lock_out_the_owner() {
     assert!(to(&r, stranger).is_empty(), "{}", dump(&r));
     assert_eq!(stored_orders(&j, "g1", "FRANCE"), ["A PAR - BUR"]);
 }
+
+// One mail, a bounded number of mails out ---------------------------------
+
+#[test]
+fn a_thousand_broadcasts_in_one_mail_cause_at_most_fifty_mails() {
+    let mut j = TestJudge::new("cannon");
+    started_game(&mut j, "c1");
+    let mut body = format!("SIGNON Ec1 {}\n", password('E'));
+    for k in 0..1000 {
+        body.push_str(&format!("BROADCAST\nhello number {k}\nENDPRESS\n"));
+    }
+    let r = j.mail(&player('E'), &body);
+    assert!(r.len() <= 51, "{} mails for one mail", r.len());
+    let reply = one_to(&r, &player('E'));
+    assert!(
+        reply
+            .body
+            .contains("one mail may make the judge send at most 50"),
+        "{}",
+        reply.body
+    );
+    // Whole broadcasts only: seven went out, to the six other powers and
+    // the Master each (49).
+    let to_france = to(&r, &player('F')).len();
+    assert_eq!(to_france, 7, "{}", dump(&r));
+    assert_eq!(r.len(), 50, "{}", dump(&r));
+
+    // The next mails of the hour share a cap of 300.
+    let mut total = r.len() - 1;
+    for _ in 0..8 {
+        let r = j.mail(&player('E'), &body);
+        total += r.len() - 1;
+    }
+    assert!(total <= 300, "{total} mails in an hour on England's word");
+    let r = j.mail(&player('E'), &body);
+    let reply = one_to(&r, &player('E'));
+    assert_eq!(r.len(), 1, "{}", dump(&r));
+    assert!(
+        reply
+            .body
+            .contains("at most 300 mails an hour on the word of one address"),
+        "{}",
+        reply.body
+    );
+}

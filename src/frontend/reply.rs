@@ -24,7 +24,34 @@ pub struct Reply {
     pub also_to: Vec<String>,
 }
 
+/// Where a reply stood before a command, to take the command's answer
+/// back when the command is undone.
+#[derive(Debug, Clone, Copy)]
+pub struct ReplyMark {
+    blocks: usize,
+    size: usize,
+    left_out: usize,
+    error: bool,
+}
+
 impl Reply {
+    pub fn mark(&self) -> ReplyMark {
+        ReplyMark {
+            blocks: self.blocks.len(),
+            size: self.size,
+            left_out: self.left_out,
+            error: self.error,
+        }
+    }
+
+    /// Back to `mark`: what was said since is gone.
+    pub fn rewind(&mut self, mark: ReplyMark) {
+        self.blocks.truncate(mark.blocks);
+        self.size = mark.size;
+        self.left_out = mark.left_out;
+        self.error = mark.error;
+    }
+
     /// A command that worked: the line, then what it did.
     pub fn ok(&mut self, line: &Line, what: impl Into<String>) {
         self.push(format!("> {}\n{}", line.echo(), what.into()));

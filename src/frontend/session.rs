@@ -335,6 +335,7 @@ pub fn run(
     let mut to = vec![s.sender()];
     to.extend(s.reply.also_to.iter().cloned());
     let game_id = s.signed.as_ref().map(|g| g.game().id);
+    store::record_mails_caused(tx, &s.sender(), mails_caused(&s.outgoing), now)?;
     let mut out = Vec::new();
     if !s.silent {
         out.push(Outgoing {
@@ -390,6 +391,7 @@ fn run_lines(s: &mut Session<'_>, lines: &[Line]) -> Result<(), StoreError> {
     let mut passwords = 0;
     // Information asked for twice in one mail is answered once.
     let mut answered: Vec<String> = Vec::new();
+    let mut budget = MailBudget::for_sender(s)?;
     for (k, line) in lines.iter().enumerate() {
         let rest = lines.len() - k - 1;
         let c = &line.command;
@@ -438,7 +440,9 @@ fn run_lines(s: &mut Session<'_>, lines: &[Line]) -> Result<(), StoreError> {
             }
             answered.push(key);
         }
-        dispatch(s, line)?;
+        if !within_mail_budget(s, line, &mut budget, rest)? {
+            break;
+        }
         let signing_on = matches!(c, Command::SignOn { .. } | Command::Observe { .. });
         if signing_on && s.signed.is_none() {
             if rest > 0 {
@@ -448,6 +452,90 @@ fn run_lines(s: &mut Session<'_>, lines: &[Line]) -> Result<(), StoreError> {
         }
     }
     Ok(())
+}
+
+/// At most this many mails are caused by one mail (each copy of a press
+/// counted once per recipient); the reply is not counted, nor the results
+/// of a phase a Master processes.
+pub const MAX_MAILS_PER_MAIL: i64 = 50;
+
+/// At most this many mails are caused by one address's mails in an hour.
+pub const MAX_MAILS_PER_SENDER_HOUR: i64 = 300;
+
+/// How many more mails the mail may cause, and why that many.
+struct MailBudget {
+    left: i64,
+    limit: String,
+}
+
+impl MailBudget {
+    fn for_sender(s: &Session<'_>) -> Result<MailBudget, StoreError> {
+        let hour = store::mails_caused_since(s.tx, &s.sender(), s.now - store::THROTTLE_WINDOW)?;
+        let hour_left = (MAX_MAILS_PER_SENDER_HOUR - hour).max(0);
+        Ok(if hour_left < MAX_MAILS_PER_MAIL {
+            MailBudget {
+                left: hour_left,
+                limit: format!(
+                    "the judge sends at most {MAX_MAILS_PER_SENDER_HOUR} mails an hour on the \
+                     word of one address, and yours has had {hour}"
+                ),
+            }
+        } else {
+            MailBudget {
+                left: MAX_MAILS_PER_MAIL,
+                limit: format!("one mail may make the judge send at most {MAX_MAILS_PER_MAIL}"),
+            }
+        })
+    }
+}
+
+/// The mails queued so far that count against the budget.
+fn mails_caused(outgoing: &[Outgoing]) -> i64 {
+    outgoing
+        .iter()
+        .filter(|m| m.results_of.is_none())
+        .map(|m| m.to.len() as i64)
+        .sum()
+}
+
+/// Runs one command under the mail budget: a command that would send more
+/// mails than are left is undone whole (its store writes rolled back to a
+/// savepoint, its mails and answer dropped) and refused, naming the limit;
+/// the rest of the mail is not read. Whether to go on.
+fn within_mail_budget(
+    s: &mut Session<'_>,
+    line: &Line,
+    budget: &mut MailBudget,
+    rest: usize,
+) -> Result<bool, StoreError> {
+    let before = mails_caused(&s.outgoing);
+    let (queued, said, joined) = (s.outgoing.len(), s.reply.mark(), s.joined.len());
+    s.tx.execute_batch("SAVEPOINT command")?;
+    dispatch(s, line)?;
+    let caused = mails_caused(&s.outgoing) - before;
+    if caused <= budget.left {
+        s.tx.execute_batch("RELEASE command")?;
+        budget.left -= caused;
+        return Ok(true);
+    }
+    s.tx.execute_batch("ROLLBACK TO command; RELEASE command")?;
+    s.outgoing.truncate(queued);
+    s.reply.rewind(said);
+    s.joined.truncate(joined);
+    let after = match rest {
+        0 => String::new(),
+        1 => " It and the line after it were not done.".to_string(),
+        n => format!(" It and the {n} lines after it were not done."),
+    };
+    s.reply.refuse(
+        line,
+        format!(
+            "Not done: this would make the judge send {caused} mails, and {} ({} left \
+             for this mail).{after}",
+            budget.limit, budget.left
+        ),
+    );
+    Ok(false)
 }
 
 fn reply_subject(s: &Session<'_>) -> String {

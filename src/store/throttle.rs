@@ -165,3 +165,28 @@ pub fn take_stranger_reply(conn: &Connection, address: &str, now: i64) -> Result
     )?;
     Ok(true)
 }
+
+/// Mails one address's mails caused in the window before `now` (results
+/// of a phase are not counted: they are the game's, not the sender's).
+pub fn mails_caused_since(conn: &Connection, sender: &str, since: i64) -> Result<i64> {
+    Ok(conn.query_row(
+        "SELECT coalesce(sum(mails), 0) FROM mails_caused WHERE sender = ?1 AND caused_at > ?2",
+        params![sender, since],
+        |r| r.get(0),
+    )?)
+}
+
+/// Counts the mails one of `sender`'s mails caused (kept an hour).
+pub fn record_mails_caused(conn: &Connection, sender: &str, mails: i64, now: i64) -> Result<()> {
+    conn.execute(
+        "DELETE FROM mails_caused WHERE caused_at <= ?1",
+        [now - THROTTLE_WINDOW],
+    )?;
+    if mails > 0 {
+        conn.execute(
+            "INSERT INTO mails_caused (sender, caused_at, mails) VALUES (?1, ?2, ?3)",
+            params![sender, now, mails],
+        )?;
+    }
+    Ok(())
+}
