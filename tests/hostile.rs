@@ -243,3 +243,75 @@ fn a_thousand_broadcasts_in_one_mail_cause_at_most_fifty_mails() {
         reply.body
     );
 }
+
+// Secrets stay secret -----------------------------------------------------
+
+#[test]
+fn press_quoting_the_senders_sign_on_sends_no_password() {
+    let mut j = TestJudge::new("quoted");
+    started_game(&mut j, "q1");
+    let secret = password('E');
+    let body = format!(
+        "SIGNON Eq1 {secret}\nBROADCAST\nFriends, my orders went in like this:\n\
+         SIGNON Eq1 {secret}\nF Lon - Nth\nENDPRESS\n"
+    );
+    let r = j.send(&Mail::new(
+        &player('E'),
+        &format!("SIGNON Eq1 {secret}"),
+        &body,
+    ));
+    let reply = one_to(&r, &player('E'));
+    assert!(
+        reply
+            .body
+            .contains("Your password stood in the message (1 time)"),
+        "{}",
+        reply.body
+    );
+    // The reply's Subject does not repeat the password of the Subject.
+    assert!(!reply.subject.contains(&secret), "{}", reply.subject);
+    // No copy of the press holds it.
+    let to_france = one_to(&r, &player('F'));
+    assert!(
+        to_france.body.contains("SIGNON Eq1 ****"),
+        "{}",
+        to_france.body
+    );
+    for m in &r {
+        assert!(!m.raw.contains(&secret), "{}", m.raw);
+    }
+    // Nor the archive a reader may fetch later.
+    let r = j.mail("reader@outside.example", "HISTORY q1");
+    assert!(!r[0].raw.contains(&secret), "{}", r[0].raw);
+    assert!(r[0].body.contains("SIGNON Eq1 ****"), "{}", r[0].body);
+}
+
+#[test]
+fn a_private_games_state_goes_only_to_its_members() {
+    let mut j = TestJudge::new("private");
+    started_game(&mut j, "p1");
+    j.mail(MASTER, "SIGNON Mp1 mpass-secret\nSET PRIVATE");
+    let stranger = "nosy@outside.example";
+    for ask in ["HISTORY p1", "SUMMARY p1", "LIST p1", "GET MAP p1"] {
+        let r = j.mail(stranger, ask);
+        let reply = one_to(&r, stranger);
+        assert!(
+            reply.body.contains("There is no game named 'p1'")
+                || reply.body.contains("There is no such game"),
+            "{ask}: {}",
+            reply.body
+        );
+        assert!(!reply.body.contains("England"), "{ask}: {}", reply.body);
+    }
+    let r = j.mail(stranger, "LIST");
+    assert!(!one_to(&r, stranger).body.contains("p1"), "{}", dump(&r));
+    // Its players, by address, are answered.
+    let r = j.mail(&player('F'), "LIST p1");
+    assert!(
+        one_to(&r, &player('F')).body.contains("Game 'p1'"),
+        "{}",
+        dump(&r)
+    );
+    let r = j.mail(&player('F'), "SUMMARY p1");
+    assert!(!one_to(&r, &player('F')).body.contains("There is no game"));
+}

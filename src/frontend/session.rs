@@ -10,7 +10,7 @@ use rusqlite::Transaction;
 use super::cmd;
 use super::credentials::CredentialCache;
 use super::reply::Reply;
-use super::script::{read_script, Command, Line};
+use super::script::{mask_passwords, password_words, read_script, Command, Line};
 use crate::config::Config;
 use crate::engine::map::Power;
 use crate::mail::{new_message_id, render, Address, Incoming, Letter, PicturePart};
@@ -214,6 +214,9 @@ pub struct Session<'a> {
     /// The forming games a player joined in this mail: each is started at
     /// the end of the mail if it is full.
     pub joined: Vec<i64>,
+    /// The passwords this mail's lines gave (sign-ons, SET PASSWORD): its
+    /// press never carries them.
+    pub secrets: Vec<String>,
     /// No reply is sent: a sender locked out of a sign-on, already told
     /// so today, is not answered again (the guesser gets no mail stream).
     pub silent: bool,
@@ -314,6 +317,7 @@ pub fn run(
         skipped_order_lines: 0,
         joined: Vec::new(),
         silent: false,
+        secrets: Vec::new(),
     };
     if mail.oversized {
         s.reply.refuse_text(format!(
@@ -440,6 +444,8 @@ fn run_lines(s: &mut Session<'_>, lines: &[Line]) -> Result<(), StoreError> {
             }
             answered.push(key);
         }
+        let given = password_words(&line.text);
+        s.secrets.extend(given.iter().map(|w| w.to_string()));
         if !within_mail_budget(s, line, &mut budget, rest)? {
             break;
         }
@@ -539,7 +545,13 @@ fn within_mail_budget(
 }
 
 fn reply_subject(s: &Session<'_>) -> String {
-    let original = strip_judge_subject(s.mail.subject.trim(), s.code());
+    // Never a password back in a Subject (the mail's lines may have given
+    // it, or the Subject itself may be a sign-on).
+    let mut original = mask_passwords(strip_judge_subject(s.mail.subject.trim(), s.code()));
+    for secret in s.secrets.iter().filter(|w| !w.is_empty()) {
+        original = original.replace(secret.as_str(), "****");
+    }
+    let original = original.as_str();
     // A reply to one of the judge's own mails (results, a notice, press)
     // is titled by what it answers, not by the mail it replies to.
     let what = if !original.is_empty() && !judge_title(original) {

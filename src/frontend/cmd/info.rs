@@ -1,6 +1,6 @@
 //! Commands for anyone: HELP, GET, VERSION, LIST, HISTORY, SUMMARY.
 
-use super::{find_game, listing};
+use super::{find_visible_game, listing, visible};
 use crate::engine::map::{Map, Power};
 use crate::engine::position::Position;
 use crate::frontend::script::Line;
@@ -99,7 +99,7 @@ fn named_or_signed(s: &mut Session<'_>, line: &Line, name: &str, usage: &str) ->
 fn list_games(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
     let mut rows = Vec::new();
     for game in store::list_games(s.tx)? {
-        if game.state.is_over() {
+        if game.state.is_over() || !visible(s, &game)? {
             continue;
         }
         let seats = store::seats_of_game(s.tx, game.id)?.len();
@@ -133,7 +133,7 @@ fn list_games(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
 }
 
 fn list_game(s: &mut Session<'_>, line: &Line, name: &str) -> Result<(), StoreError> {
-    let Some(game) = find_game(s, line, name)? else {
+    let Some(game) = find_visible_game(s, line, name)? else {
         return Ok(());
     };
     let mut out = vec![format!(
@@ -274,7 +274,7 @@ pub fn history(
     else {
         return Ok(());
     };
-    let Some(game) = find_game(s, line, &name)? else {
+    let Some(game) = find_visible_game(s, line, &name)? else {
         return Ok(());
     };
     let zone = super::when::writer_zone(s)?;
@@ -322,7 +322,7 @@ pub fn summary(s: &mut Session<'_>, line: &Line, name: &str) -> Result<(), Store
     let Some(name) = named_or_signed(s, line, name, "SUMMARY <game>") else {
         return Ok(());
     };
-    let Some(game) = find_game(s, line, &name)? else {
+    let Some(game) = find_visible_game(s, line, &name)? else {
         return Ok(());
     };
     let text = crate::game::summary::summary_text(s.tx, &game)?;
@@ -346,6 +346,10 @@ pub fn get_map(
             get(s, line, "map");
             return Ok(());
         }
+    };
+    let game = match game {
+        Some(game) if visible(s, &game)? => Some(game),
+        _ => None,
     };
     let Some(game) = game else {
         s.reply

@@ -47,6 +47,46 @@ pub fn find_game(
     Ok(game)
 }
 
+/// A game to tell about: as [`find_game`], but a private game is as if it
+/// did not exist to anyone but its players, observers and Master (its
+/// state is given to them only).
+pub fn find_visible_game(
+    s: &mut Session<'_>,
+    line: &Line,
+    name: &str,
+) -> Result<Option<Game>, crate::store::StoreError> {
+    let game = store::game_by_name(s.tx, name)?;
+    match game {
+        Some(game) if visible(s, &game)? => Ok(Some(game)),
+        _ => {
+            s.reply.refuse(
+                line,
+                format!("There is no game named '{name}' on this judge. Mail LIST for the games."),
+            );
+            Ok(None)
+        }
+    }
+}
+
+/// Whether the sender may see `game`'s state: any game that is not
+/// private; a private one only by its players, observers and Master (by
+/// address, or signed on to it in this mail).
+pub fn visible(s: &Session<'_>, game: &Game) -> Result<bool, crate::store::StoreError> {
+    if !crate::game::settings_of(game)?.private {
+        return Ok(true);
+    }
+    if s.signed.as_ref().is_some_and(|g| g.game().id == game.id) {
+        return Ok(true);
+    }
+    let sender = s.sender();
+    let is = |a: &str| a.eq_ignore_ascii_case(&sender);
+    Ok(game.master_address.as_deref().is_some_and(is)
+        || store::seats_of_game(s.tx, game.id)?
+            .iter()
+            .any(|seat| is(&seat.address))
+        || store::observer_by_address(s.tx, game.id, &sender)?.is_some())
+}
+
 /// The Master's game, or a refusal.
 pub fn master_game(s: &mut Session<'_>, line: &Line) -> Option<Game> {
     match &s.signed {

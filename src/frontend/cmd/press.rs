@@ -121,7 +121,7 @@ pub fn press(
         ("Press", title::PRESS_FROM)
     };
     let to_text = names.join(", ");
-    let text = body.join("\n");
+    let (text, masked) = without_secrets(body, &s.secrets);
     let subject = s.subject(
         &game.name,
         phase.as_deref(),
@@ -142,7 +142,36 @@ pub fn press(
     if let Some(note) = unclosed_note(end) {
         s.reply.add_to_last(&note);
     }
+    if masked > 0 {
+        s.reply.add_to_last(&format!(
+            "Your password stood in the message ({masked} time{}): it was replaced by **** \
+             before the message went out.",
+            if masked == 1 { "" } else { "s" }
+        ));
+    }
     Ok(())
+}
+
+/// The message with every word that is one of the mail's own passwords
+/// (a quoted sign-on, a SET PASSWORD) masked, and how many were: the
+/// judge never sends or publishes a password.
+fn without_secrets(body: &[String], secrets: &[String]) -> (String, usize) {
+    let mut masked = 0;
+    let lines: Vec<String> = body
+        .iter()
+        .map(|line| {
+            let mut out = line.clone();
+            for secret in secrets.iter().filter(|w| !w.is_empty()) {
+                let found = out.matches(secret.as_str()).count();
+                if found > 0 {
+                    masked += found;
+                    out = out.replace(secret.as_str(), "****");
+                }
+            }
+            out
+        })
+        .collect();
+    (lines.join("\n"), masked)
 }
 
 /// What the reply adds when the message had no ENDPRESS: where it was
