@@ -158,6 +158,27 @@ impl WebSection {
     }
 }
 
+/// `[web] url`: empty, or an http(s) address that every mail may carry as
+/// a link (never `javascript:` or a text that breaks out of a link).
+fn check_url(url: &Option<String>) -> Result<(), String> {
+    let Some(url) = url.as_deref().map(str::trim).filter(|u| !u.is_empty()) else {
+        return Ok(());
+    };
+    let lower = url.to_ascii_lowercase();
+    let scheme = lower.starts_with("http://") || lower.starts_with("https://");
+    let host = url.split("://").nth(1).unwrap_or("");
+    let clean = !url
+        .chars()
+        .any(|c| c.is_whitespace() || c.is_control() || matches!(c, '"' | '\'' | '<' | '>' | '`'));
+    if scheme && clean && !host.is_empty() && !host.starts_with('/') {
+        return Ok(());
+    }
+    Err(format!(
+        "[web] url = {url:?}: give the archive's public address, starting with http:// or \
+         https://, such as \"https://diplomacy.example.org/games/\""
+    ))
+}
+
 /// `[web] listen`: empty, or an address and port.
 fn check_listen(listen: &Option<String>) -> Result<(), String> {
     match listen.as_deref().map(str::trim) {
@@ -206,6 +227,7 @@ impl Config {
             ));
         }
         check_listen(&config.web.listen)?;
+        check_url(&config.web.url)?;
         if crate::mail::Address::parse(&config.judge.address).is_err() {
             return Err(format!(
                 "[judge] address = {:?} is not a mail address",

@@ -315,3 +315,110 @@ fn a_private_games_state_goes_only_to_its_members() {
     let r = j.mail(&player('F'), "SUMMARY p1");
     assert!(!one_to(&r, &player('F')).body.contains("There is no game"));
 }
+
+// The web server holds under slow and idle clients ----------------------
+
+#[path = "common/web.rs"]
+#[allow(dead_code)]
+mod web;
+
+/// A connection to `addr` from the loopback address `from` (127.0.0.x),
+/// that has sent `sent` and then says nothing more.
+fn connection_from(from: [u8; 4], addr: &str, sent: &[u8]) -> Option<std::net::TcpStream> {
+    use std::io::Write;
+    let target: std::net::SocketAddr = addr.parse().unwrap();
+    let socket = socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).ok()?;
+    let source = std::net::SocketAddr::from((from, 0));
+    socket.bind(&source.into()).ok()?;
+    socket.connect(&target.into()).ok()?;
+    let mut stream: std::net::TcpStream = socket.into();
+    stream.write_all(sent).ok()?;
+    Some(stream)
+}
+
+#[test]
+fn pages_are_served_beside_500_slow_and_140_idle_connections() {
+    let j = TestJudge::new("slowloris");
+    let root = j.dir.join("var/www");
+    web::write_file(&root, "index.html", b"<!doctype html><title>games</title>");
+    let served = web::Served::start(&j);
+    let addr = served.addr.clone();
+    // 500 clients that never finish their request's headers, from twenty
+    // addresses, and 140 that open and say nothing, from seven more.
+    let mut held = Vec::new();
+    for k in 0..500u32 {
+        let from = [127, 0, 1, 2 + (k % 20) as u8];
+        held.extend(connection_from(
+            from,
+            &addr,
+            b"GET / HTTP/1.1\r\nHost: x\r\n",
+        ));
+    }
+    for k in 0..140u32 {
+        let from = [127, 0, 2, 2 + (k % 7) as u8];
+        held.extend(connection_from(from, &addr, b""));
+    }
+    assert!(held.len() >= 600, "{} connections opened", held.len());
+    // A reader beside them is answered (the figure is benches/web.rs's).
+    use std::io::{Read, Write};
+    let mut reader = std::net::TcpStream::connect(&addr).unwrap();
+    reader
+        .set_read_timeout(Some(std::time::Duration::from_secs(4)))
+        .unwrap();
+    reader
+        .write_all(b"GET /index.html HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let mut answer = Vec::new();
+    let read = reader.read_to_end(&mut answer);
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(
+        read.is_ok() && answer.starts_with("HTTP/1.1 200") && answer.contains("games"),
+        "{read:?} {answer}"
+    );
+    drop(held);
+    served.stop();
+}
+
+#[test]
+fn bidi_controls_in_press_never_reach_the_pages() {
+    let mut j = TestJudge::new("bidi");
+    started_game(&mut j, "b1");
+    let body = format!(
+        "SIGNON Eb1 {}\nBROADCAST\nFrance \u{202E}sevom ylno\u{202C} now \u{2067}x\nENDPRESS\n",
+        password('E')
+    );
+    j.mail(&player('E'), &body);
+    let run = j.run(&["archive", "--rebuild"], b"");
+    assert!(run.ok, "{}", run.stderr);
+    let page = std::fs::read_to_string(j.dir.join("var/www/b1/index.html")).unwrap();
+    assert!(page.contains("sevom ylno"), "the press is published");
+    for c in ['\u{202E}', '\u{202C}', '\u{2067}'] {
+        assert!(!page.contains(c), "{c:?} on the game page");
+    }
+    assert!(page.contains("<pre dir=\"auto\">"), "press isolated");
+    let feed = std::fs::read_to_string(j.dir.join("var/www/b1/feed.atom")).unwrap();
+    assert!(!feed.contains('\u{202E}'));
+}
+
+#[test]
+fn a_web_url_must_be_http() {
+    let j = TestJudge::new("jsurl");
+    for url in [
+        "javascript:alert(1)",
+        "http://x\" onmouseover=\"y",
+        "ftp://a/b",
+    ] {
+        j.set_config("web", "url", &format!("{url:?}"));
+        let run = j.run(&["check"], b"");
+        assert!(!run.ok, "{url} passed judge check");
+        assert!(
+            format!("{}{}", run.stdout, run.stderr).contains("starting with http:// or https://"),
+            "{}{}",
+            run.stdout,
+            run.stderr
+        );
+    }
+    j.set_config("web", "url", "\"https://diplomacy.example.org/games\"");
+    let run = j.run(&["check"], b"");
+    assert!(run.ok, "{}{}", run.stdout, run.stderr);
+}

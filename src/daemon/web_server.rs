@@ -20,7 +20,7 @@
 
 use std::convert::Infallible;
 use std::future::Future;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
@@ -36,11 +36,61 @@ use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 use tokio::task::JoinHandle;
 
-/// Connections served at once; more wait to be accepted.
-const MAX_CONNECTIONS: usize = 128;
+/// Connections served at once; more wait to be accepted. Tasks are
+/// cheap: the bound is the file descriptors (`judge run` raises its limit).
+const MAX_CONNECTIONS: usize = 2048;
 
-/// A client that has not sent its request's headers by then is dropped.
-const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// Connections one client address may hold at once; more are closed as
+/// they come, so that one client (slow, idle or hostile) cannot take the
+/// room every other reader needs.
+const MAX_PER_CLIENT: usize = 32;
+
+/// A client that has not sent a request's headers by then is dropped
+/// (hyper's timer; slow headers, or a keep-alive connection left idle).
+const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// A connection is asked to close after this long (finishing the request
+/// in hand); one that has not closed a little later is dropped.
+const CONNECTION_LIFETIME: Duration = Duration::from_secs(30);
+const CLOSING_GRACE: Duration = Duration::from_secs(10);
+
+/// The connections each client address holds.
+#[derive(Default)]
+struct Clients(std::sync::Mutex<std::collections::HashMap<IpAddr, usize>>);
+
+/// One client's place, given back when its connection ends.
+struct ClientPlace {
+    clients: Arc<Clients>,
+    ip: IpAddr,
+}
+
+impl Clients {
+    /// A place for a connection from `ip`, unless it holds its share.
+    fn enter(self: &Arc<Self>, ip: IpAddr) -> Option<ClientPlace> {
+        let mut held = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let count = held.entry(ip).or_insert(0);
+        if *count >= MAX_PER_CLIENT {
+            return None;
+        }
+        *count += 1;
+        Some(ClientPlace {
+            clients: self.clone(),
+            ip,
+        })
+    }
+}
+
+impl Drop for ClientPlace {
+    fn drop(&mut self) {
+        let mut held = self.clients.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(count) = held.get_mut(&self.ip) {
+            *count -= 1;
+            if *count == 0 {
+                held.remove(&self.ip);
+            }
+        }
+    }
+}
 
 /// Listens at `addr` and serves `root` until `stop` completes; the task
 /// that serves, to wait for once `stop` is set. A failure to listen is
@@ -76,9 +126,10 @@ pub async fn start(
 }
 
 /// Accepts connections until `stop` completes; each is served by a task
-/// of its own.
+/// of its own, within the limits above.
 async fn serve(listener: TcpListener, root: Arc<PathBuf>, stop: impl Future<Output = ()>) {
     let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    let clients = Arc::new(Clients::default());
     tokio::pin!(stop);
     loop {
         // Waiting for a free slot still heeds `stop`.
@@ -101,24 +152,44 @@ async fn serve(listener: TcpListener, root: Arc<PathBuf>, stop: impl Future<Outp
             },
             _ = &mut stop => break,
         };
+        let Some(place) = clients.enter(peer.ip()) else {
+            log::debug!("web server: {peer} holds {MAX_PER_CLIENT} connections; closed");
+            drop(stream);
+            continue;
+        };
         let root = root.clone();
         tokio::spawn(async move {
-            let service = service_fn(move |request| {
-                let root = root.clone();
-                async move { Ok::<_, Infallible>(respond(request, root).await) }
-            });
-            let served = http1::Builder::new()
-                .timer(TokioTimer::new())
-                .header_read_timeout(HEADER_TIMEOUT)
-                .serve_connection(TokioIo::new(stream), service)
-                .await;
-            if let Err(e) = served {
-                log::debug!("web server: connection from {peer}: {e}");
-            }
-            drop(slot);
+            serve_connection(stream, peer, root).await;
+            drop((slot, place));
         });
     }
     log::info!("web server stopped");
+}
+
+/// One connection, for at most [`CONNECTION_LIFETIME`] and its grace.
+async fn serve_connection(stream: tokio::net::TcpStream, peer: SocketAddr, root: Arc<PathBuf>) {
+    let service = service_fn(move |request| {
+        let root = root.clone();
+        async move { Ok::<_, Infallible>(respond(request, root).await) }
+    });
+    let connection = http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(HEADER_TIMEOUT)
+        .serve_connection(TokioIo::new(stream), service);
+    tokio::pin!(connection);
+    let served = tokio::select! {
+        served = connection.as_mut() => served,
+        _ = tokio::time::sleep(CONNECTION_LIFETIME) => {
+            connection.as_mut().graceful_shutdown();
+            match tokio::time::timeout(CLOSING_GRACE, connection.as_mut()).await {
+                Ok(served) => served,
+                Err(_) => return,
+            }
+        }
+    };
+    if let Err(e) = served {
+        log::debug!("web server: connection from {peer}: {e}");
+    }
 }
 
 /// The answer to one request.

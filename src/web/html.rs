@@ -22,6 +22,10 @@ pub fn push_escaped(out: &mut String, text: &str) {
             // Control characters other than tab and newlines are not
             // allowed in XML 1.0 at all, escaped or not.
             c if c.is_control() && !matches!(c, '\t' | '\n' | '\r') => out.push('\u{FFFD}'),
+            // Bidi embeddings, overrides and isolates would reorder what
+            // follows them on the page (a player's press turning the
+            // judge's own words around): shown as a replacement mark.
+            '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => out.push('\u{FFFD}'),
             c => out.push(c),
         }
     }
@@ -98,6 +102,14 @@ mod tests {
         assert_eq!(
             escape("<a href=\"x\">'&'</a>"),
             "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
+        );
+    }
+
+    #[test]
+    fn bidi_controls_cannot_reorder_a_page() {
+        assert_eq!(
+            escape("a\u{202E}gnp.exe\u{2066}b\u{2069}"),
+            "a\u{FFFD}gnp.exe\u{FFFD}b\u{FFFD}"
         );
     }
 

@@ -201,7 +201,7 @@ fn press(body: &mut String, view: &GameView) {
     for item in &view.press {
         let _ = writeln!(
             body,
-            "<article id=\"press-{}\"><h3>{}</h3><p class=\"muted\">{}{}</p><pre>{}</pre></article>",
+            "<article id=\"press-{}\"><h3 dir=\"auto\">{}</h3><p class=\"muted\">{}{}</p><pre dir=\"auto\">{}</pre></article>",
             item.id,
             escape(&item.subject),
             date(item.sent_at),
