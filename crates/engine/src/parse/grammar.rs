@@ -195,6 +195,8 @@ impl<P> Skel<P> {
 /// The readings of an order's shape, or where the parser got stuck.
 pub(super) struct Syntax {
     pub parses: Vec<Skel<Place>>,
+    /// Per parse: whether it splits one name in two (`splits_a_name`).
+    pub splits: Vec<bool>,
     /// The farthest token reached without a reading, and what was wanted
     /// there (`PROVINCE | VERB | END`).
     pub far: usize,
@@ -214,8 +216,13 @@ pub(super) fn parse(toks: &[Tok], names: &NameIndex, map: &Map) -> Syntax {
         cache: RefCell::new(HashMap::new()),
     };
     let parses = p.order();
+    let splits = match parses.len() {
+        0 | 1 => vec![false; parses.len()],
+        _ => parses.iter().map(|s| p.splits_a_name(s)).collect(),
+    };
     Syntax {
         parses,
+        splits,
         far: p.far.get(),
         expect: p.expect.get(),
         exhausted: p.budget.get() == 0,
@@ -627,6 +634,33 @@ impl Parser<'_> {
         }
         self.cache.borrow_mut().insert(i, out.clone());
         out
+    }
+
+    /// Whether a parse reads one name as two places side by side, with
+    /// nothing or a tight hyphen between them, whose words together name a
+    /// province (`Mid-Atl` read as Mid - Atl, `North Atl. Ocean` as North -
+    /// Atl. Ocean). Near misses do not count: `Par Bur` is two names.
+    fn splits_a_name(&self, skel: &Skel<Place>) -> bool {
+        skel.places().windows(2).any(|pair| {
+            let (a, b) = (pair[0], pair[1]);
+            let Some(first) = self.t.iter().position(|t| t.start == a.start) else {
+                return false;
+            };
+            let gap: Vec<&Tok> = self
+                .t
+                .iter()
+                .filter(|t| t.start >= a.end && t.end <= b.start)
+                .collect();
+            let joined = match gap[..] {
+                [] => true,
+                [dash] => dash.kind == Kind::Dash && dash.tight,
+                _ => false,
+            };
+            joined
+                && self.names_at(first).iter().any(|(_, end, _, literal, how)| {
+                    *end == b.end && (*literal > 0 || *how != How::Fuzzy)
+                })
+        })
     }
 
     /// Provinces in the order of their names.
