@@ -542,14 +542,15 @@ impl Parser<'_> {
     }
 
     /// The unit type written at `i`, if any. A unit word followed by
-    /// another word may also begin a name (`A. Sea`: Adriatic or Aegean;
-    /// `Arm`: Armenia).
+    /// another word, or a tight hyphen and a word, may also begin a name
+    /// (`A. Sea`, `A-Sea`: Adriatic or Aegean; `Arm`: Armenia).
     fn unit_opt(&self, i: usize) -> impl Iterator<Item = (usize, Option<UnitType>)> {
+        let hyphen = self.is(i + 1, Kind::Dash) && self.t[i + 1].tight;
+        let name_follows = self.word(i + 1).is_some() || hyphen && self.word(i + 2).is_some();
         let (first, also) = match self.word(i).and_then(vocab::unit) {
-            Some(u) if !self.is(i + 1, Kind::Colon) => (
-                (i + 1, Some(u)),
-                self.word(i + 1).is_some().then_some((i, None)),
-            ),
+            Some(u) if !self.is(i + 1, Kind::Colon) => {
+                ((i + 1, Some(u)), name_follows.then_some((i, None)))
+            }
             _ => ((i, None), None),
         };
         std::iter::once(first).chain(also)
@@ -657,9 +658,12 @@ impl Parser<'_> {
                 _ => false,
             };
             joined
-                && self.names_at(first).iter().any(|(_, end, _, literal, how)| {
-                    *end == b.end && (*literal > 0 || *how != How::Fuzzy)
-                })
+                && self
+                    .names_at(first)
+                    .iter()
+                    .any(|(_, end, _, literal, how)| {
+                        *end == b.end && (*literal > 0 || *how != How::Fuzzy)
+                    })
         })
     }
 
