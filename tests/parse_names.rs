@@ -392,7 +392,7 @@ impl Case {
         self.kind.letter()
     }
 
-    fn from_abbr(&self) -> &'static str {
+    fn origin_abbr(&self) -> &'static str {
         map().loc_abbr_str(self.from)
     }
 
@@ -402,7 +402,7 @@ impl Case {
         map().coasts(q).first().copied().unwrap_or(q.location())
     }
 
-    /// 1. The move there.
+    /// The move there.
     fn move_there(&self, tally: &mut Tally) {
         let m = map();
         let pos = spring(vec![unit(Power::England, self.kind, self.from)]);
@@ -410,7 +410,7 @@ impl Case {
         let text = format!(
             "{} {} - {}",
             self.unit_letter(),
-            self.from_abbr(),
+            self.origin_abbr(),
             self.text
         );
         tally.check(&pos, &text, self.p, &expected, |o| match o.kind {
@@ -419,7 +419,7 @@ impl Case {
         });
     }
 
-    /// 2. Support of another unit's move there.
+    /// Support of another unit's move there.
     fn support_move(&self, tally: &mut Tally) {
         let m = map();
         let (p, kind, from) = (self.p, self.kind, self.from);
@@ -447,7 +447,7 @@ impl Case {
         let u = self.unit_letter();
         let text = format!(
             "{u} {} S {u} {} - {}",
-            self.from_abbr(),
+            self.origin_abbr(),
             m.loc_abbr(at),
             self.text
         );
@@ -457,7 +457,7 @@ impl Case {
         });
     }
 
-    /// 3. The unit standing there, holding, among the player's units in
+    /// The unit standing there, holding, among the player's units in
     /// every other province the spelling may name.
     fn hold(&self, tally: &mut Tally) {
         let m = map();
@@ -480,7 +480,7 @@ impl Case {
         tally.check(&pos, &format!("{} H", self.text), self.p, &expected, held);
     }
 
-    /// 4. Support of another power's unit holding there (`F Iri S F
+    /// Support of another power's unit holding there (`F Iri S F
     /// Mid-Atl.`): the one unit the spelling may name.
     fn support_hold(&self, tally: &mut Tally) {
         let m = map();
@@ -531,7 +531,7 @@ impl Case {
         })
     }
 
-    /// 5. A fleet's convoy of another power's army there, the fleet alone
+    /// A fleet's convoy of another power's army there, the fleet alone
     /// on the seas: destinations it borders are plain, those that would
     /// need more fleets are not a second meaning (`F Bar C A Stp - Nor.`).
     fn convoy_there(&self, tally: &mut Tally) {

@@ -657,13 +657,14 @@ impl<'a> Checker<'a> {
                 ),
             ));
         }
+        let order = Order::new(
+            self.power,
+            unit.kind,
+            unit.location,
+            OrderKind::Convoy { from, to },
+        );
         Ok(Valid {
-            order: Order::new(
-                self.power,
-                unit.kind,
-                unit.location,
-                OrderKind::Convoy { from, to },
-            ),
+            order,
             weak: !self.fleets_link(at, from, to),
         })
     }

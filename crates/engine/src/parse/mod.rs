@@ -38,7 +38,11 @@
 //! order, and refused, naming them, otherwise. A fleet's coast is filled
 //! in only when it can reach just one. An army's move to a province it does
 //! not border is accepted when some convoy could carry it (the adjudicator
-//! decides), but such a reading gives way to one by land.
+//! decides), but such a reading gives way to one by land; so does a convoy
+//! order the fleets on the board cannot complete (`F Bar C A Stp - Nor` is
+//! Norway, not North Africa), and a reading that splits one name in two
+//! (`F Iri S F Mid-Atl` is no support of a move from `Mid` to `Atl`: a
+//! hyphen inside a name is part of it).
 
 mod check;
 mod grammar;
