@@ -478,6 +478,103 @@ fn the_rulebook_rule_on_unclear_names() {
     );
 }
 
+/// A hyphen inside a name is part of the name (`Mid-Atl.`); between
+/// words that make no name together it is an arrow (`Lon-Wal`), and a
+/// spaced one always is.
+#[test]
+fn a_hyphen_inside_a_name_is_part_of_the_name() {
+    let pos = board(
+        "S1901M",
+        &[(England, "F IRI"), (England, "A LON"), (France, "F MAO")],
+    );
+    check_all(
+        &pos,
+        England,
+        &[
+            // Not a support of the move Mid-Atlantic - North Atlantic.
+            ("F Iri S F Mid-Atl.", "F IRI S F MAO"),
+            ("F Iri S F Mid-Atl", "F IRI S F MAO"),
+            ("F Iri S F mid-atlantic-oc.", "F IRI S F MAO"),
+            ("F Iri S F Mid - Atl", "F IRI S F MAO - NAO"),
+            ("F Iri-Mid-Atl.", "F IRI - MAO"),
+            ("A Lon-Wal", "A LON - WAL"),
+        ],
+    );
+    // Still two meanings when the whole name has two.
+    let seas = board(
+        "S1901M",
+        &[(Italy, "F ION"), (Austria, "F ADR"), (Turkey, "F AEG")],
+    );
+    assert_eq!(
+        err(&seas, Italy, "F Ion S F A-Sea"),
+        "F Ion S F A-Sea: 'A-Sea' could be Adriatic Sea or Aegean Sea."
+    );
+}
+
+/// A reading that splits one name into two provinces is no second
+/// meaning: `North Atl. Ocean` is the North Atlantic, not the North
+/// Atlantic moving to the Atlantic Ocean (Mid-Atlantic).
+#[test]
+fn a_name_read_as_two_provinces_is_no_second_meaning() {
+    let pos = board("S1901M", &[(England, "F IRI"), (France, "F NAO")]);
+    check_all(
+        &pos,
+        England,
+        &[
+            ("F Iri S F North Atl. Ocean", "F IRI S F NAO"),
+            ("F Iri S F North Atl", "F IRI S F NAO"),
+            ("F Iri S F N. Atlantic Ocean", "F IRI S F NAO"),
+            // With an arrow, or names that are no name together: a move.
+            ("F Iri S F North - Atl. Ocean", "F IRI S F NAO - MAO"),
+            (
+                "F Iri S F North Atl. Ocean - Mid-Atl.",
+                "F IRI S F NAO - MAO",
+            ),
+            ("F Iri S F Nao Mao", "F IRI S F NAO - MAO"),
+        ],
+    );
+}
+
+/// A convoy the fleets on the board cannot make is no second meaning
+/// beside one they can: `Nor.` in `F Bar C A Stp - Nor.` is Norway, as
+/// North Africa lies beyond seas with no fleet in them. Written alone it
+/// is still a legal order, and with the fleets there both meanings stand.
+#[test]
+fn a_convoy_the_board_cannot_make_is_no_second_meaning() {
+    let pos = board("S1901M", &[(Russia, "F BAR"), (Russia, "A STP")]);
+    check_all(
+        &pos,
+        Russia,
+        &[
+            ("F Bar C A Stp - Nor.", "F BAR C A STP - NWY"),
+            ("F Bar C A Stp - Naf", "F BAR C A STP - NAF"),
+            ("A Stp - Nor", "A STP - NWY"),
+        ],
+    );
+    let one_more = board(
+        "S1901M",
+        &[(Russia, "F BAR"), (Russia, "A STP"), (England, "F NWG")],
+    );
+    assert_eq!(
+        ok(&one_more, Russia, "F Bar C A Stp - Nor."),
+        "F BAR C A STP - NWY"
+    );
+    let chain = board(
+        "S1901M",
+        &[
+            (Russia, "F BAR"),
+            (Russia, "A STP"),
+            (England, "F NWG"),
+            (England, "F NAO"),
+            (France, "F MAO"),
+        ],
+    );
+    assert_eq!(
+        err(&chain, Russia, "F Bar C A Stp - Nor."),
+        "F Bar C A Stp - Nor: 'Nor' could be North Africa or Norway."
+    );
+}
+
 #[test]
 fn misspellings_taken_when_one_province_is_nearest_and_fits() {
     let pos = board(

@@ -1,19 +1,28 @@
 //! Every way a player may write every province, tried on the whole map
-//! (generated, not hand-picked): the order reads as that province, or,
-//! only where the spelling really is shared by provinces that would all
-//! make a legal order, is refused naming each of them. Never as another
-//! province.
+//! (generated, not hand-picked), in every shape of order that names it: a
+//! move there, a supported move, a convoy, a hold, a supported hold. The
+//! order reads as that province, or, only where the spelling really is
+//! shared by provinces that would all make a legal order, is refused
+//! naming each of them. Never as another province, and never refused when
+//! one reading is legal (the rulebook, VIII.4: "A badly written order,
+//! which nevertheless can have only one meaning, must be followed").
 //!
 //! The spellings of a province: its abbreviation, full name and the map's
 //! other names (`Nrg`, `Eng Ch`, `St. P.`); and, for its full name and
 //! every alias of several words, each word cut to any prefix (at least
-//! three letters for a name of one word), with or without a full stop
-//! after it, the kind words (`Sea`, `Ocean`, `Gulf`, `of`, `Channel`,
-//! `Bight`) written, cut or left out; all in lower, upper and title case.
+//! three letters for a name of one word), the words apart, each with a
+//! full stop, or joined by hyphens (`Mid-Atl.`), the kind words (`Sea`,
+//! `Ocean`, `Gulf`, `of`, `Channel`, `Bight`) written, cut or left out;
+//! all in lower, upper and title case.
 //!
 //! What a spelling may name is worked out here from those rules alone
 //! (`Spelling::names`), and what is legal from the map's adjacencies: the
-//! expectation does not come from the parser.
+//! expectation does not come from the parser. Where a spelling's last
+//! words could name a province on their own (`Atl.` in `Mid-Atl.`), the
+//! supported hold is given from where that reading would be legal too, so
+//! a reading that splits one name in two is tried; a convoy's fleet is
+//! alone at sea, so a destination only more fleets could reach is tried
+//! against one it reaches (`F Bar C A Stp - Nor`).
 
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
@@ -108,12 +117,12 @@ fn spellings_of(p: Province) -> BTreeSet<String> {
             if content == 0 || (ph.len() == 1 && ph[0].len() < 3) {
                 continue;
             }
-            for dot in [false, true] {
-                let sep = if dot { ". " } else { " " };
-                let mut text = ph.join(sep);
-                if dot {
-                    text.push('.');
+            // `North Atl`, `North. Atl.`, `Mid-Atl`, `Mid-Atl.`.
+            for (sep, end) in [(" ", ""), (". ", "."), ("-", ""), ("-", ".")] {
+                if sep == "-" && ph.len() < 2 {
+                    continue;
                 }
+                let text = format!("{}{end}", ph.join(sep));
                 for case in cases(&text) {
                     out.insert(case);
                 }
@@ -212,6 +221,19 @@ impl Spelling {
             || (is_kind(w) && self.kinds_fit(q, &[w.as_str()]) && self.fits(rest, name, q))
     }
 
+    /// Among destinations some plain and some weak (reached only by a
+    /// convoy the fleets on the board cannot make): the literal reading
+    /// first, then plain ones before weak ones.
+    fn names_tiered(&self, plain: &[Province], weak: &[Province]) -> Vec<Province> {
+        let literal = |set: &[Province]| -> Vec<Province> {
+            set.iter().copied().filter(|&q| self.literal(q)).collect()
+        };
+        [literal(plain), literal(weak), self.names(plain)]
+            .into_iter()
+            .find(|v| !v.is_empty())
+            .unwrap_or_else(|| self.names(weak))
+    }
+
     /// The provinces among `legal` the spelling should be read as: the
     /// literal ones if any is legal, else those its words begin.
     fn names(&self, legal: &[Province]) -> Vec<Province> {
@@ -267,6 +289,9 @@ struct Tally {
     read_as_named: usize,
     refused_as_shared: usize,
     literally_another: usize,
+    /// Refused, although the spelling names one province that makes a
+    /// legal order: against the rulebook (VIII.4).
+    one_meaning_refused: Vec<String>,
     failures: Vec<String>,
 }
 
@@ -296,6 +321,10 @@ impl Tally {
             ([_, _, ..], Err(e)) if expected.iter().all(|&q| e.to_string().contains(m.name(q))) => {
                 self.refused_as_shared += 1;
             }
+            ([only], Err(e)) => self.one_meaning_refused.push(format!(
+                "{text:?}: only {} is legal, refused: {e}",
+                m.name(*only)
+            )),
             (_, got) => {
                 let names: Vec<&str> = expected.iter().map(|&q| m.name(q)).collect();
                 let got = match got {
@@ -307,14 +336,244 @@ impl Tally {
             }
         }
     }
+
+    /// Prints the counts, and fails on any order refused with one legal
+    /// reading or misread.
+    fn report(&self, shapes: &str, per_province: &[(String, usize)]) {
+        let counts: Vec<String> = per_province
+            .iter()
+            .map(|(a, n)| format!("{a} {n}"))
+            .collect();
+        let spellings: usize = per_province.iter().map(|(_, n)| n).sum();
+        println!(
+            "spellings: {spellings} over {} provinces; orders tried ({shapes}): {}; read as the \
+             province meant: {}; read as the province the spelling literally names: {}; refused \
+             as shared, naming every candidate: {}; refused with one legal reading: {}; \
+             misread: {}\nspellings per province: {}",
+            per_province.len(),
+            self.tried,
+            self.read_as_named,
+            self.literally_another,
+            self.refused_as_shared,
+            self.one_meaning_refused.len(),
+            self.failures.len(),
+            counts.join(", ")
+        );
+        let listed = |v: &[String]| v.iter().take(60).cloned().collect::<Vec<_>>().join("\n");
+        assert!(
+            self.one_meaning_refused.is_empty(),
+            "{} of {} orders refused although one reading is legal:\n{}",
+            self.one_meaning_refused.len(),
+            self.tried,
+            listed(&self.one_meaning_refused)
+        );
+        assert!(
+            self.failures.is_empty(),
+            "{} of {} orders misread:\n{}",
+            self.failures.len(),
+            self.tried,
+            listed(&self.failures)
+        );
+    }
 }
 
-/// A move's destination, a supported move's destination and a held
-/// unit's province, for every spelling of every province.
-#[test]
-fn every_spelling_of_every_province() {
+/// One spelling of province `p`, and a unit (`kind` at `from`) that can
+/// move there: the orders each shape makes of it.
+struct Case {
+    p: Province,
+    kind: UnitType,
+    from: Location,
+    text: String,
+    spelling: Spelling,
+}
+
+impl Case {
+    fn unit_letter(&self) -> char {
+        self.kind.letter()
+    }
+
+    fn origin_abbr(&self) -> &'static str {
+        map().loc_abbr_str(self.from)
+    }
+
+    /// Where a unit of this kind stands in `q`: its first coast, if it
+    /// has two.
+    fn standing(&self, q: Province) -> Location {
+        map().coasts(q).first().copied().unwrap_or(q.location())
+    }
+
+    /// The move there.
+    fn move_there(&self, tally: &mut Tally) {
+        let m = map();
+        let pos = spring(vec![unit(Power::England, self.kind, self.from)]);
+        let expected = self.spelling.names(&moves(self.kind, self.from));
+        let text = format!(
+            "{} {} - {}",
+            self.unit_letter(),
+            self.origin_abbr(),
+            self.text
+        );
+        tally.check(&pos, &text, self.p, &expected, |o| match o.kind {
+            OrderKind::Move { to, .. } => Some(m.province_of(to)),
+            _ => None,
+        });
+    }
+
+    /// Support of another unit's move there.
+    fn support_move(&self, tally: &mut Tally) {
+        let m = map();
+        let (p, kind, from) = (self.p, self.kind, self.from);
+        let Some(at) = m
+            .locations()
+            .filter(|&l| {
+                m.can_stand(kind, l)
+                    && m.province_of(l) != p
+                    && m.province_of(l) != m.province_of(from)
+            })
+            .find(|&l| m.adjacent(kind, l, p.location()))
+        else {
+            return;
+        };
+        let pos = spring(vec![
+            unit(Power::England, kind, from),
+            unit(Power::France, kind, at),
+        ]);
+        let legal = moves(kind, from);
+        let both: Vec<Province> = moves(kind, at)
+            .into_iter()
+            .filter(|q| legal.contains(q))
+            .collect();
+        let expected = self.spelling.names(&both);
+        let u = self.unit_letter();
+        let text = format!(
+            "{u} {} S {u} {} - {}",
+            self.origin_abbr(),
+            m.loc_abbr(at),
+            self.text
+        );
+        tally.check(&pos, &text, p, &expected, |o| match o.kind {
+            OrderKind::Support { to: Some(to), .. } => Some(m.province_of(to)),
+            _ => None,
+        });
+    }
+
+    /// The unit standing there, holding, among the player's units in
+    /// every other province the spelling may name.
+    fn hold(&self, tally: &mut Tally) {
+        let m = map();
+        let mut units = vec![unit(Power::England, self.kind, self.standing(self.p))];
+        let mut standing = vec![self.p];
+        for q in m.provinces() {
+            if q != self.p && (self.spelling.literal(q) || self.spelling.begins(q)) {
+                let k = match m.terrain(q) {
+                    Terrain::Land => UnitType::Army,
+                    Terrain::Impassable => continue,
+                    _ => UnitType::Fleet,
+                };
+                units.push(unit(Power::England, k, self.standing(q)));
+                standing.push(q);
+            }
+        }
+        let pos = spring(units);
+        let expected = self.spelling.names(&standing);
+        let held = |o: &Order| (o.kind == OrderKind::Hold).then(|| m.province_of(o.location));
+        tally.check(&pos, &format!("{} H", self.text), self.p, &expected, held);
+    }
+
+    /// Support of another power's unit holding there (`F Iri S F
+    /// Mid-Atl.`): the one unit the spelling may name.
+    fn support_hold(&self, tally: &mut Tally) {
+        let m = map();
+        let (p, kind) = (self.p, self.kind);
+        let at = self.split_supporter().unwrap_or(self.from);
+        let pos = spring(vec![
+            unit(Power::England, kind, at),
+            unit(Power::France, kind, self.standing(p)),
+        ]);
+        let expected = self.spelling.names(&[p]);
+        let u = self.unit_letter();
+        let text = format!("{u} {} S {u} {}", m.loc_abbr_str(at), self.text);
+        tally.check(&pos, &text, p, &expected, |o| match o.kind {
+            OrderKind::Support { from, to: None, .. } => Some(from),
+            _ => None,
+        });
+    }
+
+    /// A place next to `p` from which a unit could also support the move
+    /// from `p` to a province the spelling's last words may name on their
+    /// own (`Atl.` in `Mid-Atl.`: from the Irish Sea, the North Atlantic):
+    /// where the spelling read as two names makes a legal order too.
+    fn split_supporter(&self) -> Option<Location> {
+        let m = map();
+        let (p, kind) = (self.p, self.kind);
+        let next: Vec<Province> = m
+            .provinces()
+            .filter(|&q| q != p && m.reaches(kind, self.standing(p), q))
+            .collect();
+        let onward: Vec<Province> = (1..self.spelling.words.len())
+            .map(|k| Spelling {
+                words: self.spelling.words[k..].to_vec(),
+            })
+            .flat_map(|tail| {
+                next.iter()
+                    .copied()
+                    .filter(|&q| tail.literal(q) || tail.begins(q))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        m.locations().find(|&l| {
+            m.can_stand(kind, l)
+                && m.province_of(l) != p
+                && m.reaches(kind, l, p)
+                && onward
+                    .iter()
+                    .any(|&q| q != m.province_of(l) && m.reaches(kind, l, q))
+        })
+    }
+
+    /// A fleet's convoy of another power's army there, the fleet alone
+    /// on the seas: destinations it borders are plain, those that would
+    /// need more fleets are not a second meaning (`F Bar C A Stp - Nor.`).
+    fn convoy_there(&self, tally: &mut Tally) {
+        let m = map();
+        let p = self.p;
+        let coast = |q: Province| m.terrain(q) == Terrain::Coast;
+        let sea = m
+            .provinces()
+            .find(|&q| m.terrain(q) == Terrain::Sea && m.fleet_adjacent_provinces(q, p));
+        let (true, Some(sea)) = (coast(p), sea) else {
+            return;
+        };
+        let Some(origin) = m
+            .provinces()
+            .find(|&q| q != p && coast(q) && m.fleet_adjacent_provinces(sea, q))
+        else {
+            return;
+        };
+        let landings = m.provinces().filter(|&q| q != origin && coast(q));
+        let (plain, weak): (Vec<Province>, Vec<Province>) = landings
+            .filter(|&q| m.convoy_seas(origin, q).contains(sea.index()))
+            .partition(|&q| m.fleet_adjacent_provinces(sea, q));
+        let pos = spring(vec![
+            unit(Power::England, UnitType::Fleet, sea.location()),
+            unit(Power::France, UnitType::Army, origin.location()),
+        ]);
+        let expected = self.spelling.names_tiered(&plain, &weak);
+        let text = format!("F {} C A {} - {}", m.abbr(sea), m.abbr(origin), self.text);
+        tally.check(&pos, &text, p, &expected, |o| match o.kind {
+            OrderKind::Convoy { to, .. } => Some(to),
+            _ => None,
+        });
+    }
+}
+
+/// One shape of order tried on a spelling.
+type Shape = fn(&Case, &mut Tally);
+
+/// Every spelling of every province, in each of `shapes`; the number of
+/// spellings per province.
+fn every_spelling(shapes: &[Shape], tally: &mut Tally) -> Vec<(String, usize)> {
     let m = map();
-    let mut tally = Tally::default();
     let mut per_province: Vec<(String, usize)> = Vec::new();
     for p in m.provinces() {
         if m.terrain(p) == Terrain::Impassable {
@@ -324,100 +583,42 @@ fn every_spelling_of_every_province() {
         let Some((kind, from)) = neighbour(p.location()) else {
             continue;
         };
-        let legal = moves(kind, from);
-        let u = kind.letter();
-        let from_abbr = m.loc_abbr(from);
-        // Another unit that can move there too, for the support.
-        let second = m
-            .locations()
-            .filter(|&l| {
-                m.can_stand(kind, l)
-                    && m.province_of(l) != p
-                    && m.province_of(l) != m.province_of(from)
-            })
-            .find(|&l| m.adjacent(kind, l, p.location()));
-        for s in &spellings {
-            let spelling = Spelling::new(s);
-            let dest = |o: &Order| match o.kind {
-                OrderKind::Move { to, .. } => Some(m.province_of(to)),
-                _ => None,
+        for text in &spellings {
+            let case = Case {
+                p,
+                kind,
+                from,
+                text: text.clone(),
+                spelling: Spelling::new(text),
             };
-            // 1. The move.
-            let pos = spring(vec![unit(Power::England, kind, from)]);
-            let expected = spelling.names(&legal);
-            tally.check(&pos, &format!("{u} {from_abbr} - {s}"), p, &expected, dest);
-            // 2. Support of another unit's move there.
-            if let Some(at) = second {
-                let pos = spring(vec![
-                    unit(Power::England, kind, from),
-                    unit(Power::France, kind, at),
-                ]);
-                let both: Vec<Province> = moves(kind, at)
-                    .into_iter()
-                    .filter(|q| legal.contains(q))
-                    .collect();
-                let expected = spelling.names(&both);
-                let text = format!("{u} {from_abbr} S {u} {} - {s}", m.loc_abbr(at));
-                tally.check(&pos, &text, p, &expected, |o| match o.kind {
-                    OrderKind::Support { to: Some(to), .. } => Some(m.province_of(to)),
-                    _ => None,
-                });
+            for shape in shapes {
+                shape(&case, tally);
             }
-            // 3. The unit standing there, holding, among the player's
-            // units in every other province the spelling may name.
-            let mut units = vec![unit(Power::England, kind, p.location())];
-            let mut standing = vec![p];
-            for q in m.provinces() {
-                if q != p && (spelling.literal(q) || spelling.begins(q)) {
-                    let k = match m.terrain(q) {
-                        Terrain::Land => UnitType::Army,
-                        Terrain::Impassable => continue,
-                        _ => UnitType::Fleet,
-                    };
-                    let l = m.coasts(q).first().copied().unwrap_or(q.location());
-                    units.push(unit(Power::England, k, l));
-                    standing.push(q);
-                }
-            }
-            let pos = spring(units);
-            let expected = spelling.names(&standing);
-            let held = |o: &Order| (o.kind == OrderKind::Hold).then(|| m.province_of(o.location));
-            tally.check(&pos, &format!("{s} H"), p, &expected, held);
         }
         per_province.push((m.abbr(p).to_string(), spellings.len()));
     }
+    per_province
+}
+
+/// Every spelling of every province where a unit goes: a move there, a
+/// supported move, a convoy, and a fleet's move to each coast.
+#[test]
+fn every_spelling_of_every_province_as_destination() {
+    let mut tally = Tally::default();
+    let shapes: [Shape; 3] = [Case::move_there, Case::support_move, Case::convoy_there];
+    let per_province = every_spelling(&shapes, &mut tally);
     coasts(&mut tally);
-    let counts: Vec<String> = per_province
-        .iter()
-        .map(|(a, n)| format!("{a} {n}"))
-        .collect();
-    let spellings: usize = per_province.iter().map(|(_, n)| n).sum();
-    println!(
-        "spellings: {spellings} over {} provinces; orders tried (moves, supports, holds, \
-         coasts): {}; read as the province meant: {}; read as the province the spelling \
-         literally names: {}; refused as shared, naming every candidate: {}; misread: {}\n\
-         spellings per province: {}",
-        per_province.len(),
-        tally.tried,
-        tally.read_as_named,
-        tally.literally_another,
-        tally.refused_as_shared,
-        tally.failures.len(),
-        counts.join(", ")
-    );
-    assert!(
-        tally.failures.is_empty(),
-        "{} of {} orders misread or refused:\n{}",
-        tally.failures.len(),
-        tally.tried,
-        tally
-            .failures
-            .iter()
-            .take(60)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
+    tally.report("moves, supported moves, convoys, coasts", &per_province);
+}
+
+/// Every spelling of every province where a unit stands: it holds, or
+/// another power's unit there is supported to hold.
+#[test]
+fn every_spelling_of_every_province_as_standing_unit() {
+    let mut tally = Tally::default();
+    let shapes: [Shape; 2] = [Case::hold, Case::support_hold];
+    let per_province = every_spelling(&shapes, &mut tally);
+    tally.report("holds, supported holds", &per_province);
 }
 
 /// Every coast of the two-coast provinces, in each way a coast is written,

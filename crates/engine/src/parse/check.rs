@@ -30,9 +30,11 @@ pub(super) struct Problem {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(super) struct Valid {
     pub order: Order,
-    /// Valid only as an army's move by a convoy nobody spelt out: a
-    /// reading that gives way to any plain one (`A Swe - Nor` is Norway,
-    /// not North Africa by sea).
+    /// Valid only as an army's move by a convoy nobody spelt out, or as a
+    /// convoy the fleets on the board cannot make: a reading that gives
+    /// way to any plain one (`A Swe - Nor` is Norway, not North Africa by
+    /// sea; so is `F Bar C A Stp - Nor` with no fleet beyond the Barents
+    /// Sea).
     pub weak: bool,
 }
 
@@ -655,12 +657,41 @@ impl<'a> Checker<'a> {
                 ),
             ));
         }
-        valid(Order::new(
+        let order = Order::new(
             self.power,
             unit.kind,
             unit.location,
             OrderKind::Convoy { from, to },
-        ))
+        );
+        Ok(Valid {
+            order,
+            weak: !self.fleets_link(at, from, to),
+        })
+    }
+
+    /// Whether the seas that hold a fleet on the board, with `at`, link
+    /// `from` to `to` through `at`: whether this convoy could be made
+    /// this turn.
+    fn fleets_link(&self, at: Province, from: Province, to: Province) -> bool {
+        let map = self.map;
+        let fleeted = |q: Province| {
+            q == at
+                || self.terrain(q) == Terrain::Sea
+                    && self.unit_in(q).is_some_and(|u| u.kind == UnitType::Fleet)
+        };
+        // The fleeted seas joined to `at`, one step at a time.
+        let mut joined = vec![at];
+        let mut next = 0;
+        while let Some(&q) = joined.get(next) {
+            next += 1;
+            for r in map.provinces() {
+                if !joined.contains(&r) && fleeted(r) && map.fleet_adjacent_provinces(q, r) {
+                    joined.push(r);
+                }
+            }
+        }
+        let touches = |p: Province| joined.iter().any(|&q| map.fleet_adjacent_provinces(q, p));
+        touches(from) && touches(to)
     }
 
     // --- Retreats ---------------------------------------------------------

@@ -195,6 +195,8 @@ impl<P> Skel<P> {
 /// The readings of an order's shape, or where the parser got stuck.
 pub(super) struct Syntax {
     pub parses: Vec<Skel<Place>>,
+    /// Per parse: whether it splits one name in two (`splits_a_name`).
+    pub splits: Vec<bool>,
     /// The farthest token reached without a reading, and what was wanted
     /// there (`PROVINCE | VERB | END`).
     pub far: usize,
@@ -214,8 +216,13 @@ pub(super) fn parse(toks: &[Tok], names: &NameIndex, map: &Map) -> Syntax {
         cache: RefCell::new(HashMap::new()),
     };
     let parses = p.order();
+    let splits = match parses.len() {
+        0 | 1 => vec![false; parses.len()],
+        _ => parses.iter().map(|s| p.splits_a_name(s)).collect(),
+    };
     Syntax {
         parses,
+        splits,
         far: p.far.get(),
         expect: p.expect.get(),
         exhausted: p.budget.get() == 0,
@@ -535,14 +542,15 @@ impl Parser<'_> {
     }
 
     /// The unit type written at `i`, if any. A unit word followed by
-    /// another word may also begin a name (`A. Sea`: Adriatic or Aegean;
-    /// `Arm`: Armenia).
+    /// another word, or a tight hyphen and a word, may also begin a name
+    /// (`A. Sea`, `A-Sea`: Adriatic or Aegean; `Arm`: Armenia).
     fn unit_opt(&self, i: usize) -> impl Iterator<Item = (usize, Option<UnitType>)> {
+        let hyphen = self.is(i + 1, Kind::Dash) && self.t[i + 1].tight;
+        let name_follows = self.word(i + 1).is_some() || hyphen && self.word(i + 2).is_some();
         let (first, also) = match self.word(i).and_then(vocab::unit) {
-            Some(u) if !self.is(i + 1, Kind::Colon) => (
-                (i + 1, Some(u)),
-                self.word(i + 1).is_some().then_some((i, None)),
-            ),
+            Some(u) if !self.is(i + 1, Kind::Colon) => {
+                ((i + 1, Some(u)), name_follows.then_some((i, None)))
+            }
             _ => ((i, None), None),
         };
         std::iter::once(first).chain(also)
@@ -627,6 +635,36 @@ impl Parser<'_> {
         }
         self.cache.borrow_mut().insert(i, out.clone());
         out
+    }
+
+    /// Whether a parse reads one name as two places side by side, with
+    /// nothing or a tight hyphen between them, whose words together name a
+    /// province (`Mid-Atl` read as Mid - Atl, `North Atl. Ocean` as North -
+    /// Atl. Ocean). Near misses do not count: `Par Bur` is two names.
+    fn splits_a_name(&self, skel: &Skel<Place>) -> bool {
+        skel.places().windows(2).any(|pair| {
+            let (a, b) = (pair[0], pair[1]);
+            let Some(first) = self.t.iter().position(|t| t.start == a.start) else {
+                return false;
+            };
+            let gap: Vec<&Tok> = self
+                .t
+                .iter()
+                .filter(|t| t.start >= a.end && t.end <= b.start)
+                .collect();
+            let joined = match gap[..] {
+                [] => true,
+                [dash] => dash.kind == Kind::Dash && dash.tight,
+                _ => false,
+            };
+            joined
+                && self
+                    .names_at(first)
+                    .iter()
+                    .any(|(_, end, _, literal, how)| {
+                        *end == b.end && (*literal > 0 || *how != How::Fuzzy)
+                    })
+        })
     }
 
     /// Provinces in the order of their names.

@@ -38,7 +38,11 @@
 //! order, and refused, naming them, otherwise. A fleet's coast is filled
 //! in only when it can reach just one. An army's move to a province it does
 //! not border is accepted when some convoy could carry it (the adjudicator
-//! decides), but such a reading gives way to one by land.
+//! decides), but such a reading gives way to one by land; so does a convoy
+//! order the fleets on the board cannot complete (`F Bar C A Stp - Nor` is
+//! Norway, not North Africa), and a reading that splits one name in two
+//! (`F Iri S F Mid-Atl` is no support of a move from `Mid` to `Atl`: a
+//! hyphen inside a name is part of it).
 
 mod check;
 mod grammar;
@@ -257,6 +261,8 @@ impl<'a> OrderReader<'a> {
 /// slot, and the verdict.
 struct Reading {
     parse: usize,
+    /// Its parse splits one name in two (`grammar::Syntax::splits`).
+    splits: bool,
     picks: Vec<Pick>,
     result: Checked,
 }
@@ -290,14 +296,14 @@ impl<'a> Context<'a> {
 
     /// The full grammar: every reading of the text, checked.
     fn parse_full(&self, text: &str, suggest: bool) -> Result<Understood, OrderError> {
-        let parses = self.shapes(text, suggest)?;
-        self.choose(text, &parses, suggest)
+        let syntax = self.shapes(text, suggest)?;
+        self.choose(text, &syntax, suggest)
     }
 
     /// The shapes the text can have as an order, each province slot still
     /// open; refused when it has none (too long, no order's shape, a word
     /// that names no province where one should stand).
-    fn shapes(&self, text: &str, suggest: bool) -> Result<Vec<Skel<Place>>, OrderError> {
+    fn shapes(&self, text: &str, suggest: bool) -> Result<Syntax, OrderError> {
         if text.len() > MAX_ORDER_BYTES {
             return Err(OrderError::new(
                 text,
@@ -321,7 +327,7 @@ impl<'a> Context<'a> {
         if syntax.parses.is_empty() {
             return Err(self.syntax_error(text, &toks, &syntax, suggest));
         }
-        Ok(syntax.parses)
+        Ok(syntax)
     }
 
     /// Checks every reading of every parse; one meaning is followed.
@@ -332,18 +338,17 @@ impl<'a> Context<'a> {
     /// every reading. An order from the second round chosen among several
     /// provinces, or from the third, is marked as read otherwise than
     /// written.
-    fn choose(
-        &self,
-        text: &str,
-        parses: &[Skel<Place>],
-        suggest: bool,
-    ) -> Result<Understood, OrderError> {
+    fn choose(&self, text: &str, syntax: &Syntax, suggest: bool) -> Result<Understood, OrderError> {
         let mut budget = MAX_READINGS;
-        let literal = self.readings(text, parses, |p| &p.cands[..p.literal], &mut budget);
+        let parses = &syntax.parses[..];
+        let readings = |slot: fn(&Place) -> &[Province], budget: &mut usize| {
+            self.readings(text, syntax, slot, budget)
+        };
+        let literal = readings(|p| &p.cands[..p.literal], &mut budget);
         if let Some(v) = self.verdict(text, parses, &literal) {
             return v;
         }
-        let preferred = self.readings(text, parses, Place::preferred, &mut budget);
+        let preferred = readings(Place::preferred, &mut budget);
         if let Some(v) = self.verdict(text, parses, &preferred) {
             return v;
         }
@@ -355,7 +360,7 @@ impl<'a> Context<'a> {
         if !others {
             return Err(self.refusal(text, parses, &preferred, suggest));
         }
-        let all = self.readings(text, parses, |p| &p.cands, &mut budget);
+        let all = readings(|p| &p.cands, &mut budget);
         if let Some(v) = self.verdict(text, parses, &all) {
             return v.map(|u| Understood {
                 reinterpreted: true,
@@ -378,17 +383,19 @@ impl<'a> Context<'a> {
     fn readings(
         &self,
         text: &str,
-        parses: &[Skel<Place>],
+        syntax: &Syntax,
         slot: impl Fn(&Place) -> &[Province],
         budget: &mut usize,
     ) -> Vec<Reading> {
         let checker = self.checker();
         let mut readings: Vec<Reading> = Vec::new();
-        for (pi, skel) in parses.iter().enumerate() {
+        for (pi, skel) in syntax.parses.iter().enumerate() {
             let places = skel.places();
+            let splits = syntax.splits[pi];
             let refuse = |readings: &mut Vec<Reading>, text: String| {
                 readings.push(Reading {
                     parse: pi,
+                    splits,
                     picks: Vec::new(),
                     result: Err(Problem { stage: 0, text }),
                 })
@@ -433,6 +440,7 @@ impl<'a> Context<'a> {
                 let result = checker.check(&with_picks(skel, &picks));
                 readings.push(Reading {
                     parse: pi,
+                    splits,
                     picks,
                     result,
                 });
@@ -441,23 +449,23 @@ impl<'a> Context<'a> {
         readings
     }
 
-    /// The order these readings give when some are valid: the one order
-    /// (plain readings before those needing an unasked convoy), or the
-    /// ambiguity; `None` when none is valid. An order chosen among
-    /// several provinces its words may name is marked reinterpreted.
+    /// The order these readings give when some are valid: the one order,
+    /// or the ambiguity; `None` when none is valid. Readings that keep
+    /// every name whole come before those that split one in two, and
+    /// plain ones before weak ones (an unasked convoy, a convoy the
+    /// fleets on the board cannot make): those are no second meaning. An
+    /// order chosen among several provinces its words may name is marked
+    /// reinterpreted.
     fn verdict(
         &self,
         text: &str,
         parses: &[Skel<Place>],
         readings: &[Reading],
     ) -> Option<Result<Understood, OrderError>> {
-        let valid: Vec<&Reading> = readings.iter().filter(|r| r.result.is_ok()).collect();
-        let strong: Vec<&Reading> = valid
-            .iter()
-            .copied()
-            .filter(|r| r.result.as_ref().is_ok_and(|v| !v.weak))
-            .collect();
-        let pool = if strong.is_empty() { valid } else { strong };
+        let rank = |r: &Reading| (r.splits, r.result.as_ref().map(|v| v.weak).ok());
+        let valid = readings.iter().filter(|r| r.result.is_ok());
+        let best = valid.clone().map(rank).min()?;
+        let pool: Vec<&Reading> = valid.filter(|r| rank(r) == best).collect();
         let mut orders: Vec<Order> = Vec::new();
         for r in &pool {
             if let Ok(v) = &r.result {
