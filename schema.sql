@@ -272,6 +272,18 @@ CREATE TABLE IF NOT EXISTS mails_caused (
     mails     INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS mails_caused_by_sender ON mails_caused (sender, caused_at);
+-- Addresses named by someone else (SET ADDRESS, a takeover's approval):
+-- asked once a day at most to confirm (CONFIRM <token>) before they get
+-- any other mail. `seat_id`: the seat whose address becomes this one on
+-- confirmation. An address that signed on from itself is confirmed too.
+CREATE TABLE IF NOT EXISTS address_confirmations (
+    address      TEXT    PRIMARY KEY COLLATE NOCASE,
+    token        TEXT    NOT NULL UNIQUE,
+    named_by     TEXT    NOT NULL,
+    seat_id      INTEGER REFERENCES seats (id) ON DELETE SET NULL,
+    requested_at INTEGER NOT NULL,
+    confirmed_at INTEGER
+);
 -- When each target's owner was last told of guessing (once a day).
 CREATE TABLE IF NOT EXISTS sign_on_notices (
     target      TEXT    PRIMARY KEY,

@@ -422,3 +422,86 @@ fn a_web_url_must_be_http() {
     let run = j.run(&["check"], b"");
     assert!(run.ok, "{}{}", run.stdout, run.stderr);
 }
+
+// A new address confirms before it gets mail ------------------------------
+
+#[test]
+fn an_outside_address_gets_one_confirmation_request_and_nothing_else() {
+    let mut j = TestJudge::new("confirm");
+    started_game(&mut j, "a1");
+    let victim = "victim@outside.example";
+    let mut body = format!("SIGNON Fa1 {}\nSET ADDRESS {victim}\n", password('F'));
+    for k in 0..1000 {
+        body.push_str(&format!("PRESS TO F\nmessage {k}\nENDPRESS\n"));
+    }
+    let r = j.mail(&player('F'), &body);
+    assert!(r.len() <= 51, "{} mails for one mail", r.len());
+    let to_victim = to(&r, victim);
+    assert_eq!(to_victim.len(), 1, "{}", dump(&r));
+    let request = to_victim[0];
+    assert!(
+        request.subject.contains("Confirm this address"),
+        "{}",
+        request.subject
+    );
+    assert!(
+        request.body.contains(&player('F')) && request.body.contains("France in the game 'a1'"),
+        "{}",
+        request.body
+    );
+    let reply = one_to(&r, &player('F'));
+    assert!(
+        reply.body.contains("stays france@players.example"),
+        "{}",
+        reply.body
+    );
+    // Until it confirms, the game's mail goes to the old address, and the
+    // stranger gets no second request that day.
+    let r = j.mail(&player('F'), &body);
+    assert!(to(&r, victim).is_empty(), "{}", dump(&r));
+    let r = j.mail(
+        MASTER,
+        "SIGNON Ma1 mpass-secret\nBROADCAST\nhello all\nENDPRESS",
+    );
+    assert!(to(&r, victim).is_empty(), "{}", dump(&r));
+    assert_eq!(to(&r, &player('F')).len(), 1, "{}", dump(&r));
+
+    // It confirms: the address of record changes, both are told.
+    let token = request
+        .body
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("CONFIRM "))
+        .expect("a CONFIRM line")
+        .to_string();
+    let r = j.mail(victim, &format!("CONFIRM {token}"));
+    let reply = one_to(&r, victim);
+    assert!(
+        reply
+            .body
+            .contains("is now the address of record of France in 'a1'"),
+        "{}",
+        reply.body
+    );
+    assert!(!reply.body.contains(&token), "the token is not echoed");
+    assert_eq!(to(&r, &player('F')).len(), 1, "{}", dump(&r));
+    let r = j.mail(
+        MASTER,
+        "SIGNON Ma1 mpass-secret\nBROADCAST\nhello again\nENDPRESS",
+    );
+    assert_eq!(to(&r, victim).len(), 1, "{}", dump(&r));
+    // A token moves a seat once; a made-up one does nothing.
+    let r = j.mail(victim, &format!("CONFIRM {token}"));
+    assert!(
+        one_to(&r, victim)
+            .body
+            .contains("now gets the judge's mail."),
+        "{}",
+        dump(&r)
+    );
+    let r = j.mail(victim, "CONFIRM 0123456789abcdef01234567");
+    assert!(
+        one_to(&r, victim).body.contains("No confirmation waits"),
+        "{}",
+        dump(&r)
+    );
+}

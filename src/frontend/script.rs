@@ -46,6 +46,10 @@ pub enum Command {
     },
     Summary(String),
     Version,
+    /// CONFIRM <token>: the address the token was sent to wants mail.
+    Confirm {
+        token: String,
+    },
     Create {
         game: String,
         password: String,
@@ -212,7 +216,7 @@ fn password_place(words: &[&str]) -> Option<usize> {
         Some("SIGNON" | "CREATE" | "OBSERVE" | "WATCH" | "UNOBSERVE") => Some(2),
         Some("SIGN") if first(1).as_deref() == Some("ON") => Some(3),
         Some("SET") if first(1).as_deref() == Some("PASSWORD") => Some(2),
-        Some("REGISTER") => Some(1),
+        Some("REGISTER" | "CONFIRM") => Some(1),
         _ => None,
     }
 }
@@ -561,6 +565,12 @@ fn read_query(keyword: &str, args: &[&str]) -> Option<Command> {
             usage: "SUMMARY <game>",
         },
         ("VERSION", _) => Command::Version,
+        ("CONFIRM", 1) => Command::Confirm {
+            token: args[0].to_ascii_lowercase(),
+        },
+        ("CONFIRM", _) => Command::Malformed {
+            usage: "CONFIRM <token>, as the judge's mail asking for it gave it",
+        },
         // njudge's other word for GET.
         ("SEND", 1) => Command::Get(args[0].to_ascii_lowercase()),
         ("SEND", 2) if args[0].eq_ignore_ascii_case("ME") => {

@@ -181,7 +181,8 @@ impl Outgoing {
     }
 }
 
-fn random_token() -> String {
+/// A token no one can guess (Message-IDs, confirmations).
+pub fn random_token() -> String {
     let mut bytes = [0u8; 12];
     OsRng.fill_bytes(&mut bytes);
     bytes.iter().map(|b| format!("{b:02x}")).collect()
@@ -640,6 +641,7 @@ fn dispatch(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
             cmd::info::get_map(s, line, game.as_deref(), phase.as_deref())?
         }
         Command::Version => cmd::info::version(s, line),
+        Command::Confirm { token } => cmd::confirm::confirm(s, line, token)?,
         Command::List(game) => cmd::info::list(s, line, game.as_deref())?,
         Command::History { game, from, to } => {
             cmd::info::history(s, line, game, from.as_deref(), to.as_deref())?

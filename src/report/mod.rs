@@ -255,9 +255,11 @@ pub mod title {
     /// need a player".
     pub const NEEDS_A_PLAYER: &str = "needs a player";
     pub const NEED_A_PLAYER: &str = "need a player";
+    /// To an address named by someone else, before anything else.
+    pub const CONFIRM_ADDRESS: &str = "Confirm this address";
 
     /// The titles that begin a subject's title.
-    pub const BEGINNINGS: [&str; 20] = [
+    pub const BEGINNINGS: [&str; 21] = [
         RESULTS,
         REPLY,
         REMINDER,
@@ -278,6 +280,7 @@ pub mod title {
         ABSENCE,
         PRE_ORDERS,
         YOU_MAY_TAKE_OVER,
+        CONFIRM_ADDRESS,
     ];
     /// The titles that are the whole title.
     pub const WHOLE: [&str; 2] = [PAUSED, RESUMED];

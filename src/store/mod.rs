@@ -154,8 +154,9 @@ pub const MIGRATIONS: &[&str] = &[
          over       INTEGER NOT NULL CHECK (over IN (0, 1)), \
          updated_at INTEGER NOT NULL);",
     // 8 -> 9: sign-on failures and locks per sender (a guesser locks out
-    // only itself), the owners' once-a-day notices, and the mails each
-    // sender's mails caused (new tables: `schema.sql` makes them). The old rows are
+    // only itself), the owners' once-a-day notices, the mails each
+    // sender's mails caused, and addresses asked to confirm (new tables:
+    // `schema.sql` makes them). The old rows are
     // an hour's worth of counts: dropped, `schema.sql` makes the tables.
     "DROP INDEX IF EXISTS sign_on_failures_by_target; \
      DROP TABLE IF EXISTS sign_on_failures; \

@@ -190,3 +190,107 @@ pub fn record_mails_caused(conn: &Connection, sender: &str, mails: i64, now: i64
     }
     Ok(())
 }
+
+/// Whether mail may go to `address` on someone else's word: it signed on
+/// with a password (a seat, an observer's place, a game's Master) or
+/// confirmed it wants the judge's mail.
+pub fn address_confirmed(conn: &Connection, address: &str) -> Result<bool> {
+    let confirmed: bool = conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM address_confirmations \
+                        WHERE address = ?1 AND confirmed_at IS NOT NULL)",
+        [address],
+        |r| r.get(0),
+    )?;
+    Ok(confirmed || is_known_address(conn, address)?)
+}
+
+/// Records that `address` wants the judge's mail (it signed on from
+/// itself, or sent its CONFIRM).
+pub fn mark_address_confirmed(conn: &Connection, address: &str, now: i64) -> Result<()> {
+    conn.execute(
+        "UPDATE address_confirmations SET confirmed_at = ?2 \
+         WHERE address = ?1 AND confirmed_at IS NULL",
+        params![address, now],
+    )?;
+    Ok(())
+}
+
+/// A request to confirm `address`, named by `named_by` (for `seat_id`'s
+/// address, if any): its token, and whether to mail it now (at most once
+/// a day to one address; a later request in the day takes the same token
+/// and replaces what it was for).
+pub struct ConfirmationRequest {
+    pub token: String,
+    pub mail_now: bool,
+}
+
+pub fn request_confirmation(
+    conn: &Connection,
+    address: &str,
+    named_by: &str,
+    seat_id: Option<i64>,
+    fresh_token: &str,
+    now: i64,
+) -> Result<ConfirmationRequest> {
+    let asked: Option<(String, i64)> = conn
+        .query_row(
+            "SELECT token, requested_at FROM address_confirmations WHERE address = ?1",
+            [address],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?;
+    if let Some((token, _)) = asked.filter(|(_, at)| *at > now - ONCE_A_DAY) {
+        conn.execute(
+            "UPDATE address_confirmations SET named_by = ?2, seat_id = ?3 WHERE address = ?1",
+            params![address, named_by, seat_id],
+        )?;
+        return Ok(ConfirmationRequest {
+            token,
+            mail_now: false,
+        });
+    }
+    conn.execute(
+        "INSERT INTO address_confirmations (address, token, named_by, seat_id, requested_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5) \
+         ON CONFLICT (address) DO UPDATE SET token = excluded.token, \
+             named_by = excluded.named_by, seat_id = excluded.seat_id, \
+             requested_at = excluded.requested_at",
+        params![address, fresh_token, named_by, seat_id, now],
+    )?;
+    Ok(ConfirmationRequest {
+        token: fresh_token.to_string(),
+        mail_now: true,
+    })
+}
+
+/// What a CONFIRM answered: the address, and the seat it was named for.
+pub struct Confirmed {
+    pub address: String,
+    pub seat_id: Option<i64>,
+    pub named_by: String,
+}
+
+/// Confirms the address `token` was sent to, if any (the seat it was
+/// named for is forgotten: a token works once).
+pub fn confirm_token(conn: &Connection, token: &str, now: i64) -> Result<Option<Confirmed>> {
+    let found: Option<(String, Option<i64>, String)> = conn
+        .query_row(
+            "SELECT address, seat_id, named_by FROM address_confirmations WHERE token = ?1",
+            [token],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .optional()?;
+    let Some((address, seat_id, named_by)) = found else {
+        return Ok(None);
+    };
+    conn.execute(
+        "UPDATE address_confirmations SET confirmed_at = coalesce(confirmed_at, ?2), \
+             seat_id = NULL WHERE token = ?1",
+        params![token, now],
+    )?;
+    Ok(Some(Confirmed {
+        address,
+        seat_id,
+        named_by,
+    }))
+}

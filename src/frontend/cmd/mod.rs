@@ -1,6 +1,7 @@
 //! The commands of the mail language, by concept.
 
 pub mod absence;
+pub mod confirm;
 pub mod create;
 pub mod draw;
 pub mod info;

@@ -152,6 +152,43 @@ fn player_address(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), St
         return Ok(());
     };
     let new = addr.addr_spec();
+    if new.eq_ignore_ascii_case(&seat.address) {
+        s.reply
+            .ok(line, format!("Your address of record is {new} already."));
+        return Ok(());
+    }
+    // The address this mail came from was confirmed by the sign-on; any
+    // other must say it wants the judge's mail first.
+    let from_it = new.eq_ignore_ascii_case(&s.sender());
+    if !from_it && !store::address_confirmed(s.tx, &new)? {
+        let game = s.signed.as_ref().map(|g| g.game().clone());
+        let (game_id, game_name) = game.map_or((None, String::new()), |g| (Some(g.id), g.name));
+        let power = crate::game::power_of(&seat).map_or("", |p| p.name());
+        let asked = super::confirm::ask(
+            s,
+            &new,
+            super::confirm::Naming {
+                by: &seat.address,
+                why: format!("as the address of {power} in the game '{game_name}'"),
+                seat_id: Some(seat.id),
+                game_id,
+            },
+        )?;
+        let sent = if asked.mailed {
+            "The judge has mailed it a line CONFIRM <token> to send back"
+        } else {
+            "It was asked today already, and must answer that mail (a line CONFIRM <token>)"
+        };
+        s.reply.ok(
+            line,
+            format!(
+                "{new} is new to this judge. {sent}; until it does, your address of record \
+                 stays {} and {new} gets nothing else.",
+                seat.address
+            ),
+        );
+        return Ok(());
+    }
     store::set_player_address(s.tx, seat.id, &new)?;
     // SET ZONE is kept by address: the new one sees deadlines as before.
     store::carry_zone(s.tx, &seat.address, &new)?;

@@ -72,6 +72,8 @@ fn check_guarded(
         }
     }
     if s.credentials.check(password, guarded.hash) {
+        // Signing on from an address confirms it wants the judge's mail.
+        store::mark_address_confirmed(s.tx, &sender, s.now)?;
         return Ok(true);
     }
     s.reply.refuse(line, FAILED);

@@ -307,26 +307,53 @@ fn approve(
         .insert(power.upper().to_string(), address.clone());
     store::set_game_settings(s.tx, game.id, &serde_json::to_string(&settings)?)?;
     let sign_on = format!("SIGNON {}{} <password>", power.initial(), game.name);
-    let subject = s.subject(
-        &game.name,
-        None,
-        &format!("{} {}", title::YOU_MAY_TAKE_OVER, power.name()),
-    );
-    s.send(
-        vec![address.clone()],
-        subject,
-        format!(
-            "The Master of '{}' has approved you to take over {}. Mail {sign_on}, with a \
-             password of your choice, from this address.\n",
-            game.name,
-            power.name()
-        ),
-        Some(game.id),
-    );
+    let told = if store::address_confirmed(s.tx, &address)? {
+        let subject = s.subject(
+            &game.name,
+            None,
+            &format!("{} {}", title::YOU_MAY_TAKE_OVER, power.name()),
+        );
+        s.send(
+            vec![address.clone()],
+            subject,
+            format!(
+                "The Master of '{}' has approved you to take over {}. Mail {sign_on}, with a \
+                 password of your choice, from this address.\n",
+                game.name,
+                power.name()
+            ),
+            Some(game.id),
+        );
+        "told so by mail"
+    } else {
+        // A new address hears only why it was named, once a day: signing
+        // on from it (or CONFIRM) is its answer.
+        let by = game.master_address.clone().unwrap_or_else(|| s.sender());
+        let asked = super::confirm::ask(
+            s,
+            &address,
+            super::confirm::Naming {
+                by: &by,
+                why: format!(
+                    "as the Master of '{}', to take over {} there: to do so, mail {sign_on}, \
+                     with a password of your choice, from this address",
+                    game.name,
+                    power.name()
+                ),
+                seat_id: None,
+                game_id: Some(game.id),
+            },
+        )?;
+        if asked.mailed {
+            "told so by mail"
+        } else {
+            "it was mailed about this judge today already, and is not mailed again today"
+        }
+    };
     s.reply.ok(
         line,
         format!(
-            "{address} may take {} over with {sign_on} (told so by mail).",
+            "{address} may take {} over with {sign_on} ({told}).",
             power.name()
         ),
     );
