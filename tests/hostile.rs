@@ -318,9 +318,7 @@ fn a_private_games_state_goes_only_to_its_members() {
 
 // The web server holds under slow and idle clients ----------------------
 
-#[path = "common/web.rs"]
-#[allow(dead_code)]
-mod web;
+use common::web;
 
 /// A connection to `addr` from the loopback address `from` (127.0.0.x),
 /// that has sent `sent` and then says nothing more.
