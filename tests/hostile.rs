@@ -280,10 +280,18 @@ fn press_quoting_the_senders_sign_on_sends_no_password() {
     for m in &r {
         assert!(!m.raw.contains(&secret), "{}", m.raw);
     }
-    // Nor the archive a reader may fetch later.
+    // Nor the archive a reader may fetch later, by mail or on the web.
     let r = j.mail("reader@outside.example", "HISTORY q1");
     assert!(!r[0].raw.contains(&secret), "{}", r[0].raw);
     assert!(r[0].body.contains("SIGNON Eq1 ****"), "{}", r[0].body);
+    let run = j.run(&["archive", "--rebuild"], b"");
+    assert!(run.ok, "{}", run.stderr);
+    let page = std::fs::read_to_string(j.dir.join("var/www/q1/index.html")).unwrap();
+    assert!(page.contains("SIGNON Eq1 ****"), "the press is published");
+    for file in ["index.html", "feed.atom", "game.json"] {
+        let text = std::fs::read_to_string(j.dir.join("var/www/q1").join(file)).unwrap();
+        assert!(!text.contains(&secret), "{file} holds the password");
+    }
 }
 
 #[test]

@@ -24,6 +24,11 @@ pub struct Naming<'a> {
     /// The seat whose address it becomes on confirmation.
     pub seat_id: Option<i64>,
     pub game_id: Option<i64>,
+    /// The mail's subject, when it is more than a request (a takeover's
+    /// approval); else "Confirm this address".
+    pub subject: Option<String>,
+    /// What the address may do besides CONFIRM (a takeover: sign on).
+    pub or_else: Option<String>,
 }
 
 /// Asks `address` to confirm it wants the judge's mail.
@@ -33,19 +38,23 @@ pub fn ask(s: &mut Session<'_>, address: &str, naming: Naming<'_>) -> Result<Ask
         why,
         seat_id,
         game_id,
+        subject,
+        or_else,
     } = naming;
     let request =
         store::request_confirmation(s.tx, address, named_by, seat_id, &random_token(), s.now)?;
     if request.mail_now {
+        let or_else = or_else.map(|o| format!("{o}, or ")).unwrap_or_default();
         let body = format!(
             "{named_by} gave this address ({address}) to the Diplomacy judge {why}.\n\n\
              The judge sends this address nothing else until it says it wants the judge's \
-             mail. To say so, reply to this mail with this one line:\n\n    CONFIRM {}\n\n\
+             mail: {or_else}reply to this mail with this one line:\n\n    CONFIRM {}\n\n\
              If you did not expect this mail, ignore it: you will hear nothing more. (The \
              judge asks an address at most once a day.)\n",
             request.token
         );
-        let subject = format!("{}: {}", s.code(), title::CONFIRM_ADDRESS);
+        let subject =
+            subject.unwrap_or_else(|| format!("{}: {}", s.code(), title::CONFIRM_ADDRESS));
         s.send(vec![address.to_string()], subject, body, game_id);
     }
     Ok(Asked {

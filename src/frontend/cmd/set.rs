@@ -172,6 +172,8 @@ fn player_address(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), St
                 why: format!("as the address of {power} in the game '{game_name}'"),
                 seat_id: Some(seat.id),
                 game_id,
+                subject: None,
+                or_else: None,
             },
         )?;
         let sent = if asked.mailed {

@@ -307,21 +307,22 @@ fn approve(
         .insert(power.upper().to_string(), address.clone());
     store::set_game_settings(s.tx, game.id, &serde_json::to_string(&settings)?)?;
     let sign_on = format!("SIGNON {}{} <password>", power.initial(), game.name);
+    let subject = s.subject(
+        &game.name,
+        None,
+        &format!("{} {}", title::YOU_MAY_TAKE_OVER, power.name()),
+    );
+    let approved = format!(
+        "The Master of '{}' has approved you to take over {}. Mail {sign_on}, with a \
+         password of your choice, from this address.",
+        game.name,
+        power.name()
+    );
     let told = if store::address_confirmed(s.tx, &address)? {
-        let subject = s.subject(
-            &game.name,
-            None,
-            &format!("{} {}", title::YOU_MAY_TAKE_OVER, power.name()),
-        );
         s.send(
             vec![address.clone()],
             subject,
-            format!(
-                "The Master of '{}' has approved you to take over {}. Mail {sign_on}, with a \
-                 password of your choice, from this address.\n",
-                game.name,
-                power.name()
-            ),
+            format!("{approved}\n"),
             Some(game.id),
         );
         "told so by mail"
@@ -335,13 +336,14 @@ fn approve(
             super::confirm::Naming {
                 by: &by,
                 why: format!(
-                    "as the Master of '{}', to take over {} there: to do so, mail {sign_on}, \
-                     with a password of your choice, from this address",
+                    "as the Master of '{}', to take over {} there.\n\n{approved}",
                     game.name,
                     power.name()
                 ),
                 seat_id: None,
                 game_id: Some(game.id),
+                subject: Some(subject),
+                or_else: Some(format!("signing on with {sign_on} says so")),
             },
         )?;
         if asked.mailed {
