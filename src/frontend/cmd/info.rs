@@ -278,16 +278,24 @@ pub fn history(
         return Ok(());
     };
     let zone = super::when::writer_zone(s)?;
-    let bound = |text: Option<&str>, default: i64| -> Result<i64, String> {
+    use super::when::{read_date_at, DayTime, Toward};
+    // FROM a day is from its start, TO a day to its end.
+    let bound = |text: Option<&str>, default: i64, untimed| -> Result<i64, String> {
         match text {
             None => Ok(default),
-            Some(t) => super::when::read_date(t, s.now, zone, super::when::Toward::Past)
-                .ok_or_else(|| {
-                format!("'{t}' is not a date: write it like 2026-11-24, 2026-11-24 20:00, Nov 24 or Thu")
+            Some(t) => read_date_at(t, s.now, zone, Toward::Past, untimed).ok_or_else(|| {
+                format!(
+                    "'{t}' is not a date: write it like 2026-11-24, 2026-11-24 20:00, \
+                     Nov 24, Nov 24, 2026 or Thu"
+                )
             }),
         }
     };
-    let (from, to) = match (bound(from, i64::MIN), bound(to, i64::MAX)) {
+    let bounds = (
+        bound(from, i64::MIN, DayTime::Start),
+        bound(to, i64::MAX, DayTime::End),
+    );
+    let (from, to) = match bounds {
         (Ok(f), Ok(t)) => (f, t),
         (Err(e), _) | (_, Err(e)) => {
             s.reply.refuse(line, e);

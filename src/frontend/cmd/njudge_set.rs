@@ -240,33 +240,25 @@ pub fn njudge_schedule(what: &str, rest: &str) -> Result<String, String> {
     }
 }
 
-/// Without a schedule, the judge's MIN is njudge's NEXT, not its MIN: the
-/// reply says so.
-pub fn min_note(no_schedule: bool, upper: &[String]) -> &'static str {
-    if no_schedule && upper.iter().any(|w| w == "MIN") {
-        " (MIN without a schedule: the hours from a phase's start to its deadline, \
-         njudge's NEXT.)"
+/// MIN without a cron line is njudge's, not the judge's: the reply says
+/// what it does.
+pub fn min_note(njudge: bool, upper: &[String]) -> &'static str {
+    if njudge && upper.iter().any(|w| w == "MIN") {
+        " (njudge's MIN: no phase is processed before those hours have passed since \
+         it started, not even when every order is in; the deadline is never sooner. \
+         NEXT <hours> sets the time to the deadline.)"
     } else {
         ""
     }
 }
 
 /// njudge's deadline words in `SET MOVE|RETREAT|ADJUST` that the judge
-/// has no word for (CLOCK, DELAY, DAYS, and MIN beside NEXT, where it is
-/// njudge's least time between phases): what the judge writes instead.
+/// has no word for (CLOCK, DELAY, DAYS): what the judge writes instead.
 fn schedule_refusal(what: &str, rest: &str) -> Option<String> {
     let upper: Vec<String> = rest
         .split_whitespace()
         .map(|w| w.to_ascii_uppercase())
         .collect();
-    let has = |word: &str| upper.iter().any(|w| w == word);
-    if has("NEXT") && has("MIN") {
-        return Some(format!(
-            "njudge's MIN (the least time between two phases) is not offered by this \
-             judge, and its MIN is njudge's NEXT: write SET {what} MIN <hours> GRACE \
-             <hours> for deadlines <hours> after the phase starts. Nothing was changed."
-        ));
-    }
     let njudge = upper
         .iter()
         .find(|w| ["CLOCK", "DELAY", "DAYS"].contains(&w.as_str()))?;
@@ -281,14 +273,10 @@ fn schedule_refusal(what: &str, rest: &str) -> Option<String> {
 
 /// njudge writes hours with decimals (`MIN 12.00`, `GRACE 48.0`): whole
 /// hours read as the judge's whole numbers; other words stay as they are.
-///
-/// njudge's NEXT (hours from the phase's start to its deadline) is the
-/// judge's MIN.
 fn whole_hours(rest: &str) -> String {
     let words: Vec<String> = rest
         .split_whitespace()
         .map(|w| match w.split_once('.') {
-            _ if w.eq_ignore_ascii_case("NEXT") => "MIN".to_string(),
             Some((hours, zeros))
                 if !hours.is_empty()
                     && hours.chars().all(|c| c.is_ascii_digit())
