@@ -245,6 +245,8 @@ pub mod title {
     pub const PRE_ORDERS: &str = "Pre-orders";
     /// Followed by the power: "You may take over England".
     pub const YOU_MAY_TAKE_OVER: &str = "You may take over";
+    /// Followed by the power: "The Master acts for England" (BECOME).
+    pub const MASTER_ACTS_FOR: &str = "The Master acts for";
     /// PAUSE, RESUME: the whole title.
     pub const PAUSED: &str = "paused";
     pub const RESUMED: &str = "resumed";
@@ -256,7 +258,7 @@ pub mod title {
     pub const NEED_A_PLAYER: &str = "need a player";
 
     /// The titles that begin a subject's title.
-    pub const BEGINNINGS: [&str; 20] = [
+    pub const BEGINNINGS: [&str; 21] = [
         RESULTS,
         REPLY,
         REMINDER,
@@ -277,6 +279,7 @@ pub mod title {
         ABSENCE,
         PRE_ORDERS,
         YOU_MAY_TAKE_OVER,
+        MASTER_ACTS_FOR,
     ];
     /// The titles that are the whole title.
     pub const WHOLE: [&str; 2] = [PAUSED, RESUMED];
