@@ -19,8 +19,61 @@ pub enum NjudgeSet {
 pub fn read(what: &str, rest: &str) -> Option<NjudgeSet> {
     alias(what, rest)
         .or_else(|| press_form(what, rest))
+        .or_else(|| rule_option(&words_of(what, rest)))
         .or_else(|| not_kept(&words_of(what, rest)))
         .or_else(|| not_kept(what))
+}
+
+/// njudge's rule options (set before a game starts, in its variants):
+/// what this judge plays instead. Where it already plays as the option
+/// says, the reply says so; nothing is changed either way.
+fn rule_option(key: &str) -> Option<NjudgeSet> {
+    // SET NOT VARIANT <option>: an optional rule removed.
+    if key.starts_with("NOTVARIANT") {
+        return Some(NjudgeSet::Refuse(
+            "This judge's variants have no optional rules to remove: each is played as \
+             the rulebook says, chosen at CREATE. Nothing was changed.",
+        ));
+    }
+    let centres = |word: &str| {
+        ["CENTRE", "CENTRES", "CENTER", "CENTERS"]
+            .iter()
+            .any(|c| key == format!("{word}{c}"))
+    };
+    let set = if centres("HOME") {
+        NjudgeSet::Answer(
+            "Builds are made only in the power's own home centres on this judge, as the \
+             rulebook says: already so.",
+        )
+    } else if centres("ANY") || centres("ONE") {
+        NjudgeSet::Refuse(
+            "Builds are made only in the power's own home centres on this judge, as the \
+             rulebook says: building in other centres is not offered. Nothing was changed.",
+        )
+    } else {
+        match key {
+            "STRICTCONVOY" => NjudgeSet::Answer(
+                "Convoy orders are always checked against the map here: one that cannot \
+                 succeed (an army inland, no chain of seas, a fleet on a coast) is refused \
+                 with the reason when it is given. Already so.",
+            ),
+            "NOSTRICTCONVOY" => NjudgeSet::Refuse(
+                "Convoy orders are always checked against the map here, and one that \
+                 cannot succeed is refused with the reason: that cannot be turned off. \
+                 Nothing was changed.",
+            ),
+            "NOAUTODISBAND" => NjudgeSet::Answer(
+                "A dislodged unit may retreat on this judge, as the rulebook says: \
+                 already so.",
+            ),
+            "AUTODISBAND" => NjudgeSet::Refuse(
+                "A dislodged unit may retreat on this judge, as the rulebook says: \
+                 disbanding it at once is not offered. Nothing was changed.",
+            ),
+            _ => return None,
+        }
+    };
+    Some(set)
 }
 
 /// `what` and the words of `rest`, upper-cased and run together: njudge
