@@ -192,7 +192,7 @@ fn is_clear(line: &str) -> bool {
 /// used.
 fn stored_text(phase: Phase, power: &str, lines: &[String], (cleared, kept): (usize, usize)) -> String {
     let cleared_text = match cleared {
-        0 => format!("Pre-orders for {phase} cleared: none was stored for {power}."),
+        0 => format!("Pre-orders for {phase} cleared: none is stored for {power}."),
         n => format!(
             "Pre-orders for {phase} cleared: the {n} line(s) stored before for {power} are \
              removed."
@@ -201,16 +201,19 @@ fn stored_text(phase: Phase, power: &str, lines: &[String], (cleared, kept): (us
     if lines.is_empty() {
         return cleared_text;
     }
-    let before = match (cleared, kept) {
-        (0, 0) => String::new(),
-        (0, n) => format!("They are added after the {n} line(s) stored before for {phase}. "),
-        _ => format!("{cleared_text} "),
+    let (first, added) = match (cleared, kept) {
+        (0, 0) => (String::new(), String::new()),
+        (0, n) => (
+            String::new(),
+            format!("They are added after the {n} line(s) stored before for {phase}. "),
+        ),
+        _ => (format!("{cleared_text}\n"), String::new()),
     };
     let shown: Vec<String> = lines.iter().map(|l| format!("\n    {l}")).collect();
     format!(
-        "Stored for {} for {power}:{}\n{before}They are entered when that phase begins, \
-         if it does; each is checked against the position then, and you are mailed which \
-         were entered.",
+        "{first}Stored for {} for {power}:{}\n{added}They are entered when that phase \
+         begins, if it does; each is checked against the position then, and you are mailed \
+         which were entered.",
         phase_words(phase),
         shown.concat()
     )
