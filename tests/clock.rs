@@ -768,17 +768,17 @@ fn njudge_min_and_start_hold_a_phase_back() {
     let mails = w.mail_at(
         t(1, 19),
         MASTER,
-        &format!("SIGNON Mhold {MASTER_PW}
-SET START 2026-11-05 12:00"),
+        &format!("SIGNON Mhold {MASTER_PW}\nSET START 2026-11-05 12:00"),
     );
-    let reply = &one(&mails, MASTER, "").body;
+    let reply = &one(&mails, MASTER, "orders").body;
     assert!(
         reply.contains(
-            "F1901M is not processed before Thu Nov 05 2026 12:00 UTC, not even when every              order is in. The deadline stays Fri Nov 06 2026 18:00 UTC"
+            "F1901M is not processed before Thu Nov 05 2026 12:00 UTC, not even when every \
+             order is in. The deadline stays Fri Nov 06 2026 18:00 UTC"
         ),
         "{reply}"
     );
-    one(&mails, &player('F'), "Deadline changed");
+    one(&mails, &player('F'), "Settings changed");
     for (p, _) in POWERS {
         w.post_orders("hold", p, holds(p));
     }

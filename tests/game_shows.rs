@@ -248,7 +248,11 @@ fn draw_votes_count_for_one_phase() {
     assert!(!fall.contains("declared a draw"), "{fall}");
     // Everyone votes in one phase: the draw passes.
     votes(&mut j, "dias", &all);
-    let next = j.export("dias")["phases"].as_array().unwrap().last().unwrap()["phase"]
+    let next = j.export("dias")["phases"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()["phase"]
         .as_str()
         .unwrap()
         .to_string();
@@ -301,11 +305,16 @@ fn a_draw_of_named_powers_when_the_master_sets_nodias() {
     votes(&mut j, "named", &draw);
     let r = as_power(&mut j, "named", 'T', "SET DRAW AEF");
     assert!(
-        r.body.contains("It approves any part of the list that includes you"),
+        r.body
+            .contains("It approves any part of the list that includes you"),
         "{}",
         r.body
     );
-    let next = j.export("named")["phases"].as_array().unwrap().last().unwrap()["phase"]
+    let next = j.export("named")["phases"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()["phase"]
         .as_str()
         .unwrap()
         .to_string();

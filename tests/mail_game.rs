@@ -268,7 +268,11 @@ fn a_whole_game_by_mail() {
     );
     assert!(rep.has_line("Army Venice HOLD."), "{}", rep.body);
     assert!(rep.has_line("Fleet Naples -> Ionian Sea."));
-    let set = rep.body.split("Orders for Italy").nth(1).unwrap_or_default();
+    let set = rep
+        .body
+        .split("Orders for Italy")
+        .nth(1)
+        .unwrap_or_default();
     assert!(!set.contains("Tyrolia"), "{}", rep.body);
     assert!(!rep.body.contains("Piedmont"), "{}", rep.body);
     assert!(

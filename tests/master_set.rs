@@ -258,7 +258,8 @@ fn a_deadline_that_has_passed_or_comes_too_soon_is_refused_with_the_earliest_all
         "SET GRACE 2026-11-06 12:00\nSET START 2026-11-01 12:00",
     );
     assert!(
-        r[0].body.contains("The end of grace cannot be Fri Nov 06 2026 12:00 UTC")
+        r[0].body
+            .contains("The end of grace cannot be Fri Nov 06 2026 12:00 UTC")
             && r[0].body.contains(
                 "SET START holds S1901M back until a time to come; Sun Nov 01 2026 12:00 UTC \
                  has passed. Nothing was changed."

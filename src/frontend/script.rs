@@ -273,11 +273,49 @@ pub fn read_script(lines: &[String]) -> Vec<Line> {
 /// The words that begin a setting after SET (the judge's and njudge's):
 /// after a comma, one begins another setting of the same line.
 const SETTING_WORDS: [&str; 44] = [
-    "WAIT", "NOWAIT", "ABSENCE", "NOABSENCE", "HOLIDAY", "VACATION", "DRAW", "NODRAW",
-    "CONCEDE", "NOCONCEDE", "MAPS", "ZONE", "DEADLINE", "GRACE", "START", "MOVE", "MOVES",
-    "RETREAT", "ADJUST", "BUILDS", "NMR", "NONMR", "CD", "NOCD", "WHITE", "GREY", "GRAY",
-    "WHITE/GREY", "GREY/WHITE", "PRESS", "NOPRESS", "PARTIAL", "NOPARTIAL", "OBSERVER",
-    "DIAS", "NODIAS", "TAKEOVER", "PRIVATE", "PUBLIC", "FAKE", "NOFAKE", "NO", "STRICT",
+    "WAIT",
+    "NOWAIT",
+    "ABSENCE",
+    "NOABSENCE",
+    "HOLIDAY",
+    "VACATION",
+    "DRAW",
+    "NODRAW",
+    "CONCEDE",
+    "NOCONCEDE",
+    "MAPS",
+    "ZONE",
+    "DEADLINE",
+    "GRACE",
+    "START",
+    "MOVE",
+    "MOVES",
+    "RETREAT",
+    "ADJUST",
+    "BUILDS",
+    "NMR",
+    "NONMR",
+    "CD",
+    "NOCD",
+    "WHITE",
+    "GREY",
+    "GRAY",
+    "WHITE/GREY",
+    "GREY/WHITE",
+    "PRESS",
+    "NOPRESS",
+    "PARTIAL",
+    "NOPARTIAL",
+    "OBSERVER",
+    "DIAS",
+    "NODIAS",
+    "TAKEOVER",
+    "PRIVATE",
+    "PUBLIC",
+    "FAKE",
+    "NOFAKE",
+    "NO",
+    "STRICT",
     "AUTO",
 ];
 
@@ -303,7 +341,12 @@ fn several_settings(text: &str) -> Option<Vec<String>> {
             _ => settings.push(piece.trim().to_string()),
         }
     }
-    (settings.len() > 1).then(|| settings.iter().map(|p| format!("SET {}", p.trim())).collect())
+    (settings.len() > 1).then(|| {
+        settings
+            .iter()
+            .map(|p| format!("SET {}", p.trim()))
+            .collect()
+    })
 }
 
 /// What a line does to an open `PHASE` or `IF` block.
@@ -414,9 +457,7 @@ fn read_njudge_block(lines: &[String], i: usize, words: &[&str]) -> Option<(Comm
             return Some((not_offered(Njudge::PostalPress, held), after));
         }
         ["I", "AM", "ALSO", ..] | ["IAMALSO", ..] => Njudge::AmAlso,
-        ["INFO", "PLAYER", ..] | ["INFOPLAYER", ..] | ["GET", "DEDICATION"] => {
-            Njudge::PlayerRecord
-        }
+        ["INFO", "PLAYER", ..] | ["INFOPLAYER", ..] | ["GET", "DEDICATION"] => Njudge::PlayerRecord,
         ["FORCE", "BEGIN"] => Njudge::ForceBegin,
         ["BECOME", "MASTER"] => Njudge::BecomeMaster,
         ["LIST", "FULL"] => Njudge::ListFull,

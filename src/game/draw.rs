@@ -115,8 +115,14 @@ mod tests {
             )
         };
         // Austria, England, France.
-        assert_eq!(decide([&[a, e, f], &[a, e, f], &[a, e, f]]), Some(vec![a, e, f]));
-        assert_eq!(decide([&[a, e, f], &[a, e, f], &[a, e]]), Some(vec![a, e, f]));
+        assert_eq!(
+            decide([&[a, e, f], &[a, e, f], &[a, e, f]]),
+            Some(vec![a, e, f])
+        );
+        assert_eq!(
+            decide([&[a, e, f], &[a, e, f], &[a, e]]),
+            Some(vec![a, e, f])
+        );
         assert_eq!(decide([&[a, e], &[a, e, f], &[a, e]]), Some(vec![a, e]));
         assert_eq!(decide([&[a, e], &[a, e], &[a, e, f]]), None);
         // France and England concede to Austria; Austria's NO DRAW is a

@@ -370,7 +370,9 @@ fn end_of_game(
     };
     if let Some(drawn) = draw::agreed(&alive, vote_of, !settings.nodias) {
         // A draw of one player is the others' concession (njudge).
-        if let Some(winner) = alive.iter().find(|b| b.iter().all(|p| drawn.contains(p)))
+        if let Some(winner) = alive
+            .iter()
+            .find(|b| b.iter().all(|p| drawn.contains(p)))
             .filter(|b| b.len() == drawn.len())
         {
             return Some(format!(

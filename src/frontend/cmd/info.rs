@@ -44,7 +44,11 @@ pub fn help(s: &mut Session<'_>, line: &Line) {
 const NJUDGE_FILES: [(&str, &str, &str); 5] = [
     ("index", "help", "every command"),
     ("guide", "info", "what this judge is and how to begin"),
-    ("absence", "deadlines", "absences (SET ABSENCE), with deadlines"),
+    (
+        "absence",
+        "deadlines",
+        "absences (SET ABSENCE), with deadlines",
+    ),
     ("draws", "rules", "draws and concessions, with the rules"),
     ("house.rules", "rules", "the rules this judge plays by"),
 ];
@@ -87,10 +91,9 @@ pub fn get(s: &mut Session<'_>, line: &Line, name: &str) {
     }
     match help_file(s, name) {
         Some(text) => s.reply.ok(line, text.trim_end()),
-        None if name == "package" => s.reply.refuse(
-            line,
-            njudge_file_answer(name).unwrap_or_default(),
-        ),
+        None if name == "package" => s
+            .reply
+            .refuse(line, njudge_file_answer(name).unwrap_or_default()),
         None => match njudge_file_answer(name) {
             Some(text) => s.reply.ok(line, text),
             None => {

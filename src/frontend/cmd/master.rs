@@ -256,7 +256,11 @@ pub fn rollback(s: &mut Session<'_>, line: &Line, phase: Option<&str>) -> Result
 fn read_power(text: &str) -> Option<Power> {
     let word = text.trim();
     Power::parse(word).or_else(|| {
-        let starts = |p: &Power| p.name().to_ascii_lowercase().starts_with(&word.to_ascii_lowercase());
+        let starts = |p: &Power| {
+            p.name()
+                .to_ascii_lowercase()
+                .starts_with(&word.to_ascii_lowercase())
+        };
         (word.len() >= 3).then(|| Power::ALL.into_iter().find(starts))?
     })
 }
@@ -266,9 +270,7 @@ fn power_named(s: &mut Session<'_>, line: &Line, text: &str) -> Option<Power> {
     if p.is_none() {
         s.reply.refuse(
             line,
-            format!(
-                "'{text}' is not a power: name it (France, or Fra) or give its initial (F)."
-            ),
+            format!("'{text}' is not a power: name it (France, or Fra) or give its initial (F)."),
         );
     }
     p

@@ -190,7 +190,12 @@ fn is_clear(line: &str) -> bool {
 /// What the reply says of a block stored: the lines, what became of those
 /// stored before (`cleared` by its CLEAR, or `kept`), and when they are
 /// used.
-fn stored_text(phase: Phase, power: &str, lines: &[String], (cleared, kept): (usize, usize)) -> String {
+fn stored_text(
+    phase: Phase,
+    power: &str,
+    lines: &[String],
+    (cleared, kept): (usize, usize),
+) -> String {
     let cleared_text = match cleared {
         0 => format!("Pre-orders for {phase} cleared: none is stored for {power}."),
         n => format!(

@@ -294,7 +294,8 @@ fn master_start(
         "{phase} is not processed before {}, not even when every order is in.",
         format_time(t)
     );
-    let said = if t > deadline {
+    let moved = t > deadline;
+    let said = if moved {
         let grace = grace.max(t + i64::from(schedule.grace_hours) * 3600);
         store::set_deadline(s.tx, game.id, &phase, Some(t), Some(grace))?;
         format!(
@@ -310,7 +311,12 @@ fn master_start(
         )
     };
     s.reply.ok(line, said.clone());
-    announce(s, game, Change::Deadline, said)
+    let change = if moved {
+        Change::Deadline
+    } else {
+        Change::Setting
+    };
+    announce(s, game, change, said)
 }
 
 /// A time as SET DEADLINE reads it: `2026-11-24 20:00`.

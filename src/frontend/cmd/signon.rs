@@ -319,7 +319,11 @@ fn tell_game_of_resignation(
     for &p in powers {
         how.push(super::takeover::how_to(s.tx, game, p)?);
     }
-    let wait = if powers.len() > 1 { "they wait" } else { "it waits" };
+    let wait = if powers.len() > 1 {
+        "they wait"
+    } else {
+        "it waits"
+    };
     let text = format!(
         "The player of {name} in '{}' has resigned: {wait} for a new player. {}",
         game.name,
@@ -328,7 +332,12 @@ fn tell_game_of_resignation(
     let phase = current(s.tx, game.id)?.map(|c| c.record.phase);
     let subject = s.subject(&game.name, None, &format!("{name} {}", title::RESIGNED));
     let mail = crate::game::announce(s.tx, game, phase.as_deref(), subject, text, s.now)?;
-    s.send(mail.to, mail.subject, format!("{}\n", mail.body), Some(game.id));
+    s.send(
+        mail.to,
+        mail.subject,
+        format!("{}\n", mail.body),
+        Some(game.id),
+    );
     Ok(())
 }
 

@@ -176,7 +176,11 @@ impl Written {
             (Some(y), Some(m), Some(d)) => NaiveDate::from_ymd_opt(y, m, d).map(|d| wanted.at(d)),
             (None, Some(m), Some(d)) => {
                 let years = [today.year() - 1, today.year(), today.year() + 1];
-                wanted.pick(years.iter().filter_map(|&y| NaiveDate::from_ymd_opt(y, m, d)))
+                wanted.pick(
+                    years
+                        .iter()
+                        .filter_map(|&y| NaiveDate::from_ymd_opt(y, m, d)),
+                )
             }
             // A month without a day: its last day (njudge).
             (year, Some(m), None) => {
@@ -210,7 +214,10 @@ fn last_day(y: i32, m: u32) -> Option<NaiveDate> {
 /// The year and month `k` months from `date`'s.
 fn month_from(date: NaiveDate, k: i32) -> Option<(i32, u32)> {
     let index = date.year() * 12 + date.month0() as i32 + k;
-    Some((index.div_euclid(12), u32::try_from(index.rem_euclid(12)).ok()? + 1))
+    Some((
+        index.div_euclid(12),
+        u32::try_from(index.rem_euclid(12)).ok()? + 1,
+    ))
 }
 
 fn clock(word: &str) -> Option<NaiveTime> {
@@ -339,7 +346,10 @@ mod tests {
         let cases = [
             ("Jan 15, 2027", "Fri Jan 15 2027 00:00 UTC"),
             ("15 Jan 2027", "Fri Jan 15 2027 00:00 UTC"),
-            ("Friday, January 15, 2027 18:00", "Fri Jan 15 2027 18:00 UTC"),
+            (
+                "Friday, January 15, 2027 18:00",
+                "Fri Jan 15 2027 18:00 UTC",
+            ),
             ("Jun 23:30 15", "Tue Jun 15 2027 23:30 UTC"),
             ("15", "Sun Nov 15 2026 00:00 UTC"),
             ("1", "Tue Dec 01 2026 00:00 UTC"),
