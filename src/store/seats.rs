@@ -37,7 +37,7 @@ pub struct Seat {
     /// SET WAIT.
     pub wait: bool,
     /// SET DRAW: the vote as `game::draw` keeps it ("ALL", or "POWERS"
-    /// and the powers' names); it stands until withdrawn.
+    /// and the powers' names); cleared when the phase is processed.
     pub draw_vote: Option<String>,
     pub joined_at: i64,
     /// The first seat of the player's bloc in a game for fewer players.
