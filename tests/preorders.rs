@@ -516,7 +516,7 @@ fn clear_under_phase_naming_the_current_phase_clears_the_current_orders() {
     assert!(
         reply
             .body
-            .contains("Your 2 order(s) for S1901M are cleared:\n    Army Paris -> Burgundy."),
+            .contains("Your 2 order(s) for S1901M are cleared:\n    Army Marseilles -> Spain.\n    Army Paris -> Burgundy."),
         "{}",
         reply.body
     );

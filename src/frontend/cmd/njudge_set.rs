@@ -299,7 +299,8 @@ pub fn min_note(njudge: bool, upper: &[String]) -> &'static str {
     if njudge && upper.iter().any(|w| w == "MIN") {
         " (njudge's MIN: no phase is processed before those hours have passed since \
          it started, not even when every order is in; the deadline is never sooner. \
-         NEXT <hours> sets the time to the deadline.)"
+         It holds the current phase back too, up to its deadline. NEXT <hours> sets the \
+         time to the deadline.)"
     } else {
         ""
     }
