@@ -740,6 +740,55 @@ fn early_processing_and_wait() {
     assert!(body.contains("Army Liverpool -> Yorkshire."), "{body}");
 }
 
+/// njudge's MIN (SET MOVE MIN <hours> without a cron line) and SET START
+/// hold a phase back: it is not processed before them, not even early
+/// when every order is in; MIN leaves the deadline's hours as they were.
+#[test]
+fn njudge_min_and_start_hold_a_phase_back() {
+    let mut w = World::new("hold", &[CALM]);
+    w.now = t(0, 12);
+    w.start_game("hold", "SET MOVE MIN 30 GRACE 24");
+    // The deadline keeps its 72 hours: MIN does not cut it to 30.
+    assert_eq!(w.current("hold").1, t(3, 12));
+
+    // Every order in on Monday 13:00: not processed early before 30 hours
+    // have passed (Tuesday 18:00).
+    for (p, _) in POWERS {
+        w.post_orders("hold", p, holds(p));
+    }
+    w.run(t(0, 13));
+    let mails = w.tick_until(t(1, 17), HOUR);
+    assert!(results(&mails, "S1901M").is_empty(), "{}", listing(&mails));
+    let mails = w.run(t(1, 18));
+    results_to_all(&mails, "S1901M", t(1, 18));
+    assert_eq!(w.current("hold"), ("F1901M".to_string(), t(4, 18)));
+
+    // SET START before the deadline: the deadline stays, and the phase
+    // waits for the START though every order is in long before.
+    let mails = w.mail_at(
+        t(1, 19),
+        MASTER,
+        &format!("SIGNON Mhold {MASTER_PW}\nSET START 2026-11-05 12:00"),
+    );
+    let reply = &one(&mails, MASTER, "orders").body;
+    assert!(
+        reply.contains(
+            "F1901M is not processed before Thu Nov 05 2026 12:00 UTC, not even when every \
+             order is in. The deadline stays Fri Nov 06 2026 18:00 UTC"
+        ),
+        "{reply}"
+    );
+    one(&mails, &player('F'), "Settings changed");
+    for (p, _) in POWERS {
+        w.post_orders("hold", p, holds(p));
+    }
+    w.run(t(1, 20));
+    let mails = w.tick_until(t(3, 11), HOUR);
+    assert!(results(&mails, "F1901M").is_empty(), "{}", listing(&mails));
+    let mails = w.run(t(3, 12));
+    results_to_all(&mails, "F1901M", t(3, 12));
+}
+
 // 7. Absences ------------------------------------------------------------
 
 #[test]
@@ -794,7 +843,7 @@ fn absences_push_deadlines_which_never_move_earlier() {
     w.mail_at(
         t(1, 15),
         MASTER,
-        &format!("SIGNON Mabsent {MASTER_PW}\nSET MOVE MIN 60"),
+        &format!("SIGNON Mabsent {MASTER_PW}\nSET MOVE NEXT 60"),
     );
     assert_eq!(w.current("absent").1, pushed);
 
@@ -851,7 +900,7 @@ fn after_an_outage_missed_deadlines_move_and_everyone_is_told() {
     assert_eq!(w.current("down").1, deadline);
     // A second game whose deadline is well after the outage.
     w.now = t(0, 13);
-    w.start_game("later", "SET MOVE MIN 240");
+    w.start_game("later", "SET MOVE NEXT 240");
     let later_deadline = t(0, 13) + 240 * HOUR;
     assert_eq!(w.current("later").1, later_deadline);
 

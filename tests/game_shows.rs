@@ -200,25 +200,28 @@ fn results<'a>(mails: &'a [Sent], game: &str, phase: &str) -> &'a Sent {
         .unwrap_or_else(|| panic!("no {subject}:\n{}", dump(mails)))
 }
 
-/// S1901M processed without a draw; Turkey votes `vote` (the reply
-/// `says` so); F1901M processed: its results, on one line.
-fn no_draw_until_turkey_votes(j: &mut TestJudge, game: &str, vote: &str, says: &str) -> String {
+/// The phase processed by the Master: its results, on one line.
+fn processed(j: &mut TestJudge, game: &str, phase: &str) -> String {
     let r = as_master(j, game, "PROCESS");
-    let spring = &results(&r, game, "S1901M").body;
-    assert!(!spring.contains("declared a draw"), "{spring}");
-    let r = as_power(j, game, 'T', vote);
-    assert!(r.body.contains(says), "{}", r.body);
-    let r = as_master(j, game, "PROCESS");
-    results(&r, game, "F1901M").body.replace('\n', " ")
+    results(&r, game, phase).body.replace('\n', " ")
 }
 
+/// Each power's vote, mailed; none refused.
+fn votes(j: &mut TestJudge, game: &str, votes: &[(char, &str)]) {
+    for &(p, vote) in votes {
+        let r = as_power(j, game, p, vote);
+        assert!(!r.subject.contains("[Error Flag]"), "{}", r.body);
+    }
+}
+
+/// A draw vote counts for the phase it is given in (njudge's `draws`):
+/// the votes are cleared when the phase is processed.
 #[test]
-fn draw_votes_stand_until_withdrawn() {
+fn draw_votes_count_for_one_phase() {
     let mut j = TestJudge::new("shows-dias");
     full_game(&mut j, "dias");
-    for p in SEVEN.chars() {
-        as_power(&mut j, "dias", p, "SET DRAW");
-    }
+    let all: Vec<(char, &str)> = SEVEN.chars().map(|p| (p, "SET DRAW")).collect();
+    votes(&mut j, "dias", &all);
     let r = as_power(&mut j, "dias", 'T', "SET NODRAW");
     assert!(
         r.body.contains("Your draw vote is withdrawn."),
@@ -233,13 +236,28 @@ fn draw_votes_stand_until_withdrawn() {
         "{}",
         r.body
     );
-    // Only Turkey votes again: the six other votes stood.
-    let body = no_draw_until_turkey_votes(
-        &mut j,
-        "dias",
-        "SET DRAW",
-        "It stands until you withdraw it",
+    let spring = processed(&mut j, "dias", "S1901M");
+    assert!(!spring.contains("declared a draw"), "{spring}");
+    // Turkey votes in the next phase: the six other votes were cleared.
+    let r = as_power(&mut j, "dias", 'T', "SET DRAW");
+    assert!(
+        r.body.contains("It counts for this phase") && r.body.contains("votes are cleared"),
+        "{}",
+        r.body
     );
+    let fall = processed(&mut j, "dias", "F1901M");
+    assert!(!fall.contains("declared a draw"), "{fall}");
+    // Everyone votes in one phase: the draw passes.
+    votes(&mut j, "dias", &all);
+    let next = j.export("dias")["phases"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()["phase"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let body = processed(&mut j, "dias", &next);
     assert!(
         body.contains(
             "declared a draw between Austria, England, France, Germany, Italy, Russia and Turkey."
@@ -265,27 +283,45 @@ fn a_draw_of_named_powers_when_the_master_sets_nodias() {
     assert!(r.body.contains("is not a list of powers"), "{}", r.body);
     let r = as_power(&mut j, "named", 'A', "SET DRAW F");
     assert!(r.body.contains("write SET CONCEDE France"), "{}", r.body);
-    for (p, vote) in [
-        ('A', "SET DRAW EFR"),
-        ('E', "SET DRAW England France Russia"),
-        ('F', "SET DRAW R F E"),
-        ('G', "SET DRAW EFR"),
-        ('I', "SET DRAW EFR"),
-        ('R', "SET DRAW EFR"),
-        ('T', "SET DRAW EF"),
-    ] {
-        let r = as_power(&mut j, "named", p, vote);
-        assert!(!r.subject.contains("[Error Flag]"), "{}", r.body);
-    }
-    // Turkey's vote names another set: no draw, until it votes again.
-    let body = no_draw_until_turkey_votes(
-        &mut j,
-        "named",
-        "SET DRAW EFR",
-        "a draw between England, France and Russia",
-    );
+    // njudge's third example, with four more survivors who leave
+    // themselves out: France accepts a draw without itself, so Austria
+    // and England draw although England would have had France.
+    let draw = [
+        ('A', "SET DRAW AE"),
+        ('E', "SET DRAW Austria England France"),
+        ('F', "SET DRAW A, E"),
+        ('G', "SET DRAW AEF"),
+        ('I', "SET DRAW AEF"),
+        ('R', "SET DRAW AEF"),
+    ];
+    votes(&mut j, "named", &draw);
+    // Turkey has not voted: no draw, and the votes are cleared.
+    let spring = processed(&mut j, "named", "S1901M");
+    assert!(!spring.contains("declared a draw"), "{spring}");
+    votes(&mut j, "named", &[('T', "SET DRAW AEF")]);
+    let fall = processed(&mut j, "named", "F1901M");
+    assert!(!fall.contains("declared a draw"), "{fall}");
+    // All in one phase: Turkey's list leaves Turkey out, so it approves
+    // Austria and England too.
+    votes(&mut j, "named", &draw);
+    let r = as_power(&mut j, "named", 'T', "SET DRAW AEF");
     assert!(
-        body.contains("declared a draw between England, France and Russia."),
+        r.body
+            .contains("It approves any part of the list that includes you"),
+        "{}",
+        r.body
+    );
+    let next = j.export("named")["phases"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()["phase"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let body = processed(&mut j, "named", &next);
+    assert!(
+        body.contains("declared a draw between Austria and England."),
         "{body}"
     );
     assert_eq!(j.export("named")["state"], "finished");

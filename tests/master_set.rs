@@ -7,7 +7,6 @@
 mod common;
 
 use common::*;
-use judge::game::clock::deadline_after;
 use judge::game::settings::Schedule;
 use serde_json::{json, Value};
 
@@ -143,13 +142,16 @@ const KINDS: [Kind; 11] = [
         format!("SET DEADLINE {}", written(t))
     }),
     ("start", |v, k| {
-        // The phase counts as started then: the deadline follows from the
-        // movement schedule as it stands.
+        // njudge's START: the phase is not processed before it; the
+        // deadline moves to it only if it is sooner (grace after it).
         let t = NOV_20 + k as i64 * 3600;
-        let schedule: Schedule = serde_json::from_value(v["movement"].clone()).unwrap();
-        let deadline = deadline_after(&schedule, t);
-        v["deadline"] = json!(deadline);
-        v["grace"] = json!(deadline + i64::from(schedule.grace_hours) * 3600);
+        v["start"] = json!({ "phase": "S1901M", "at": t });
+        if t > v["deadline"].as_i64().unwrap() {
+            let schedule: Schedule = serde_json::from_value(v["movement"].clone()).unwrap();
+            let grace = t + i64::from(schedule.grace_hours) * 3600;
+            v["deadline"] = json!(t);
+            v["grace"] = json!(grace.max(v["grace"].as_i64().unwrap()));
+        }
         format!("SET START {}", written(t))
     }),
     ("grace", |v, k| {
@@ -248,7 +250,7 @@ fn a_deadline_that_has_passed_or_comes_too_soon_is_refused_with_the_earliest_all
         dump(&r)
     );
     assert_eq!(state(&j, "past"), before);
-    // The end of grace in the past; a start that gives a passed deadline.
+    // The end of grace in the past; a start that has passed.
     j.now = at(200);
     let r = master(
         &mut j,
@@ -256,8 +258,12 @@ fn a_deadline_that_has_passed_or_comes_too_soon_is_refused_with_the_earliest_all
         "SET GRACE 2026-11-06 12:00\nSET START 2026-11-01 12:00",
     );
     assert!(
-        r[0].body.contains("The end of grace cannot be Fri Nov 06 2026 12:00 UTC")
-            && r[0].body.contains("gives the deadline Wed Nov 04 2026 12:00 UTC, which has passed: write a later start, e.g. SET START 2026-11-10 20:00."),
+        r[0].body
+            .contains("The end of grace cannot be Fri Nov 06 2026 12:00 UTC")
+            && r[0].body.contains(
+                "SET START holds S1901M back until a time to come; Sun Nov 01 2026 12:00 UTC \
+                 has passed. Nothing was changed."
+            ),
         "{}",
         dump(&r)
     );

@@ -2,7 +2,7 @@
 //! against the real judge. They are stored when mailed, entered when their
 //! phase begins (each checked against the position then, the player told
 //! which were entered and why not), dropped when their phase is skipped,
-//! replaced by a later block, never given for another power, and entered
+//! added to by a later block, never given for another power, and entered
 //! exactly once however many processes run the clock.
 
 mod common;
@@ -211,8 +211,11 @@ fn pre_orders_for_a_skipped_phase_are_dropped_with_a_notice() {
     );
 }
 
+/// njudge: a second block for a phase adds to the first (a later order
+/// for a unit replacing the earlier one when they are entered); CLEAR in
+/// a block clears what was stored before.
 #[test]
-fn a_later_block_replaces_the_earlier_one_for_that_phase() {
+fn a_later_block_adds_to_the_earlier_one_and_clear_in_it_replaces_them() {
     let mut j = judge("replace");
     start(&mut j, "rep");
     as_power(&mut j, "rep", 'F', "PHASE F1901M\nA Par - Bur\nA Mar - Spa");
@@ -220,7 +223,7 @@ fn a_later_block_replaces_the_earlier_one_for_that_phase() {
     assert!(
         reply
             .body
-            .contains("They replace the 2 line(s) stored before for F1901M."),
+            .contains("They are added after the 2 line(s) stored before for F1901M."),
         "{}",
         reply.body
     );
@@ -231,8 +234,21 @@ fn a_later_block_replaces_the_earlier_one_for_that_phase() {
         "{}",
         notice.body
     );
-    assert!(!notice.body.contains("Burgundy"), "{}", notice.body);
-    assert_eq!(stored_orders(&j, "rep", "FRANCE"), ["A PAR - PIC"]);
+    let mut orders = stored_orders(&j, "rep", "FRANCE");
+    orders.sort();
+    assert_eq!(orders, ["A MAR - SPA", "A PAR - PIC"]);
+
+    // CLEAR in a block: only the lines after it stay.
+    as_power(&mut j, "rep", 'F', "PHASE S1902M\nA Pic - Bel\nA Spa - Por");
+    let reply = as_power(&mut j, "rep", 'F', "PHASE S1902M\nCLEAR\nA Pic - Bur");
+    assert!(
+        reply.body.contains(
+            "Pre-orders for S1902M cleared: the 2 line(s) stored before for France are removed."
+        ),
+        "{}",
+        reply.body
+    );
+    assert_eq!(preorders_stored(&j), 1);
 }
 
 #[test]
@@ -497,7 +513,13 @@ fn clear_under_phase_naming_the_current_phase_clears_the_current_orders() {
     as_power(&mut j, "cln", 'F', "A Par - Bur\nA Mar - Spa");
     let reply = as_power(&mut j, "cln", 'F', "PHASE S1901M\nCLEAR\nA Par - Pic");
     assert!(!reply.subject.contains("[Error Flag]"), "{}", reply.body);
-    assert!(reply.body.contains("2 order(s) cleared."), "{}", reply.body);
+    assert!(
+        reply
+            .body
+            .contains("Your 2 order(s) for S1901M are cleared:\n    Army Marseilles -> Spain.\n    Army Paris -> Burgundy."),
+        "{}",
+        reply.body
+    );
     assert_eq!(stored_orders(&j, "cln", "FRANCE"), ["A PAR - PIC"]);
     assert_eq!(preorders_stored(&j), 0);
 }

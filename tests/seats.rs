@@ -194,11 +194,12 @@ fn absences_are_limited_cancellable_and_told_to_the_master() {
     let mut w = World::new("absence", &[CALM]);
     w.now = t(0, 12);
     w.start_game("ab", "");
-    // 2026-11-02 is day 0: twenty days are over the default fourteen.
+    // 2026-11-02 is day 0: twenty-one days (the last runs to its end) are
+    // over the default fourteen.
     let mails = w.orders("ab", 'F', "SET ABSENCE 2026-11-10 TO 2026-11-30");
     let reply = reply_to(&mails, &player('F'));
     assert!(reply.contains("limited to 14 days"), "{reply}");
-    assert!(reply.contains("yours would be 20 days."), "{reply}");
+    assert!(reply.contains("yours would be 21 days."), "{reply}");
     assert_eq!(count(&mails, MASTER, "Absence"), 0);
 
     let mails = w.orders("ab", 'F', "SET ABSENCE 2026-11-10 TO 2026-11-13");
@@ -218,7 +219,7 @@ fn absences_are_limited_cancellable_and_told_to_the_master() {
     let reply = reply_to(&mails, &player('F'));
     assert!(
         reply.contains(
-            "Your absence from Fri Nov 20 2026 00:00 UTC to Sat Nov 21 2026 00:00 UTC is cancelled"
+            "Your absence from Fri Nov 20 2026 00:00 UTC to Sun Nov 22 2026 00:00 UTC is cancelled"
         ),
         "{reply}"
     );

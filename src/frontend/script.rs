@@ -253,6 +253,18 @@ pub fn read_script(lines: &[String]) -> Vec<Line> {
         if matches!(&command, Command::NotOffered { form, .. } if form.holds_orders()) {
             open = Some(out.len());
         }
+        if let Some(settings) = several_settings(text) {
+            // njudge's SET GREY, PARTIAL: one line, several settings.
+            for one in settings {
+                let args: Vec<&str> = one.split_whitespace().skip(1).collect();
+                out.push(Line {
+                    number,
+                    command: set(&args),
+                    text: one,
+                });
+            }
+            continue;
+        }
         out.push(Line {
             number,
             text: text.to_string(),
@@ -260,6 +272,85 @@ pub fn read_script(lines: &[String]) -> Vec<Line> {
         });
     }
     out
+}
+
+/// The words that begin a setting after SET (the judge's and njudge's):
+/// after a comma, one begins another setting of the same line.
+const SETTING_WORDS: [&str; 44] = [
+    "WAIT",
+    "NOWAIT",
+    "ABSENCE",
+    "NOABSENCE",
+    "HOLIDAY",
+    "VACATION",
+    "DRAW",
+    "NODRAW",
+    "CONCEDE",
+    "NOCONCEDE",
+    "MAPS",
+    "ZONE",
+    "DEADLINE",
+    "GRACE",
+    "START",
+    "MOVE",
+    "MOVES",
+    "RETREAT",
+    "ADJUST",
+    "BUILDS",
+    "NMR",
+    "NONMR",
+    "CD",
+    "NOCD",
+    "WHITE",
+    "GREY",
+    "GRAY",
+    "WHITE/GREY",
+    "GREY/WHITE",
+    "PRESS",
+    "NOPRESS",
+    "PARTIAL",
+    "NOPARTIAL",
+    "OBSERVER",
+    "DIAS",
+    "NODIAS",
+    "TAKEOVER",
+    "PRIVATE",
+    "PUBLIC",
+    "FAKE",
+    "NOFAKE",
+    "NO",
+    "STRICT",
+    "AUTO",
+];
+
+/// `SET GREY, PARTIAL FAKES BROADCAST` as its settings (`SET GREY`, `SET
+/// PARTIAL FAKES BROADCAST`), when a comma is followed by a setting's
+/// word; None for one setting (a comma inside a date or a list of powers
+/// stays in it; a password or address is never split).
+fn several_settings(text: &str) -> Option<Vec<String>> {
+    let (keyword, rest) = text.split_once(char::is_whitespace)?;
+    let first = rest.split_whitespace().next()?.to_ascii_uppercase();
+    if !keyword.eq_ignore_ascii_case("SET") || ["PASSWORD", "ADDRESS"].contains(&first.as_str()) {
+        return None;
+    }
+    let mut settings: Vec<String> = Vec::new();
+    for piece in rest.split(',') {
+        let word = piece.split_whitespace().next().map(str::to_ascii_uppercase);
+        let starts = word.is_some_and(|w| SETTING_WORDS.contains(&w.as_str()));
+        match settings.last_mut() {
+            Some(last) if !starts => {
+                last.push(',');
+                last.push_str(piece);
+            }
+            _ => settings.push(piece.trim().to_string()),
+        }
+    }
+    (settings.len() > 1).then(|| {
+        settings
+            .iter()
+            .map(|p| format!("SET {}", p.trim()))
+            .collect()
+    })
 }
 
 /// What a line does to an open `PHASE` or `IF` block.
@@ -370,7 +461,7 @@ fn read_njudge_block(lines: &[String], i: usize, words: &[&str]) -> Option<(Comm
             return Some((not_offered(Njudge::PostalPress, held), after));
         }
         ["I", "AM", "ALSO", ..] | ["IAMALSO", ..] => Njudge::AmAlso,
-        ["INFO", "PLAYER", ..] | ["GET", "DEDICATION"] => Njudge::PlayerRecord,
+        ["INFO", "PLAYER", ..] | ["INFOPLAYER", ..] | ["GET", "DEDICATION"] => Njudge::PlayerRecord,
         ["FORCE", "BEGIN"] => Njudge::ForceBegin,
         ["BECOME", "MASTER"] => Njudge::BecomeMaster,
         ["LIST", "FULL"] => Njudge::ListFull,

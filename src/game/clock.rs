@@ -281,7 +281,9 @@ pub fn check_zone(name: &str) -> Result<chrono_tz::Tz, String> {
 /// (read in the schedule's time zone) at least `min_hours` after the
 /// start, or just `min_hours` after it.
 pub fn deadline_after(schedule: &Schedule, start: i64) -> i64 {
-    let earliest = start + i64::from(schedule.min_hours) * 3600;
+    // njudge's MIN holds a phase back: its deadline is never sooner.
+    let hours = schedule.min_hours.max(schedule.least_hours);
+    let earliest = start + i64::from(hours) * 3600;
     let Some(expr) = &schedule.cron else {
         return earliest;
     };
@@ -361,6 +363,7 @@ mod tests {
         Schedule {
             cron: Some(cron.to_string()),
             min_hours: 24,
+            least_hours: 0,
             grace_hours: 24,
             zone: zone.map(str::to_string),
         }

@@ -4,7 +4,7 @@
 use rusqlite::Connection;
 
 use super::clock::deadline_after;
-use super::settings::{schedule_for, Schedule};
+use super::settings::{schedule_for, GameSettings, Schedule};
 use super::{current, settings_of};
 use crate::store::{self, Game, StoreError};
 
@@ -25,11 +25,29 @@ pub fn deadline_for(
     {
         let after = Schedule {
             min_hours: 0,
+            least_hours: 0,
             ..schedule.clone()
         };
         deadline = deadline_after(&after, a.ends).max(a.ends);
     }
     Ok((deadline, deadline + i64::from(schedule.grace_hours) * 3600))
+}
+
+/// The earliest time the current phase may be processed, early or not:
+/// its schedule's njudge MIN hours after it started (a MIN set during the
+/// phase holds it back no later than its deadline), and the Master's SET
+/// START for it.
+pub fn earliest_processing(settings: &GameSettings, cur: &super::Current) -> i64 {
+    let (record, kind) = (&cur.record, cur.position.phase.kind);
+    let hours = i64::from(schedule_for(settings, kind).least_hours);
+    let mut least = record.started_at + hours * 3600;
+    if let Some(deadline) = record.deadline {
+        least = least.min(deadline);
+    }
+    match &settings.start {
+        Some(start) if start.phase == record.phase => least.max(start.at),
+        _ => least,
+    }
 }
 
 /// Gives the game's current phase a fresh deadline counted from `now`
@@ -81,6 +99,7 @@ pub fn push_for_absences(
         game_id,
         &Schedule {
             min_hours: 0,
+            least_hours: 0,
             ..schedule.clone()
         },
         deadline,

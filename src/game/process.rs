@@ -229,7 +229,8 @@ fn store_outcome(
         .collect();
     store::mark_processed(conn, game.id, phase_name, &results, now)?;
     store::clear_waits(conn, game.id)?;
-    // Draw votes stand until withdrawn or changed.
+    // Draw votes and concessions count for one phase (njudge).
+    store::clear_draw_votes(conn, game.id)?;
     store::clear_concessions(conn, game.id)?;
     if let Some(side) = done.toss {
         // Italy goes to the first seat of the winning side's player.
@@ -368,6 +369,17 @@ fn end_of_game(
         draw::decode(text, phase)
     };
     if let Some(drawn) = draw::agreed(&alive, vote_of, !settings.nodias) {
+        // A draw of one player is the others' concession (njudge).
+        if let Some(winner) = alive
+            .iter()
+            .find(|b| b.iter().all(|p| drawn.contains(p)))
+            .filter(|b| b.len() == drawn.len())
+        {
+            return Some(format!(
+                "The other players have conceded the game to {}.",
+                bloc_names(winner)
+            ));
+        }
         let everyone = alive.iter().all(|b| b.iter().all(|p| drawn.contains(p)));
         let names: Vec<String> = if everyone {
             alive.iter().map(|b| bloc_names(b)).collect()

@@ -15,9 +15,14 @@ use super::settings::{GameSettings, Schedule};
 /// 48 hours after the phase starts; grace 24 hours (schedule '0 20 * *
 /// Mon,Thu' ZONE Europe/Amsterdam)", as of `now`.
 pub fn schedule_words(s: &Schedule, now: i64) -> String {
+    // njudge's MIN, when set: how long a phase is held back.
+    let held = match s.least_hours {
+        0 => String::new(),
+        h => format!(", never processed before {h} hours after the phase starts"),
+    };
     let Some(line) = &s.cron else {
         return format!(
-            "{} hours after the phase starts; grace {} hours",
+            "{} hours after the phase starts{held}; grace {} hours",
             s.min_hours, s.grace_hours
         );
     };
@@ -35,9 +40,22 @@ pub fn schedule_words(s: &Schedule, now: i64) -> String {
         None => format!("'{line}'"),
     };
     format!(
-        "{when}, at least {} hours after the phase starts; grace {} hours (schedule {typed})",
+        "{when}, at least {} hours after the phase starts{held}; grace {} hours \
+         (schedule {typed})",
         s.min_hours, s.grace_hours
     )
+}
+
+/// The one time of day a schedule's deadlines fall at (hour, minute, and
+/// the schedule's zone), if it has a cron line with one: what njudge calls
+/// the game's clock, and gives a date written without a time.
+pub fn time_of_day(s: &Schedule) -> Option<(u32, u32, Option<Tz>)> {
+    let shape = Shape::read(s.cron.as_deref()?)?;
+    let zone = s.zone.as_deref().and_then(|z| z.parse::<Tz>().ok());
+    match shape.hours[..] {
+        [hour] => Some((hour, shape.minute, zone)),
+        _ => None,
+    }
 }
 
 /// The three kinds of phase's schedules, one line each, as LIST and the
@@ -390,6 +408,7 @@ mod tests {
         let s = Schedule {
             cron: Some(line.to_string()),
             min_hours: 48,
+            least_hours: 0,
             grace_hours: 24,
             zone: zone.map(str::to_string),
         };

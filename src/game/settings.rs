@@ -16,8 +16,14 @@ pub struct Schedule {
     /// None: `min_hours` after the phase starts.
     #[serde(default)]
     pub cron: Option<String>,
-    /// The least time, in hours, from a phase's start to its deadline.
+    /// The least time, in hours, from a phase's start to its deadline
+    /// (without a cron schedule: the time; njudge's NEXT).
     pub min_hours: u32,
+    /// njudge's MIN: no phase is processed before this many hours after
+    /// it starts, not even early when every order is in (0: no such wait).
+    /// The deadline is never earlier either.
+    #[serde(default)]
+    pub least_hours: u32,
     /// Hours of grace after the deadline.
     pub grace_hours: u32,
     /// The time zone the cron schedule is read in (IANA name, e.g.
@@ -78,6 +84,17 @@ pub struct GameSettings {
     /// SET PRIVATE: the game is not published in the web archive.
     #[serde(default)]
     pub private: bool,
+    /// SET START: the phase named is not processed before this time.
+    #[serde(default)]
+    pub start: Option<PhaseStart>,
+}
+
+/// njudge's SET START: the earliest time a phase may be processed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PhaseStart {
+    /// The phase it holds back (`S1901M`); any other phase ignores it.
+    pub phase: String,
+    pub at: i64,
 }
 
 /// The schedule for a phase kind.
@@ -95,6 +112,7 @@ impl GameSettings {
         let schedule = |hours, cron: &Option<String>| Schedule {
             cron: cron.clone(),
             min_hours: hours,
+            least_hours: 0,
             grace_hours: defaults.grace_hours,
             zone: defaults.timezone.clone(),
         };
@@ -115,6 +133,7 @@ impl GameSettings {
             approved: Default::default(),
             absence_days: defaults.absence_days,
             private: false,
+            start: None,
         }
     }
 

@@ -21,6 +21,7 @@ use std::collections::HashMap;
 use rusqlite::Connection;
 
 use super::clock::format_time;
+use super::deadline::earliest_processing;
 use super::orders::{completeness, in_disorder, without_orders, Completeness};
 use super::process::{join_names, power_orders, process};
 use super::settings::{schedule_for, ClockSettings, GameSettings};
@@ -476,15 +477,17 @@ impl GameTick<'_> {
         // Early only for orders somebody gave: a game whose powers are all
         // in civil disorder keeps to its deadlines instead of running away.
         let may_go_early = seats.iter().any(waited_for) && !anyone_waits && !seats.iter().any(open);
-        let early_at = last_order + i64::from(self.clock.early_minutes) * 60;
-        if (may_go_early && self.now >= early_at) || self.now >= self.deadline {
+        // Never before the phase's SET START or njudge MIN.
+        let hold = earliest_processing(&self.settings, &self.cur);
+        let early_at = (last_order + i64::from(self.clock.early_minutes) * 60).max(hold);
+        if (may_go_early && self.now >= early_at) || self.now >= self.deadline.max(hold) {
             self.process()?;
             return Ok(None);
         }
         if may_go_early {
-            return Ok(Some(self.deadline.min(early_at)));
+            return Ok(Some(self.deadline.max(hold).min(early_at)));
         }
-        Ok(Some(self.deadline))
+        Ok(Some(self.deadline.max(hold)))
     }
 
     /// Before the deadline: one reminder to those still missing orders.

@@ -246,6 +246,8 @@ pub mod title {
     pub const PRE_ORDERS: &str = "Pre-orders";
     /// Followed by the power: "You may take over England".
     pub const YOU_MAY_TAKE_OVER: &str = "You may take over";
+    /// Followed by the power: "The Master acts for England" (BECOME).
+    pub const MASTER_ACTS_FOR: &str = "The Master acts for";
     /// PAUSE, RESUME: the whole title.
     pub const PAUSED: &str = "paused";
     pub const RESUMED: &str = "resumed";
@@ -259,7 +261,7 @@ pub mod title {
     pub const CONFIRM_ADDRESS: &str = "Confirm this address";
 
     /// The titles that begin a subject's title.
-    pub const BEGINNINGS: [&str; 21] = [
+    pub const BEGINNINGS: [&str; 22] = [
         RESULTS,
         REPLY,
         REMINDER,
@@ -281,6 +283,7 @@ pub mod title {
         PRE_ORDERS,
         YOU_MAY_TAKE_OVER,
         CONFIRM_ADDRESS,
+        MASTER_ACTS_FOR,
     ];
     /// The titles that are the whole title.
     pub const WHOLE: [&str; 2] = [PAUSED, RESUMED];

@@ -1,6 +1,7 @@
 //! Pre-orders (njudge's `PHASE`): the lines a player wrote for a later
 //! phase of a game, kept as written until that phase begins. A new block
-//! for a phase replaces the power's earlier one, as a new order set does.
+//! for a phase adds to the power's earlier ones (njudge); `CLEAR` in it
+//! replaces them.
 
 use rusqlite::{params, Connection, Row};
 
@@ -53,6 +54,38 @@ pub fn replace_preorders(
         insert.execute(params![game_id, power, phase, *line_no as i64, text, now])?;
     }
     Ok(before)
+}
+
+/// Adds `lines` (texts) after `power`'s pre-orders for `phase`. Returns
+/// how many were there before.
+pub fn add_preorders(
+    conn: &Connection,
+    game_id: i64,
+    power: &str,
+    phase: &str,
+    lines: &[String],
+    now: i64,
+) -> Result<usize> {
+    let before: i64 = conn.query_row(
+        "SELECT count(*) FROM preorders WHERE game_id = ?1 AND power = ?2 AND phase = ?3",
+        params![game_id, power, phase],
+        |r| r.get(0),
+    )?;
+    let last: i64 = conn.query_row(
+        "SELECT coalesce(max(line_no), 0) FROM preorders \
+         WHERE game_id = ?1 AND power = ?2 AND phase = ?3",
+        params![game_id, power, phase],
+        |r| r.get(0),
+    )?;
+    let mut insert = conn.prepare_cached(
+        "INSERT INTO preorders (game_id, power, phase, line_no, text, created_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    for (k, text) in lines.iter().enumerate() {
+        let line_no = last + 1 + k as i64;
+        insert.execute(params![game_id, power, phase, line_no, text, now])?;
+    }
+    Ok(usize::try_from(before).unwrap_or(0))
 }
 
 /// Every pre-order of a game, by phase, power and the order written.

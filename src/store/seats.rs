@@ -37,7 +37,7 @@ pub struct Seat {
     /// SET WAIT.
     pub wait: bool,
     /// SET DRAW: the vote as `game::draw` keeps it ("ALL", or "POWERS"
-    /// and the powers' names); it stands until withdrawn.
+    /// and the powers' names); cleared when the phase is processed.
     pub draw_vote: Option<String>,
     pub joined_at: i64,
     /// The first seat of the player's bloc in a game for fewer players.
@@ -468,6 +468,14 @@ pub fn set_seat_concession(conn: &Connection, seat_id: i64, to: Option<&str>) ->
 }
 
 /// Clears every concession of a game (after each processing).
+/// Clears every draw vote of a game: a vote counts for one phase (njudge).
+pub fn clear_draw_votes(conn: &Connection, game_id: i64) -> Result<usize> {
+    Ok(conn.execute(
+        "UPDATE seats SET draw_vote = NULL WHERE game_id = ?1",
+        params![game_id],
+    )?)
+}
+
 pub fn clear_concessions(conn: &Connection, game_id: i64) -> Result<usize> {
     Ok(conn.execute(
         "UPDATE seats SET concede_to = NULL WHERE game_id = ?1",

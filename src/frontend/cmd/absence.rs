@@ -100,12 +100,11 @@ fn set(
         None => (text, None),
     };
     let zone = super::when::writer_zone(s)?;
-    let read = |t: &str| super::when::read_date(t, s.now, zone, super::when::Toward::Future);
-    let starts = read(start);
-    let ends = match end {
-        Some(e) => read(e),
-        None => starts.map(|t| t + DAY),
-    };
+    use super::when::{read_date_at, DayTime, Toward};
+    let read = |t: &str, untimed| read_date_at(t, s.now, zone, Toward::Future, untimed);
+    let starts = read(start, DayTime::Start);
+    // The last day of an absence (or its one day) runs to its end.
+    let ends = read(end.unwrap_or(start), DayTime::End);
     let (a, b) = match (starts, ends) {
         (Some(a), Some(b)) if b > a && b > s.now => (a, b),
         _ => {

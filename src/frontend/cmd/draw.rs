@@ -1,6 +1,6 @@
 //! Draws: SET DRAW [<powers>] and SET NODRAW for players; SET DIAS and
 //! SET NODIAS for the Master (a draw of all survivors, or of the powers
-//! the votes name). A vote stands until withdrawn or changed.
+//! the votes name). A vote counts for the phase it is given in.
 
 use super::master_game;
 use super::settings_change::{announce, save_settings, Change};
@@ -38,12 +38,21 @@ pub fn player_draw(
         Vote::All => "a draw including all survivors".to_string(),
         Vote::Powers(powers) => format!("a draw between {}", names(powers)),
     };
+    let parts = match &vote {
+        Vote::Powers(_) => {
+            " It approves any part of the list that includes you (any part at all, with \
+             or without you, if you left yourself out); of the draws every survivor \
+             approves, the largest passes."
+        }
+        Vote::All => "",
+    };
     s.reply.ok(
         line,
         format!(
-            "Your vote for {what} is recorded (secret until it passes). It stands until you \
-             withdraw it (SET NODRAW) or vote for another draw; the game ends in that draw \
-             when every surviving power votes for the same draw."
+            "Your vote for {what} is recorded (secret until it passes). It counts for \
+             this phase: if every surviving power approves the draw when the phase is \
+             processed, the game ends in it; then the votes are cleared, as in njudge \
+             (vote again in the next phase). SET NODRAW withdraws it.{parts}"
         ),
     );
     Ok(())

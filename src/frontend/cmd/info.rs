@@ -39,25 +39,74 @@ pub fn help(s: &mut Session<'_>, line: &Line) {
     s.reply.ok(line, text.trim_end());
 }
 
+/// njudge's files that are one of this judge's under another name: its
+/// name there, the file here, and what the file here covers.
+const NJUDGE_FILES: [(&str, &str, &str); 5] = [
+    ("index", "help", "every command"),
+    ("guide", "info", "what this judge is and how to begin"),
+    (
+        "absence",
+        "deadlines",
+        "absences (SET ABSENCE), with deadlines",
+    ),
+    ("draws", "rules", "draws and concessions, with the rules"),
+    ("house.rules", "rules", "the rules this judge plays by"),
+];
+
+/// njudge's files this judge has no file for: what it offers instead.
+fn njudge_file_answer(name: &str) -> Option<String> {
+    let names: Vec<&str> = HELP_FILES.iter().map(|(n, _)| *n).collect();
+    let text = match name {
+        "flist" => format!(
+            "The files of this judge, each with GET <file>: {}. njudge's index, guide, \
+             absence, draws and house.rules are read as help, info, deadlines, rules and \
+             rules.",
+            names.join(", ")
+        ),
+        "form" => "No registration is needed on this judge, so there is no form: join a \
+                   forming game with SIGNON ?<game> <password> (LIST shows the games)."
+            .to_string(),
+        "history" => "HISTORY <game> [FROM <date>] [TO <date>] mails a game's archive: \
+                      dates like 2026-11-24, Nov 24, Nov 24, 2026 or Thu, the last gone; \
+                      FROM a day is from its start, TO a day to its end (GET deadlines)."
+            .to_string(),
+        "package" => "njudge's package file is not kept on this judge: HELP lists every \
+                      command, GET info says what this judge is, VERSION which version it \
+                      runs."
+            .to_string(),
+        _ => return None,
+    };
+    Some(text)
+}
+
 pub fn get(s: &mut Session<'_>, line: &Line, name: &str) {
+    if let Some(&(_, file, covers)) = NJUDGE_FILES.iter().find(|(n, _, _)| *n == name) {
+        let text = help_file(s, file).unwrap_or_default();
+        let said = format!(
+            "njudge's '{name}' is GET {file} on this judge ({covers}):\n\n{}",
+            text.trim_end()
+        );
+        s.reply.ok(line, said);
+        return;
+    }
     match help_file(s, name) {
         Some(text) => s.reply.ok(line, text.trim_end()),
-        // njudge's list of its own files: here HELP and GET info.
-        None if name == "package" => s.reply.refuse(
-            line,
-            "njudge's package file is not kept on this judge: HELP lists every command, \
-             GET info says what this judge is, VERSION which version it runs.",
-        ),
-        None => {
-            let names: Vec<&str> = HELP_FILES.iter().map(|(n, _)| *n).collect();
-            s.reply.refuse(
-                line,
-                format!(
-                    "There is no file '{name}'. The files are: {}.",
-                    names.join(", ")
-                ),
-            );
-        }
+        None if name == "package" => s
+            .reply
+            .refuse(line, njudge_file_answer(name).unwrap_or_default()),
+        None => match njudge_file_answer(name) {
+            Some(text) => s.reply.ok(line, text),
+            None => {
+                let names: Vec<&str> = HELP_FILES.iter().map(|(n, _)| *n).collect();
+                s.reply.refuse(
+                    line,
+                    format!(
+                        "There is no file '{name}'. The files are: {}.",
+                        names.join(", ")
+                    ),
+                );
+            }
+        },
     }
 }
 
@@ -278,16 +327,24 @@ pub fn history(
         return Ok(());
     };
     let zone = super::when::writer_zone(s)?;
-    let bound = |text: Option<&str>, default: i64| -> Result<i64, String> {
+    use super::when::{read_date_at, DayTime, Toward};
+    // FROM a day is from its start, TO a day to its end.
+    let bound = |text: Option<&str>, default: i64, untimed| -> Result<i64, String> {
         match text {
             None => Ok(default),
-            Some(t) => super::when::read_date(t, s.now, zone, super::when::Toward::Past)
-                .ok_or_else(|| {
-                format!("'{t}' is not a date: write it like 2026-11-24, 2026-11-24 20:00, Nov 24 or Thu")
+            Some(t) => read_date_at(t, s.now, zone, Toward::Past, untimed).ok_or_else(|| {
+                format!(
+                    "'{t}' is not a date: write it like 2026-11-24, 2026-11-24 20:00, \
+                     Nov 24, Nov 24, 2026 or Thu"
+                )
             }),
         }
     };
-    let (from, to) = match (bound(from, i64::MIN), bound(to, i64::MAX)) {
+    let bounds = (
+        bound(from, i64::MIN, DayTime::Start),
+        bound(to, i64::MAX, DayTime::End),
+    );
+    let (from, to) = match bounds {
         (Ok(f), Ok(t)) => (f, t),
         (Err(e), _) | (_, Err(e)) => {
             s.reply.refuse(line, e);

@@ -250,12 +250,27 @@ pub fn rollback(s: &mut Session<'_>, line: &Line, phase: Option<&str>) -> Result
     Ok(())
 }
 
+/// The power a Master names: its name, adjective or initial, or the first
+/// three letters or more of its name, as njudge's Masters write them
+/// (`Ger`, `Aust`).
+fn read_power(text: &str) -> Option<Power> {
+    let word = text.trim();
+    Power::parse(word).or_else(|| {
+        let starts = |p: &Power| {
+            p.name()
+                .to_ascii_lowercase()
+                .starts_with(&word.to_ascii_lowercase())
+        };
+        (word.len() >= 3).then(|| Power::ALL.into_iter().find(starts))?
+    })
+}
+
 fn power_named(s: &mut Session<'_>, line: &Line, text: &str) -> Option<Power> {
-    let p = Power::parse(text);
+    let p = read_power(text);
     if p.is_none() {
         s.reply.refuse(
             line,
-            format!("'{text}' is not a power: name it (France) or give its initial (F)."),
+            format!("'{text}' is not a power: name it (France, or Fra) or give its initial (F)."),
         );
     }
     p
@@ -348,9 +363,31 @@ pub fn become_power(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), 
     let Some((game, power, seat)) = master_seat(s, line, text)? else {
         return Ok(());
     };
+    // The power's player hears of it, as in njudge.
+    let nobody = super::takeover::vacant(&seat)
+        || seat.status == SeatStatus::Eliminated
+        || game.master_address.as_deref() == Some(seat.address.as_str());
+    let told = if nobody {
+        String::new()
+    } else {
+        let subject = s.subject(
+            &game.name,
+            None,
+            &format!("{} {}", title::MASTER_ACTS_FOR, power.name()),
+        );
+        let text = format!(
+            "The Master of '{}' has signed on as {} (BECOME) and may give its orders; \
+             an order the Master gives replaces yours for that unit, as a later order of \
+             yours would. Your own sign-on works as before.\n",
+            game.name,
+            power.name()
+        );
+        s.send(vec![seat.address.clone()], subject, text, Some(game.id));
+        format!(" {}'s player has been told.", power.name())
+    };
     s.reply.ok(
         line,
-        format!("You now act for {} in '{}'.", power.name(), game.name),
+        format!("You now act for {} in '{}'.{told}", power.name(), game.name),
     );
     s.signed = Some(Signed::Player {
         game,

@@ -19,8 +19,61 @@ pub enum NjudgeSet {
 pub fn read(what: &str, rest: &str) -> Option<NjudgeSet> {
     alias(what, rest)
         .or_else(|| press_form(what, rest))
+        .or_else(|| rule_option(&words_of(what, rest)))
         .or_else(|| not_kept(&words_of(what, rest)))
         .or_else(|| not_kept(what))
+}
+
+/// njudge's rule options (set before a game starts, in its variants):
+/// what this judge plays instead. Where it already plays as the option
+/// says, the reply says so; nothing is changed either way.
+fn rule_option(key: &str) -> Option<NjudgeSet> {
+    // SET NOT VARIANT <option>: an optional rule removed.
+    if key.starts_with("NOTVARIANT") {
+        return Some(NjudgeSet::Refuse(
+            "This judge's variants have no optional rules to remove: each is played as \
+             the rulebook says, chosen at CREATE. Nothing was changed.",
+        ));
+    }
+    let centres = |word: &str| {
+        ["CENTRE", "CENTRES", "CENTER", "CENTERS"]
+            .iter()
+            .any(|c| key == format!("{word}{c}"))
+    };
+    let set = if centres("HOME") {
+        NjudgeSet::Answer(
+            "Builds are made only in the power's own home centres on this judge, as the \
+             rulebook says: already so.",
+        )
+    } else if centres("ANY") || centres("ONE") {
+        NjudgeSet::Refuse(
+            "Builds are made only in the power's own home centres on this judge, as the \
+             rulebook says: building in other centres is not offered. Nothing was changed.",
+        )
+    } else {
+        match key {
+            "STRICTCONVOY" => NjudgeSet::Answer(
+                "Convoy orders are always checked against the map here: one that cannot \
+                 succeed (an army inland, no chain of seas, a fleet on a coast) is refused \
+                 with the reason when it is given. Already so.",
+            ),
+            "NOSTRICTCONVOY" => NjudgeSet::Refuse(
+                "Convoy orders are always checked against the map here, and one that \
+                 cannot succeed is refused with the reason: that cannot be turned off. \
+                 Nothing was changed.",
+            ),
+            "NOAUTODISBAND" => NjudgeSet::Answer(
+                "A dislodged unit may retreat on this judge, as the rulebook says: \
+                 already so.",
+            ),
+            "AUTODISBAND" => NjudgeSet::Refuse(
+                "A dislodged unit may retreat on this judge, as the rulebook says: \
+                 disbanding it at once is not offered. Nothing was changed.",
+            ),
+            _ => return None,
+        }
+    };
+    Some(set)
 }
 
 /// `what` and the words of `rest`, upper-cased and run together: njudge
@@ -240,33 +293,26 @@ pub fn njudge_schedule(what: &str, rest: &str) -> Result<String, String> {
     }
 }
 
-/// Without a schedule, the judge's MIN is njudge's NEXT, not its MIN: the
-/// reply says so.
-pub fn min_note(no_schedule: bool, upper: &[String]) -> &'static str {
-    if no_schedule && upper.iter().any(|w| w == "MIN") {
-        " (MIN without a schedule: the hours from a phase's start to its deadline, \
-         njudge's NEXT.)"
+/// MIN without a cron line is njudge's, not the judge's: the reply says
+/// what it does.
+pub fn min_note(njudge: bool, upper: &[String]) -> &'static str {
+    if njudge && upper.iter().any(|w| w == "MIN") {
+        " (njudge's MIN: no phase is processed before those hours have passed since \
+         it started, not even when every order is in; the deadline is never sooner. \
+         It holds the current phase back too, up to its deadline. NEXT <hours> sets the \
+         time to the deadline.)"
     } else {
         ""
     }
 }
 
 /// njudge's deadline words in `SET MOVE|RETREAT|ADJUST` that the judge
-/// has no word for (CLOCK, DELAY, DAYS, and MIN beside NEXT, where it is
-/// njudge's least time between phases): what the judge writes instead.
+/// has no word for (CLOCK, DELAY, DAYS): what the judge writes instead.
 fn schedule_refusal(what: &str, rest: &str) -> Option<String> {
     let upper: Vec<String> = rest
         .split_whitespace()
         .map(|w| w.to_ascii_uppercase())
         .collect();
-    let has = |word: &str| upper.iter().any(|w| w == word);
-    if has("NEXT") && has("MIN") {
-        return Some(format!(
-            "njudge's MIN (the least time between two phases) is not offered by this \
-             judge, and its MIN is njudge's NEXT: write SET {what} MIN <hours> GRACE \
-             <hours> for deadlines <hours> after the phase starts. Nothing was changed."
-        ));
-    }
     let njudge = upper
         .iter()
         .find(|w| ["CLOCK", "DELAY", "DAYS"].contains(&w.as_str()))?;
@@ -281,14 +327,10 @@ fn schedule_refusal(what: &str, rest: &str) -> Option<String> {
 
 /// njudge writes hours with decimals (`MIN 12.00`, `GRACE 48.0`): whole
 /// hours read as the judge's whole numbers; other words stay as they are.
-///
-/// njudge's NEXT (hours from the phase's start to its deadline) is the
-/// judge's MIN.
 fn whole_hours(rest: &str) -> String {
     let words: Vec<String> = rest
         .split_whitespace()
         .map(|w| match w.split_once('.') {
-            _ if w.eq_ignore_ascii_case("NEXT") => "MIN".to_string(),
             Some((hours, zeros))
                 if !hours.is_empty()
                     && hours.chars().all(|c| c.is_ascii_digit())

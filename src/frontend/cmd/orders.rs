@@ -182,12 +182,32 @@ pub fn clear(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
         }
     };
     let powers = played_powers(s, power)?;
-    let mut n = 0;
-    for p in powers {
-        n += store::clear_orders(s.tx, game.id, &cur.record.phase, p.upper())?;
+    let phase = &cur.record.phase;
+    let map = Map::standard();
+    let mut cleared = Vec::new();
+    for &p in &powers {
+        let orders = crate::game::process::power_orders(s.tx, game.id, phase, &cur.position, p)?;
+        cleared.extend(orders.iter().map(|o| format!("\n    {}", o.long(map))));
+        store::clear_orders(s.tx, game.id, phase, p.upper())?;
     }
     s.orders_touched = true;
-    s.reply.ok(line, format!("{n} order(s) cleared."));
+    let waiting = store::preorders_of_game(s.tx, game.id)?
+        .iter()
+        .any(|p| powers.iter().any(|q| q.upper() == p.power));
+    let ahead = if waiting {
+        " Your pre-orders for later phases stay (PHASE <phase> then CLEAR clears them)."
+    } else {
+        ""
+    };
+    let said = match cleared.len() {
+        0 => format!("You had no orders for {phase}: nothing to clear.{ahead}"),
+        n => format!(
+            "Your {n} order(s) for {phase} are cleared:{}\nOrders after this line are \
+             your new ones; the status below says what is still missing.{ahead}",
+            cleared.concat()
+        ),
+    };
+    s.reply.ok(line, said);
     Ok(())
 }
 

@@ -1,7 +1,8 @@
 //! njudge's `PHASE <phase>`: the orders under it are for a later phase.
 //! They are checked now for what can be checked without that phase's
 //! position (each line an order's shape, the map's provinces) and stored
-//! as written, in place of the power's earlier block for that phase;
+//! as written, after the power's earlier blocks for that phase (`CLEAR`
+//! in the block clears those first);
 //! `game::preorders` enters them when the phase begins. `PHASE` naming
 //! the current phase reads the orders under it as usual, as njudge does.
 
@@ -115,13 +116,12 @@ fn read_held_orders(s: &mut Session<'_>, line: &Line, held: &[String]) -> Result
 }
 
 /// Checks the lines of a block for a later phase, refuses those whose
-/// words are no order, and stores the others in place of the power's
-/// earlier block for that phase. `CLEAR` in the block drops the lines
-/// before it; a block empty (or with nothing after its `CLEAR`) clears
-/// that phase's pre-orders, one whose every line was refused leaves them
-/// as they were. Its
-/// lines count against the mail's [`MAX_ORDER_LINES`] as mailed orders
-/// do, and its refusals are echoed as theirs are.
+/// words are no order, and adds the others to the power's pre-orders for
+/// that phase (njudge: a second block adds to the first). `CLEAR` in the
+/// block clears that phase's pre-orders first, and drops the lines before
+/// it; a block with nothing kept and no `CLEAR` leaves them as they were.
+/// Its lines count against the mail's [`MAX_ORDER_LINES`] as mailed
+/// orders do, and its refusals are echoed as theirs are.
 fn store_block(
     s: &mut Session<'_>,
     line: &Line,
@@ -130,7 +130,8 @@ fn store_block(
     held: &[String],
 ) -> Result<(), StoreError> {
     let map = Map::standard();
-    let after_clear = held.iter().rposition(|l| is_clear(l)).map_or(0, |k| k + 1);
+    let clear = held.iter().rposition(|l| is_clear(l));
+    let after_clear = clear.map_or(0, |k| k + 1);
     let mut kept = Vec::new();
     for text in &held[after_clear..] {
         if s.order_lines >= MAX_ORDER_LINES {
@@ -143,7 +144,7 @@ fn store_block(
             .filter_map(|r| r.err().map(|e| e.to_string()))
             .collect();
         if problems.is_empty() {
-            kept.push((kept.len() + 1, text.clone()));
+            kept.push(text.clone());
             continue;
         }
         let bad = Line {
@@ -155,18 +156,28 @@ fn store_block(
         refuse_order(s, &bad, why);
     }
     let (game, power) = (&ordering.game, ordering.power);
-    if kept.is_empty() && after_clear == 0 && !held.is_empty() {
+    if kept.is_empty() && clear.is_none() {
+        let why = if held.is_empty() {
+            "no order followed PHASE"
+        } else {
+            "no line under PHASE was kept"
+        };
         let text = format!(
-            "Nothing stored for {phase}: no line under PHASE was kept, so what was stored \
-             before for {} for it, if anything, stands.",
+            "Nothing stored for {phase}: {why}, so what was stored before for {} for it, \
+             if anything, stands.",
             power.name()
         );
         s.reply.ok(line, text);
         return Ok(());
     }
     let key = phase.to_string();
-    let before = store::replace_preorders(s.tx, game.id, power.upper(), &key, &kept, s.now)?;
-    let text = stored_text(phase, power.name(), &kept, before);
+    let before = if clear.is_some() {
+        store::replace_preorders(s.tx, game.id, power.upper(), &key, &[], s.now)?
+    } else {
+        0
+    };
+    let kept_before = store::add_preorders(s.tx, game.id, power.upper(), &key, &kept, s.now)?;
+    let text = stored_text(phase, power.name(), &kept, (before, kept_before));
     s.reply.ok(line, text);
     Ok(())
 }
@@ -176,28 +187,39 @@ fn is_clear(line: &str) -> bool {
     line.trim().eq_ignore_ascii_case("CLEAR")
 }
 
-/// What the reply says of a block stored: the lines, what they replace,
-/// and when they are used.
-fn stored_text(phase: Phase, power: &str, kept: &[(usize, String)], before: usize) -> String {
-    let replaced = match before {
-        0 => String::new(),
-        n => format!("They replace the {n} line(s) stored before for {phase}. "),
+/// What the reply says of a block stored: the lines, what became of those
+/// stored before (`cleared` by its CLEAR, or `kept`), and when they are
+/// used.
+fn stored_text(
+    phase: Phase,
+    power: &str,
+    lines: &[String],
+    (cleared, kept): (usize, usize),
+) -> String {
+    let cleared_text = match cleared {
+        0 => format!("Pre-orders for {phase} cleared: none is stored for {power}."),
+        n => format!(
+            "Pre-orders for {phase} cleared: the {n} line(s) stored before for {power} are \
+             removed."
+        ),
     };
-    if kept.is_empty() {
-        return match before {
-            0 => format!("Pre-orders for {phase} cleared: none is stored for {power}."),
-            n => format!(
-                "Pre-orders for {phase} cleared: the {n} line(s) stored before for {power} \
-                 are removed."
-            ),
-        };
+    if lines.is_empty() {
+        return cleared_text;
     }
-    let lines: Vec<String> = kept.iter().map(|(_, l)| format!("\n    {l}")).collect();
+    let (first, added) = match (cleared, kept) {
+        (0, 0) => (String::new(), String::new()),
+        (0, n) => (
+            String::new(),
+            format!("They are added after the {n} line(s) stored before for {phase}. "),
+        ),
+        _ => (format!("{cleared_text}\n"), String::new()),
+    };
+    let shown: Vec<String> = lines.iter().map(|l| format!("\n    {l}")).collect();
     format!(
-        "Stored for {} for {power}:{}\n{replaced}They are entered when that phase begins, \
-         if it does; each is checked against the position then, and you are mailed which \
-         were entered.",
+        "{first}Stored for {} for {power}:{}\n{added}They are entered when that phase \
+         begins, if it does; each is checked against the position then, and you are mailed \
+         which were entered.",
         phase_words(phase),
-        lines.concat()
+        shown.concat()
     )
 }

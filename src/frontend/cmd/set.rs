@@ -7,7 +7,7 @@ use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
 use crate::game::clock::{check_cron, check_zone, format_time};
 use crate::game::schedule::schedule_words;
-use crate::game::settings::{GameSettings, ObserverPress, Schedule};
+use crate::game::settings::{GameSettings, ObserverPress, PhaseStart, Schedule};
 use crate::game::{current, settings_of};
 use crate::mail::Address;
 use crate::store::{self, Game, GameState, StoreError};
@@ -240,46 +240,38 @@ fn master_time(s: &mut Session<'_>, line: &Line, what: &str, text: &str) -> Resu
     let Some(game) = master_now(s, line)? else {
         return Ok(());
     };
-    let zone = super::when::writer_zone(s)?;
-    let Some(t) = super::when::read_date(text, s.now, zone, super::when::Toward::Future) else {
-        s.reply.refuse(
-            line,
-            format!(
-                "Write SET {what} <date>, like 2026-11-24 20:00, Nov 24 20:00 or Thu 20:00 \
-                 (UTC, or your zone if you SET ZONE)."
-            ),
-        );
-        return Ok(());
-    };
     let Some(cur) = current(s.tx, game.id)? else {
         s.reply
             .refuse(line, format!("'{}' has not started yet.", game.name));
         return Ok(());
     };
+    let mut settings = settings_of(&game)?;
+    let schedule = crate::game::process::schedule_for(&settings, cur.position.phase.kind).clone();
+    let zone = super::when::writer_zone(s)?;
+    let untimed = game_time_of_day(&schedule);
+    let toward = super::when::Toward::Future;
+    let Some(t) = super::when::read_date_at(text, s.now, zone, toward, untimed) else {
+        s.reply.refuse(
+            line,
+            format!(
+                "Write SET {what} <date>, like 2026-11-24 20:00, Nov 24 20:00, Nov 24, 2026 \
+                 or Thu 20:00 (UTC, or your zone if you SET ZONE; without a time, the \
+                 game's time of day)."
+            ),
+        );
+        return Ok(());
+    };
+    if what == "START" {
+        return master_start(s, line, (&game, &cur, &mut settings), &schedule, t);
+    }
     let phase = cur.record.phase.clone();
-    let settings = settings_of(&game)?;
-    let schedule = crate::game::process::schedule_for(&settings, cur.position.phase.kind);
     let times = match what {
         "GRACE" => grace_end(s.now, cur.record.deadline, t),
-        "START" => {
-            // The phase counts as started at `t`: its deadline follows
-            // from the schedule again.
-            let (deadline, grace) =
-                crate::game::deadline::deadline_for(s.tx, game.id, schedule, t)?;
-            if deadline <= s.now {
-                Err(format!(
-                    "A start of {} gives the deadline {}, which has passed: write a later \
-                     start, e.g. SET START {}.",
-                    format_time(t),
-                    format_time(deadline),
-                    written(s.now)
-                ))
-            } else {
-                Ok((deadline, grace))
-            }
+        _ => {
+            let floor = deadline_floor(&settings, &cur, schedule.min_hours);
+            earliest_deadline(s.now, floor, t)
+                .map(|d| (d, d + i64::from(schedule.grace_hours) * 3600))
         }
-        _ => earliest_deadline(s.now, cur.record.started_at, schedule.min_hours, t)
-            .map(|d| (d, d + i64::from(schedule.grace_hours) * 3600)),
     };
     let (deadline, grace) = match times {
         Ok(times) => times,
@@ -298,6 +290,74 @@ fn master_time(s: &mut Session<'_>, line: &Line, what: &str, text: &str) -> Resu
     announce(s, &game, Change::Deadline, said)
 }
 
+/// The time of day a date without one means in SET DEADLINE, GRACE and
+/// START, as njudge gives it: the schedule's time of day (a cron line at
+/// one time a day, in its zone), else njudge's 23:30.
+fn game_time_of_day(schedule: &Schedule) -> super::when::DayTime {
+    let at = |h, m| chrono::NaiveTime::from_hms_opt(h, m, 0).unwrap_or_default();
+    match crate::game::schedule::time_of_day(schedule) {
+        Some((h, m, zone)) => super::when::DayTime::At(at(h, m), zone),
+        None => super::when::DayTime::At(at(23, 30), None),
+    }
+}
+
+/// SET START <t> (njudge): the current phase is not processed before `t`,
+/// not even early; the deadline moves to `t` only if it is sooner.
+fn master_start(
+    s: &mut Session<'_>,
+    line: &Line,
+    (game, cur, settings): (&Game, &crate::game::Current, &mut GameSettings),
+    schedule: &Schedule,
+    t: i64,
+) -> Result<(), StoreError> {
+    let phase = cur.record.phase.clone();
+    if t <= s.now {
+        s.reply.refuse(
+            line,
+            format!(
+                "SET START holds {phase} back until a time to come; {} has passed. Nothing \
+                 was changed.",
+                format_time(t)
+            ),
+        );
+        return Ok(());
+    }
+    settings.start = Some(PhaseStart {
+        phase: phase.clone(),
+        at: t,
+    });
+    save_settings(s, game, settings)?;
+    let deadline = cur.record.deadline.unwrap_or(t);
+    let grace = cur.record.grace_until.unwrap_or(deadline);
+    let held = format!(
+        "{phase} is not processed before {}, not even when every order is in.",
+        format_time(t)
+    );
+    let moved = t > deadline;
+    let said = if moved {
+        let grace = grace.max(t + i64::from(schedule.grace_hours) * 3600);
+        store::set_deadline(s.tx, game.id, &phase, Some(t), Some(grace))?;
+        format!(
+            "{held} The deadline moves to it: {}; grace until {}.",
+            format_time(t),
+            format_time(grace)
+        )
+    } else {
+        format!(
+            "{held} The deadline stays {}; grace until {}.",
+            format_time(deadline),
+            format_time(grace)
+        )
+    };
+    s.reply.ok(line, said.clone());
+    let change = if moved {
+        Change::Deadline
+    } else {
+        Change::Setting
+    };
+    announce(s, game, change, said)
+}
+
 /// A time as SET DEADLINE reads it: `2026-11-24 20:00`.
 fn written(t: i64) -> String {
     chrono::DateTime::from_timestamp(t, 0)
@@ -310,18 +370,40 @@ fn minute_up(t: i64) -> i64 {
     t + (60 - t.rem_euclid(60)) % 60
 }
 
-/// A new deadline `t` for a phase started at `started`, or why not: it
-/// must be in the future and at least the schedule's MIN hours after the
-/// phase started.
-fn earliest_deadline(now: i64, started: i64, min_hours: u32, t: i64) -> Result<i64, String> {
-    let earliest = minute_up((now + 1).max(started + i64::from(min_hours) * 3600));
+/// How soon a deadline may be, and why: the schedule's MIN hours after
+/// the phase started, or (later) when SET START or njudge's MIN hold the
+/// phase back.
+fn deadline_floor(
+    settings: &GameSettings,
+    cur: &crate::game::Current,
+    min_hours: u32,
+) -> (i64, String) {
+    let by_schedule = cur.record.started_at + i64::from(min_hours) * 3600;
+    let hold = crate::game::deadline::earliest_processing(settings, cur);
+    if hold > by_schedule {
+        let phase = &cur.record.phase;
+        return (
+            hold,
+            format!("{phase} is not processed before {}", format_time(hold)),
+        );
+    }
+    (
+        by_schedule,
+        format!("the game's minimum is {min_hours} hours after the phase started"),
+    )
+}
+
+/// A new deadline `t`, or why not: it must be in the future and not
+/// before the `floor` (with its reason).
+fn earliest_deadline(now: i64, (floor, reason): (i64, String), t: i64) -> Result<i64, String> {
+    let earliest = minute_up((now + 1).max(floor));
     if t >= earliest {
         return Ok(t);
     }
     let why = if t <= now {
         "that time has passed".to_string()
     } else {
-        format!("the game's minimum is {min_hours} hours after the phase started")
+        reason
     };
     Err(format!(
         "The deadline cannot be {}: {why}. The earliest allowed is {}: write SET DEADLINE {} \
@@ -349,7 +431,8 @@ fn grace_end(now: i64, deadline: Option<i64>, t: i64) -> Result<(i64, i64), Stri
     ))
 }
 
-/// SET MOVE|RETREAT|ADJUST <cron> [MIN <hours>] [GRACE <hours>].
+/// SET MOVE|RETREAT|ADJUST <cron> [MIN <hours>] [GRACE <hours>], and
+/// njudge's SET MOVE [NEXT <hours>] [MIN <hours>] [GRACE <hours>].
 fn master_schedule(
     s: &mut Session<'_>,
     line: &Line,
@@ -370,10 +453,13 @@ fn master_schedule(
     let upper: Vec<String> = words.iter().map(|w| w.to_ascii_uppercase()).collect();
     let cut = upper
         .iter()
-        .position(|w| w == "MIN" || w == "GRACE" || w == "ZONE")
+        .position(|w| OPTIONS.contains(&w.as_str()))
         .unwrap_or(words.len());
     let expr = words[..cut].join(" ");
-    let no_schedule = expr.is_empty();
+    // Without a cron line, MIN is njudge's: the least time before a phase
+    // is processed. After one, it is the judge's: the least time to the
+    // deadline.
+    let njudge = expr.is_empty();
     let mut settings = settings_of(&game)?;
     let schedule: &mut Schedule = match what {
         "MOVE" | "MOVEMENT" => &mut settings.movement,
@@ -387,7 +473,7 @@ fn master_schedule(
         }
         schedule.cron = Some(expr);
     }
-    if let Err(why) = schedule_options(schedule, what, &words[cut..]) {
+    if let Err(why) = schedule_options(schedule, what, &words[cut..], njudge) {
         s.reply.refuse(line, why);
         return Ok(());
     }
@@ -397,13 +483,22 @@ fn master_schedule(
         "{} deadlines: {text}. They apply from the next phase on.",
         schedule_kind(what)
     );
-    let note = super::njudge_set::min_note(no_schedule, &upper);
+    let note = super::njudge_set::min_note(njudge, &upper);
     s.reply.ok(line, format!("{said}{note}"));
     announce(s, &game, Change::Setting, said)
 }
 
-/// A schedule's MIN, GRACE and ZONE words (`words`, after its cron line).
-fn schedule_options(schedule: &mut Schedule, what: &str, words: &[&str]) -> Result<(), String> {
+/// The words after a schedule's cron line.
+const OPTIONS: [&str; 4] = ["MIN", "NEXT", "GRACE", "ZONE"];
+
+/// A schedule's MIN, NEXT, GRACE and ZONE words (`words`, after its cron
+/// line); `njudge`: MIN is njudge's least time before processing.
+fn schedule_options(
+    schedule: &mut Schedule,
+    what: &str,
+    words: &[&str],
+    njudge: bool,
+) -> Result<(), String> {
     let upper: Vec<String> = words.iter().map(|w| w.to_ascii_uppercase()).collect();
     let mut k = 0;
     while k < words.len() {
@@ -424,15 +519,16 @@ fn schedule_options(schedule: &mut Schedule, what: &str, words: &[&str]) -> Resu
             .get(k + 1)
             .and_then(|v| v.parse::<u32>().ok())
             .filter(|v| *v <= 24 * 60);
-        let Some(value) = value else {
+        let (Some(value), true) = (value, OPTIONS.contains(&upper[k].as_str())) else {
             return Err(format!(
-                "Write SET {what} <schedule> [MIN <hours>] [GRACE <hours>] [ZONE <time zone>]."
+                "Write SET {what} <schedule> [MIN <hours>] [GRACE <hours>] [ZONE <time zone>], \
+                 or njudge's SET {what} [NEXT <hours>] [MIN <hours>] [GRACE <hours>]."
             ));
         };
-        if upper[k] == "MIN" {
-            schedule.min_hours = value;
-        } else {
-            schedule.grace_hours = value;
+        match upper[k].as_str() {
+            "MIN" if njudge => schedule.least_hours = value,
+            "MIN" | "NEXT" => schedule.min_hours = value,
+            _ => schedule.grace_hours = value,
         }
         k += 2;
     }

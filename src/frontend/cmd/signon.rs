@@ -324,6 +324,40 @@ pub fn unobserve(s: &mut Session<'_>, line: &Line, name: &str) -> Result<(), Sto
     Ok(())
 }
 
+/// The whole game hears of a resignation (njudge), archived: who waits
+/// for a new player, and how one takes over.
+fn tell_game_of_resignation(
+    s: &mut Session<'_>,
+    game: &Game,
+    powers: &[Power],
+    name: &str,
+) -> Result<(), StoreError> {
+    let mut how = Vec::new();
+    for &p in powers {
+        how.push(super::takeover::how_to(s.tx, game, p)?);
+    }
+    let wait = if powers.len() > 1 {
+        "they wait"
+    } else {
+        "it waits"
+    };
+    let text = format!(
+        "The player of {name} in '{}' has resigned: {wait} for a new player. {}",
+        game.name,
+        how.join(" ")
+    );
+    let phase = current(s.tx, game.id)?.map(|c| c.record.phase);
+    let subject = s.subject(&game.name, None, &format!("{name} {}", title::RESIGNED));
+    let mail = crate::game::announce(s.tx, game, phase.as_deref(), subject, text, s.now)?;
+    s.send(
+        mail.to,
+        mail.subject,
+        format!("{}\n", mail.body),
+        Some(game.id),
+    );
+    Ok(())
+}
+
 pub fn resign(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
     let Some(Signed::Player { game, seat, .. }) = s.signed.clone() else {
         s.reply
@@ -337,7 +371,8 @@ pub fn resign(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
             format!("You have left '{}' before it started.", game.name),
         );
     } else {
-        let (_, names) = super::takeover::vacate_player(s, &game, &seat, SeatStatus::Resigned)?;
+        let (powers, names) =
+            super::takeover::vacate_player(s, &game, &seat, SeatStatus::Resigned)?;
         let name = if names.is_empty() {
             "your power"
         } else {
@@ -346,23 +381,11 @@ pub fn resign(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
         s.reply.ok(
             line,
             format!(
-                "You have resigned {name} in '{}'. The Master has been told.",
+                "You have resigned {name} in '{}'. The game has been told.",
                 game.name
             ),
         );
-        if let Some(master) = game.master_address.clone() {
-            let subject = s.subject(&game.name, None, &format!("{name} {}", title::RESIGNED));
-            s.send(
-                vec![master],
-                subject,
-                format!(
-                    "The player of {name} in '{}' has resigned. It waits for a new \
-                     player: approve one with SET TAKEOVER <power> <address>.\n",
-                    game.name
-                ),
-                Some(game.id),
-            );
-        }
+        tell_game_of_resignation(s, &game, &powers, name)?;
     }
     s.signed = None;
     Ok(())

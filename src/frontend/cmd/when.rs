@@ -1,9 +1,10 @@
 //! Dates as players and Masters write them, njudge's forms included:
-//! `Jan 15`, `15 Jan`, `Thu`, `Thursday 18:00`, `15 Jan 2027`,
-//! `Jan 15 2027 18:00`, beside the judge's own `2026-11-24 20:00`. A date
-//! without a year, or a weekday, is the next one to come (the last one
-//! gone, for HISTORY); a time without `UTC` is read in the writer's own
-//! zone (SET ZONE), else in UTC.
+//! `Jan 15`, `15 Jan`, `Jan 15, 2027`, `Thu`, `Thursday 18:00`, `15`
+//! (the day), `Jan` (its last day), `Jan 15 2027 18:00`, beside the
+//! judge's own `2026-11-24 20:00`. A date without a year, or a weekday,
+//! is the next one to come (the last one gone, for HISTORY); a date
+//! without a time is what the command makes of it ([`DayTime`]); a time
+//! without `UTC` is read in the writer's own zone (SET ZONE), else in UTC.
 
 use chrono::{
     DateTime, Datelike, Duration, NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Weekday,
@@ -11,7 +12,6 @@ use chrono::{
 use chrono_tz::Tz;
 
 use crate::frontend::session::{Session, Signed};
-use crate::game::clock::parse_time;
 use crate::store::StoreError;
 
 /// Which of the dates a yearless date or a weekday may name is meant.
@@ -34,23 +34,51 @@ pub fn writer_zone(s: &Session<'_>) -> Result<Option<Tz>, StoreError> {
     super::zone::zone_for(s.tx, None, &address)
 }
 
-/// `text` as a time, `now` deciding the year or week it falls in.
+/// What a date written without a time of day stands for.
+#[derive(Clone, Copy)]
+pub enum DayTime {
+    /// The day's first minute (00:00): a start of something.
+    Start,
+    /// The day's end (the midnight after it): an absence's last day, the
+    /// end of a HISTORY.
+    End,
+    /// A time of day on the clocks of a zone (none: the writer's), as
+    /// njudge gives an undated deadline the game's time of day.
+    At(NaiveTime, Option<Tz>),
+}
+
+/// `text` as a time, `now` deciding the year or week it falls in; a date
+/// without a time is its first minute.
 pub fn read_date(text: &str, now: i64, zone: Option<Tz>, toward: Toward) -> Option<i64> {
+    read_date_at(text, now, zone, toward, DayTime::Start)
+}
+
+/// `text` as a time, `now` deciding the year or week it falls in, and
+/// `untimed` the time of a date written without one.
+pub fn read_date_at(
+    text: &str,
+    now: i64,
+    zone: Option<Tz>,
+    toward: Toward,
+    untimed: DayTime,
+) -> Option<i64> {
     let t = text.trim();
     if let Ok(dt) = DateTime::parse_from_rfc3339(t) {
         return Some(dt.timestamp());
     }
-    let upper = t.to_ascii_uppercase();
-    let zone = if upper.ends_with("UTC") || upper.ends_with('Z') {
-        None
-    } else {
-        zone
+    let written = Written::read(t)?;
+    let zone = match untimed {
+        _ if written.utc => None,
+        DayTime::At(_, Some(z)) if written.time.is_none() => Some(z),
+        _ => zone,
     };
-    let now_local = local(now, zone)?;
-    let naive = match parse_time(t) {
-        Some(u) => DateTime::from_timestamp(u, 0)?.naive_utc(),
-        None => njudge_date(t, now_local, toward)?,
+    let wanted = Wanted {
+        time: written.time,
+        untimed,
+        now: local(now, zone)?,
+        toward,
     };
+    let naive = written.resolve(&wanted)?;
     match zone {
         None => Some(naive.and_utc().timestamp()),
         Some(z) => z
@@ -69,33 +97,127 @@ fn local(now: i64, zone: Option<Tz>) -> Option<NaiveDateTime> {
     })
 }
 
-/// njudge's forms without a year: `Jan 15`, `15 Jan`, `Thu`, each with an
-/// optional time (`18:00`), a weekday before a month and day ignored.
-fn njudge_date(text: &str, now: NaiveDateTime, toward: Toward) -> Option<NaiveDateTime> {
-    let mut words: Vec<&str> = text.split_whitespace().collect();
-    let time = match words.last().and_then(|w| clock(w)) {
-        Some(time) => {
-            words.pop();
-            time
+/// The parts of a date as written, in any order as njudge takes them:
+/// `2026-11-24`, a weekday, a month, a day, a year, a time (`18:00`),
+/// `UTC`; commas and a final dot ignored (`Jan 15, 2026`, `Thu 15 Jan.`).
+#[derive(Default)]
+struct Written {
+    ymd: Option<NaiveDate>,
+    weekday: Option<Weekday>,
+    month: Option<u32>,
+    day: Option<u32>,
+    year: Option<i32>,
+    time: Option<NaiveTime>,
+    /// Written with `UTC` (or `Z`): read in UTC whatever the writer's zone.
+    utc: bool,
+}
+
+impl Written {
+    fn read(text: &str) -> Option<Written> {
+        let mut w = Written::default();
+        let words = text
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|x| !x.is_empty());
+        for word in words {
+            w.take(word.trim_end_matches('.'))?;
         }
-        None => NaiveTime::MIN,
-    };
-    let wanted = Wanted { time, now, toward };
-    if words.len() == 3 && weekday(words[0]).is_some() {
-        words.remove(0);
+        let dated = w.month.is_some() || w.day.is_some() || w.year.is_some();
+        let some = dated || w.ymd.is_some() || w.weekday.is_some() || w.time.is_some();
+        let clash = w.ymd.is_some() && dated;
+        (some && !clash).then_some(w)
     }
-    match words[..] {
-        [day] => next_weekday(weekday(day)?, &wanted),
-        [a, b] => {
-            let (month, day) = match (month(a), month(b)) {
-                (Some(m), None) => (m, b.parse().ok()?),
-                (None, Some(m)) => (m, a.parse().ok()?),
-                _ => return None,
+
+    /// One word into its place; None when it is no part of a date, or a
+    /// part written twice.
+    fn take(&mut self, word: &str) -> Option<()> {
+        fn set<T>(slot: &mut Option<T>, value: T) -> Option<()> {
+            slot.is_none().then(|| *slot = Some(value))
+        }
+        let upper = word.to_ascii_uppercase();
+        if upper == "UTC" || upper == "Z" {
+            self.utc = true;
+            return Some(());
+        }
+        let (date_part, time_part) = match word.split_once(['T', 't']) {
+            Some((d, t)) if d.len() == 10 => (d, Some(t.trim_end_matches(['Z', 'z']))),
+            _ => (word, None),
+        };
+        if let Ok(d) = NaiveDate::parse_from_str(date_part, "%Y-%m-%d") {
+            set(&mut self.ymd, d)?;
+            return match time_part {
+                Some(t) => set(&mut self.time, clock(t)?),
+                None => Some(()),
             };
-            next_date(month, day, &wanted)
         }
-        _ => None,
+        if let Some(t) = clock(word) {
+            return set(&mut self.time, t);
+        }
+        if word.chars().all(|c| c.is_ascii_digit()) {
+            let n: u32 = word.parse().ok()?;
+            return match word.len() {
+                4 => set(&mut self.year, n as i32),
+                1 | 2 if (1..=31).contains(&n) => set(&mut self.day, n),
+                _ => None,
+            };
+        }
+        if let Some(m) = month(word) {
+            return set(&mut self.month, m);
+        }
+        set(&mut self.weekday, weekday(word)?)
     }
+
+    /// The date and time meant, as of `wanted.now`.
+    fn resolve(&self, wanted: &Wanted) -> Option<NaiveDateTime> {
+        if let Some(d) = self.ymd {
+            return Some(wanted.at(d));
+        }
+        let today = wanted.now.date();
+        match (self.year, self.month, self.day) {
+            (Some(y), Some(m), Some(d)) => NaiveDate::from_ymd_opt(y, m, d).map(|d| wanted.at(d)),
+            (None, Some(m), Some(d)) => {
+                let years = [today.year() - 1, today.year(), today.year() + 1];
+                wanted.pick(
+                    years
+                        .iter()
+                        .filter_map(|&y| NaiveDate::from_ymd_opt(y, m, d)),
+                )
+            }
+            // A month without a day: its last day (njudge).
+            (year, Some(m), None) => {
+                let years = match year {
+                    Some(y) => vec![y],
+                    None => vec![today.year() - 1, today.year(), today.year() + 1],
+                };
+                wanted.pick(years.into_iter().filter_map(|y| last_day(y, m)))
+            }
+            // A day without a month: the next (or last) date with it.
+            (None, None, Some(d)) => {
+                let months = (-2..=2).filter_map(|k| month_from(today, k));
+                wanted.pick(months.filter_map(|(y, m)| NaiveDate::from_ymd_opt(y, m, d)))
+            }
+            (None, None, None) => match self.weekday {
+                Some(day) => next_weekday(day, wanted),
+                // A time alone: today (njudge).
+                None => Some(wanted.at(today)),
+            },
+            _ => None,
+        }
+    }
+}
+
+/// The last day of month `m` of year `y`.
+fn last_day(y: i32, m: u32) -> Option<NaiveDate> {
+    let (ny, nm) = if m == 12 { (y + 1, 1) } else { (y, m + 1) };
+    NaiveDate::from_ymd_opt(ny, nm, 1)?.pred_opt()
+}
+
+/// The year and month `k` months from `date`'s.
+fn month_from(date: NaiveDate, k: i32) -> Option<(i32, u32)> {
+    let index = date.year() * 12 + date.month0() as i32 + k;
+    Some((
+        index.div_euclid(12),
+        u32::try_from(index.rem_euclid(12)).ok()? + 1,
+    ))
 }
 
 fn clock(word: &str) -> Option<NaiveTime> {
@@ -105,7 +227,7 @@ fn clock(word: &str) -> Option<NaiveTime> {
 }
 
 fn weekday(word: &str) -> Option<Weekday> {
-    word.trim_end_matches(',').parse().ok()
+    word.parse().ok()
 }
 
 /// `Jan`, `January`: the month's number.
@@ -113,7 +235,7 @@ fn month(word: &str) -> Option<u32> {
     const MONTHS: [&str; 12] = [
         "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
     ];
-    let word = word.trim_end_matches([',', '.']).to_ascii_lowercase();
+    let word = word.to_ascii_lowercase();
     if word.len() < 3 {
         return None;
     }
@@ -135,48 +257,57 @@ fn month(word: &str) -> Option<u32> {
     (full[k].starts_with(&word) || word == "sept").then_some(k as u32 + 1)
 }
 
-/// The time of day a date is wanted at, and which date is meant.
+/// The time a date is wanted at, and which date is meant.
 #[derive(Clone, Copy)]
 struct Wanted {
-    time: NaiveTime,
+    /// The time written, if any.
+    time: Option<NaiveTime>,
+    untimed: DayTime,
     now: NaiveDateTime,
     toward: Toward,
 }
 
-/// The weekday `day` at `time`: the next after `now`, or the last before.
-fn next_weekday(day: Weekday, wanted: &Wanted) -> Option<NaiveDateTime> {
-    let Wanted { time, now, toward } = *wanted;
-    let today = now.date();
-    let ahead = (day.num_days_from_monday() + 7 - today.weekday().num_days_from_monday()) % 7;
-    let mut at = (today + Duration::days(i64::from(ahead))).and_time(time);
-    match toward {
-        Toward::Future if at <= now => at += Duration::days(7),
-        Toward::Past => {
-            while at > now {
-                at -= Duration::days(7);
-            }
+impl Wanted {
+    /// The moment `date` stands for.
+    fn at(&self, date: NaiveDate) -> NaiveDateTime {
+        match (self.time, self.untimed) {
+            (Some(t), _) | (None, DayTime::At(t, _)) => date.and_time(t),
+            (None, DayTime::Start) => date.and_time(NaiveTime::MIN),
+            (None, DayTime::End) => (date + Duration::days(1)).and_time(NaiveTime::MIN),
         }
-        Toward::Future => {}
     }
-    Some(at)
+
+    /// Whether `date` is on the side of `now` wanted: its moment still to
+    /// come, or (for HISTORY) its day begun.
+    fn fits(&self, date: NaiveDate) -> bool {
+        match self.toward {
+            Toward::Future => self.at(date) > self.now,
+            Toward::Past => date.and_time(self.time.unwrap_or(NaiveTime::MIN)) <= self.now,
+        }
+    }
+
+    /// Of dates in order, the first to come (or the last gone).
+    fn pick(&self, dates: impl DoubleEndedIterator<Item = NaiveDate>) -> Option<NaiveDateTime> {
+        let found = match self.toward {
+            Toward::Future => dates.into_iter().find(|d| self.fits(*d)),
+            Toward::Past => dates.into_iter().rev().find(|d| self.fits(*d)),
+        };
+        found.map(|d| self.at(d))
+    }
 }
 
-/// `month`/`day` at `time` in the year that makes it the next after
-/// `now` (or the last before).
-fn next_date(month: u32, day: u32, wanted: &Wanted) -> Option<NaiveDateTime> {
-    let Wanted { time, now, toward } = *wanted;
-    let year = now.year();
-    let in_year = |y: i32| NaiveDate::from_ymd_opt(y, month, day).map(|d| d.and_time(time));
-    let candidates = [in_year(year - 1), in_year(year), in_year(year + 1)];
-    match toward {
-        Toward::Future => candidates.into_iter().flatten().find(|at| *at > now),
-        Toward::Past => candidates.into_iter().flatten().rev().find(|at| *at <= now),
-    }
+/// The weekday `day`: the next to come after `now`, or the last begun.
+fn next_weekday(day: Weekday, wanted: &Wanted) -> Option<NaiveDateTime> {
+    let today = wanted.now.date();
+    let ahead = (day.num_days_from_monday() + 7 - today.weekday().num_days_from_monday()) % 7;
+    let first = today + Duration::days(i64::from(ahead));
+    let dates = (-2..=1).map(|w| first + Duration::days(7 * w));
+    wanted.pick(dates)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{read_date, Toward};
+    use super::{read_date, read_date_at, DayTime, Toward};
 
     /// Mon 2026-11-02 12:00 UTC.
     const NOW: i64 = 1_793_620_800;
@@ -204,9 +335,60 @@ mod tests {
         for (text, toward, want) in cases {
             assert_eq!(utc(text, toward).as_deref(), Some(want), "{text}");
         }
-        for text in ["Foo 15", "Ju 15", "next week"] {
+        for text in ["Foo 15", "Ju 15", "next week", "2026", "Jan 15 Feb"] {
             assert_eq!(utc(text, f), None, "{text}");
         }
+    }
+
+    #[test]
+    fn njudge_dates_with_commas_years_and_lone_parts() {
+        let f = Toward::Future;
+        let cases = [
+            ("Jan 15, 2027", "Fri Jan 15 2027 00:00 UTC"),
+            ("15 Jan 2027", "Fri Jan 15 2027 00:00 UTC"),
+            (
+                "Friday, January 15, 2027 18:00",
+                "Fri Jan 15 2027 18:00 UTC",
+            ),
+            ("Jun 23:30 15", "Tue Jun 15 2027 23:30 UTC"),
+            ("15", "Sun Nov 15 2026 00:00 UTC"),
+            ("1", "Tue Dec 01 2026 00:00 UTC"),
+            ("Feb", "Sun Feb 28 2027 00:00 UTC"),
+            ("2026-11-24", "Tue Nov 24 2026 00:00 UTC"),
+            ("2026-11-24T20:00", "Tue Nov 24 2026 20:00 UTC"),
+        ];
+        for (text, want) in cases {
+            assert_eq!(utc(text, f).as_deref(), Some(want), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_date_without_a_time_is_what_the_command_makes_of_it() {
+        let read = |text: &str, toward, untimed| {
+            read_date_at(text, NOW, None, toward, untimed).map(crate::game::clock::format_time)
+        };
+        let (f, p) = (Toward::Future, Toward::Past);
+        // An absence's last day runs to its end; the same day, begun, is
+        // still to come.
+        assert_eq!(
+            read("Nov 2", f, DayTime::End).as_deref(),
+            Some("Tue Nov 03 2026 00:00 UTC")
+        );
+        assert_eq!(
+            read("Nov 2", p, DayTime::End).as_deref(),
+            Some("Tue Nov 03 2026 00:00 UTC")
+        );
+        let evening = chrono::NaiveTime::from_hms_opt(20, 0, 0).unwrap();
+        let amsterdam: chrono_tz::Tz = "Europe/Amsterdam".parse().unwrap();
+        assert_eq!(
+            read("Jan 15, 2027", f, DayTime::At(evening, Some(amsterdam))).as_deref(),
+            Some("Fri Jan 15 2027 19:00 UTC")
+        );
+        // A time written wins over the game's.
+        assert_eq!(
+            read("Jan 15 2027 18:00", f, DayTime::At(evening, None)).as_deref(),
+            Some("Fri Jan 15 2027 18:00 UTC")
+        );
     }
 
     #[test]
