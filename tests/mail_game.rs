@@ -1086,8 +1086,10 @@ fn sql_metacharacters_round_trip() {
     };
     assert_eq!(bodies, [press, press]);
     // A new address of record with quotes in it.
+    // (Sent from the new address: one the judge never heard from would be
+    // asked to confirm first.)
     let r = j.mail(
-        "o'brien@example.net",
+        "o'neil'--@example.net",
         "SIGNON Asql 'OR'1'='1\nSET ADDRESS o'neil'--@example.net",
     );
     assert!(

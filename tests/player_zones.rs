@@ -137,7 +137,11 @@ fn a_zone_follows_the_player_to_a_new_address() {
     let both = format!("{} ({})", shown(deadline), local(deadline, ams));
     w.orders(g, 'F', "SET ZONE Europe/Amsterdam");
     let new = "france.moved@example.com";
-    w.orders(g, 'F', &format!("SET ADDRESS {new}"));
+    // From the new address itself: its sign-on confirms it.
+    w.mail(
+        new,
+        &format!("SIGNON F{g} {}\nSET ADDRESS {new}", password('F')),
+    );
 
     let body = format!("SIGNON F{g} {}\n{}", password('F'), holds('F'));
     let r = w.mail(new, &body);

@@ -296,11 +296,14 @@ fn a_player_of_several_countries_comes_back_and_changes_for_all() {
     );
 
     // A new password and address, for both countries.
+    // (From the new address itself: its sign-on confirms it.)
     let new = "italy-russia@elsewhere.test";
-    w.orders(
-        "blk",
-        'I',
-        &format!("SET PASSWORD fresh-pass\nSET ADDRESS {new}"),
+    w.mail(
+        new,
+        &format!(
+            "SIGNON Iblk {}\nSET PASSWORD fresh-pass\nSET ADDRESS {new}",
+            password('I')
+        ),
     );
     let mails = w.mail(new, "SIGNON Rblk fresh-pass");
     let reply = reply_to(&mails, new);

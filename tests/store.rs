@@ -1150,6 +1150,17 @@ fn write_everything(tx: &Connection, name: &str) {
     }
     record_sign_on_failure(tx, &format!("master:{name}"), "g@example.org", T0).unwrap();
     take_stranger_reply(tx, "stranger@example.org", T0).unwrap();
+    judge::store::record_mails_caused(tx, "g@example.org", 7, T0).unwrap();
+    let token = format!("token-{name}");
+    judge::store::request_confirmation(
+        tx,
+        &format!("{name}@new.example"),
+        "g@example.org",
+        Some(seat),
+        &token,
+        T0,
+    )
+    .unwrap();
     store::set_maps(tx, game, "a@example.org", false).unwrap();
     store::set_zone(tx, &format!("{name}@example.org"), Some("Asia/Tokyo")).unwrap();
     let ahead = [(3, "A Par - Bur".to_string())];
