@@ -71,7 +71,7 @@ SKA SMY SPA STP SWE SWI SYR TRI TUN TUS TYR TYS UKR VEN VIE WAL WAR WES YOR
 # facts checked against the rulebook map by `tests/map.rs`): only to list
 # where a dislodged unit of a v2.4 retreat case may go. The retreat rule
 # itself is written out here, apart from the engine.
-MAP_DATA = os.path.join("src", "engine", "map_data.rs")
+MAP_DATA = os.path.join("crates", "engine", "src", "map_data.rs")
 
 
 def read_borders(root):
