@@ -578,6 +578,8 @@ def v24_movement_retreats(name, units, orders, post_units, post_dislodged, borde
         reach = army.get(p, set()) if kind == "A" else fleet.get(loc_, set())
         barred = set(after) | standoff
         how = route(s, p, moves[s][2], moves[s][3])
+        if how is None:
+            raise ConvertError(f"{name}: the unit from {s} entered {p}, which it cannot reach")
         if how == "land":
             barred.add(s)
         doubts = [(d, f"whether the moves into {d} had an effect there") for d in sorted(unsure)]
