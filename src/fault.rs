@@ -1,6 +1,8 @@
 //! Faults injected on purpose, for the tests that prove a panic is
 //! contained (a mail marked failed, a game marked failed, everything else
-//! going on). Debug builds only: a release build compiles this to nothing.
+//! going on). Only with the `fault-injection` feature, which the tests'
+//! builds turn on (Cargo.toml says how): the judge you build or install
+//! compiles this to nothing.
 //!
 //! `JUDGE_TEST_PANIC=mail:<subject>` panics while handling a mail with
 //! that subject (after its commands have written to the store);
@@ -9,13 +11,13 @@
 
 /// Panics if the environment asks for a fault at this `place` for `name`.
 pub fn maybe_panic(place: &str, name: &str) {
-    #[cfg(debug_assertions)]
+    #[cfg(feature = "fault-injection")]
     if let Ok(wanted) = std::env::var("JUDGE_TEST_PANIC") {
         if wanted.split_once(':') == Some((place, name)) {
             panic!("JUDGE_TEST_PANIC: a fault injected in {place} {name:?}");
         }
     }
-    #[cfg(not(debug_assertions))]
+    #[cfg(not(feature = "fault-injection"))]
     let _ = (place, name);
 }
 

@@ -12,7 +12,8 @@
 //!   panicking) before every later mail; a panic or error in one game
 //!   stopped the clock for all. Nothing in the judge panics on purpose any
 //!   more, so these use a fault injected through `JUDGE_TEST_PANIC`,
-//!   honoured by debug builds only (`src/fault.rs`);
+//!   honoured only by the tests' builds (the `fault-injection` feature,
+//!   `src/fault.rs`);
 //! - a directory or a FIFO in the inbox's `new/` stopped (or hung)
 //!   `judge run`;
 //! - a hung `sendmail` stopped the loop; a permanent SMTP refusal was
@@ -36,6 +37,9 @@ use common::*;
 const MASTER: &str = "master@example.org";
 const KEEPER: &str = "keeper@example.org";
 const POWERS: [char; 7] = ['A', 'E', 'F', 'G', 'I', 'R', 'T'];
+/// The user the judge runs as where a test needs one that may not read
+/// every file (the tests may run as root).
+const NOBODY: u32 = 65534;
 
 fn player(game: &str, initial: char) -> String {
     format!("{}.{game}@players.example", initial.to_ascii_lowercase())
@@ -264,8 +268,24 @@ fn a_panic_in_one_game_leaves_the_clock_running_for_the_others() {
 
 /// Runs `judge run --once`, killing it (and failing) if it hangs.
 fn run_once_within(j: &TestJudge, limit: Duration) -> (Option<i32>, String) {
+    run_once_within_as(j, limit, None)
+}
+
+/// `run_once_within`, as the user of that uid (and its group) if given.
+fn run_once_within_as(j: &TestJudge, limit: Duration, uid: Option<u32>) -> (Option<i32>, String) {
     let log = j.dir.join("run.log");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_judge"))
+    let mut command = match uid {
+        None => Command::new(env!("CARGO_BIN_EXE_judge")),
+        Some(uid) => {
+            let mut c = Command::new("setpriv");
+            c.arg(format!("--reuid={uid}"))
+                .arg(format!("--regid={uid}"))
+                .arg("--clear-groups")
+                .arg(env!("CARGO_BIN_EXE_judge"));
+            c
+        }
+    };
+    let mut child = command
         .arg("--config")
         .arg(j.config())
         .args(["run", "--once"])
@@ -311,25 +331,29 @@ fn a_directory_or_a_fifo_in_the_inbox_is_quarantined() {
         Mail::new(writer, "help", "HELP").raw(),
     )
     .unwrap();
-    // A file nobody may read (skipped where the tests run as root, who may).
+    // A file nobody may read. Root may read any file, so where the tests
+    // run as root the judge runs as nobody, its folder handed over.
     let unreadable = new.join("1003.locked");
     std::fs::write(&unreadable, Mail::new(writer, "x", "VERSION").raw()).unwrap();
     set_mode(&unreadable, 0o000);
-    let root_reads_anyway = std::fs::read(&unreadable).is_ok();
-    if root_reads_anyway {
-        std::fs::remove_file(&unreadable).unwrap();
+    let uid = common::prerequisite::running_as_root().then_some(NOBODY);
+    if let Some(uid) = uid {
+        let owner = format!("{uid}:{uid}");
+        let given = Command::new("chown")
+            .args(["-R", &owner])
+            .arg(&j.dir)
+            .status();
+        assert!(given.unwrap().success(), "chown -R {owner}");
     }
 
-    let (code, log) = run_once_within(&j, Duration::from_secs(60));
+    let (code, log) = run_once_within_as(&j, Duration::from_secs(60), uid);
     assert_eq!(code, Some(0), "{log}");
     let quarantine = inbox.join("quarantine");
     assert!(quarantine.join("1000.dir").is_dir(), "{log}");
     assert!(quarantine.join("1001.fifo").exists(), "{log}");
     assert!(log.contains("a FIFO"), "{log}");
     assert!(log.contains("a directory"), "{log}");
-    if !root_reads_anyway {
-        assert!(quarantine.join("1003.locked").exists(), "{log}");
-    }
+    assert!(quarantine.join("1003.locked").exists(), "{log}");
     assert_eq!(std::fs::read_dir(&new).unwrap().count(), 0, "new/ is empty");
     assert!(inbox.join("cur/1002.mail:2,S").exists());
     let r = j.take();

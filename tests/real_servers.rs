@@ -10,8 +10,9 @@
 //!
 //!     source tests/servers/start.sh && cargo test --test real_servers; judge_servers_stop
 
+mod common;
+
 use std::collections::HashMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -66,21 +67,13 @@ fn servers(test: &str) -> Option<Servers> {
 
 /// Says that a test, or a part of one, cannot run for want of `what`: a
 /// failure in CI (`CI` set), where `.ci/run` starts every server (sourcing
-/// `tests/servers/start.sh`) and a skipped check would pass unseen;
-/// elsewhere a SKIPPED line and the test goes on without it.
+/// `tests/servers/start.sh`); elsewhere a SKIPPED line and the test goes
+/// on without it.
 fn missing(test: &str, what: &str) {
-    let ci = std::env::var("CI")
-        .map(|v| !v.is_empty() && v != "false" && v != "0")
-        .unwrap_or(false);
-    assert!(
-        !ci,
-        "{test}: CI is set but {what}: .ci/run sources tests/servers/start.sh, which sets it"
-    );
-    // Straight to stderr, past the test harness's capture: seen even when
-    // the test passes.
-    let _ = writeln!(
-        std::io::stderr(),
-        "{test}: SKIPPED: {what}. Run `source tests/servers/start.sh` first to include it."
+    common::prerequisite::missing(
+        test,
+        what,
+        "`source tests/servers/start.sh` starts them and sets JUDGE_TEST_* (.ci/run does)",
     );
 }
 

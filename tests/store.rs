@@ -2,6 +2,8 @@
 //! versions, mail deduplication, the outbound queue, orders, transactions,
 //! hostile text, and passwords.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
@@ -1641,8 +1643,10 @@ fn sync_makes_the_write_ahead_log_durable() {
     ]
     .into_iter()
     .find(|dir| !in_memory_filesystem(dir)) else {
-        eprintln!(
-            "sync_makes_the_write_ahead_log_durable: SKIPPED: only memory file systems to try"
+        common::prerequisite::missing(
+            "sync_makes_the_write_ahead_log_durable",
+            "only memory file systems to try",
+            "The target folder or the temporary one must be on a disk",
         );
         return;
     };
@@ -1658,9 +1662,10 @@ fn sync_makes_the_write_ahead_log_durable() {
     for round in 0..20 {
         game_with_phase(store.conn(), &format!("durable{round}"));
         let Some(before) = unwritten_pages(&wal) else {
-            eprintln!(
-                "sync_makes_the_write_ahead_log_durable: SKIPPED: this kernel cannot say \
-                 which pages are dirty (cachestat, Linux 6.5)"
+            common::prerequisite::missing(
+                "sync_makes_the_write_ahead_log_durable",
+                "this kernel cannot say which pages are dirty",
+                "cachestat needs Linux 6.5 or later",
             );
             return;
         };

@@ -19,8 +19,9 @@ no canonical text for are written in the same style: a convoy of a fleet
 (`F NTH C F LON - BEL`) and a support naming a coast (`F POR S F MAO -
 SPA/NC`); the test's order reader documents how it takes them.
 
-v2.4 lines: `name, phase, units, [centers], [retreats], orders, expect
-{units, dislodged, [orders], [disbanded]}`.
+v2.4 lines: `name, phase, units, [centers], [retreats],
+[preceding_movement], orders, expect {units, dislodged, [retreats,
+destroyed, retreats_undecided], [orders, disbanded]}`.
   - `centers` only when the case sets the ownership; otherwise each power
     owns its home centres.
   - `expect.dislodged`: as in the source, only the units dislodged with
@@ -31,7 +32,17 @@ v2.4 lines: `name, phase, units, [centers], [retreats], orders, expect
     `crates/engine/src/map_data.rs`) and PRESTATE_RESULTS by the DATC's retreat
     rule (`v24_retreats`); `expect.orders` {POWER: {ORDER:
     "succeeds"|"fails"}} and `expect.disbanded` {POWER: [UNIT]}, read off
-    the POSTSTATE (`v24_retreat_results`).
+    the POSTSTATE (`v24_retreat_results`); `preceding_movement` {phase,
+    units, orders, expect_orders, expect_destroyed}: the movement phase
+    the case follows, rebuilt from PRESTATE, PRESTATE_DISLODGED and
+    PRESTATE_RESULTS (`v24_preceding_movement`).
+  - movement cases: `expect.retreats` {POWER: {UNIT: [LOCATION]}} where
+    each unit of POSTSTATE_DISLODGED may retreat, `expect.destroyed`
+    {POWER: [UNIT]} the units gone from both lists, and
+    `expect.retreats_undecided` {POWER: {UNIT: why}} the dislodged units
+    whose options the case does not decide (`v24_movement_retreats`).
+  - `V24_LINE_ERRATA`: lines of the v2.4 file that contradict the DATC's
+    own case, corrected (and printed) on the way.
 
 v3 lines: `name, datc, phase, [units], [occupiers], [civil_disorder],
 [preceding_main_phase {phase, units, orders, expect_orders}], orders,
@@ -71,7 +82,7 @@ SKA SMY SPA STP SWE SWI SYR TRI TUN TUS TYR TYS UKR VEN VIE WAL WAR WES YOR
 # facts checked against the rulebook map by `tests/map.rs`): only to list
 # where a dislodged unit of a v2.4 retreat case may go. The retreat rule
 # itself is written out here, apart from the engine.
-MAP_DATA = os.path.join("src", "engine", "map_data.rs")
+MAP_DATA = os.path.join("crates", "engine", "src", "map_data.rs")
 
 
 def read_borders(root):
@@ -264,11 +275,37 @@ def v24_errata(cases, log):
                         for s, lines in sections]
         if any("Germnay" in l for _, lines in sections for l in lines):
             log.append(f"erratum: Germnay -> Germany in {name}")
+        for section, wrong, right in V24_LINE_ERRATA.get(name, ()):
+            lines = dict(sections).get(section, [])
+            if lines.count(wrong) != 1:
+                raise ConvertError(f"{name}: erratum {wrong!r} -> {right!r}: not one such line")
+            lines[lines.index(wrong)] = right
+            log.append(f"erratum: {name} {section}: {wrong} -> {right}")
         if name in seen:
             raise ConvertError(f"case {name} twice")
         seen.add(name)
         out.append((name, sections))
     return out
+
+
+# Lines of the v2.4 file that contradict the DATC's own case (and the v3.0
+# data): (section, line as written, line as the DATC has it).
+V24_LINE_ERRATA = {
+    # Russia's support is for the move into Ankara, which dislodges Turkey.
+    "6.H.5": [("PRESTATE_RESULTS", "SUCCESS: Russia: F con S A ruh-hol",
+               "SUCCESS: Russia: F con S F bla-ank")],
+    "6.H.5.mod": [("PRESTATE_RESULTS", "SUCCESS: Russia: F con S A ruh-hol",
+                   "SUCCESS: Russia: F con S F bla-ank")],
+    # The file lists the winners of the movement where they started:
+    # France entered Picardy, Germany Burgundy.
+    "6.H.14": [(s, f"{who}: A {a}", f"{who}: A {b}") for s in ("PRESTATE", "POSTSTATE")
+               for who, a, b in (("France", "par", "pic"), ("Germany", "mar", "bur"))],
+    # Likewise, France entered Portugal.
+    "6.H.15": [(s, "France: F spa/sc", "France: F por") for s in ("PRESTATE", "POSTSTATE")],
+    # The Mid-Atlantic fleet moved to Spain's north coast (without a coast
+    # the move is void, and Gascony's would have succeeded, not failed).
+    "6.H.16": [("PRESTATE_RESULTS", "FAILURE: France: F mid-spa", "FAILURE: France: F mid-spa/nc")],
+}
 
 
 def v24_case(name, sections, borders):
@@ -319,6 +356,7 @@ def v24_case(name, sections, borders):
         case["centers"] = owners
     if kind == "R":
         case["retreats"] = v24_retreats(name, units, dislodged_pre, results, borders)
+        case["preceding_movement"] = v24_preceding_movement(name, phase, units, dislodged_pre, results)
     orders = {}
     for power, text in orders_raw:
         add(orders, power, v24_order(text, kind, prestate))
@@ -335,6 +373,14 @@ def v24_case(name, sections, borders):
         if post_dislodged:
             raise ConvertError(f"{name}: dislodged units after a retreat phase")
         case["expect"].update(v24_retreat_results(name, units, dislodged_pre, orders, case["expect"]["units"]))
+    if kind == "M":
+        expect = case["expect"]
+        retreats, destroyed, unknown = v24_movement_retreats(
+            name, units, orders, expect["units"], expect["dislodged"], borders)
+        expect["retreats"] = retreats
+        expect["destroyed"] = destroyed
+        if unknown:
+            expect["retreats_undecided"] = unknown
     return case
 
 
@@ -358,9 +404,9 @@ def v24_retreats(name, units, dislodged, results, borders):
             convoys.append((province(m.group(1)), province(m.group(2)), province(m.group(3))))
     attacker = {dst: (src, via) for ok, src, dst, via in moves if ok}
     dislodged_at = {province(u.split()[1]) for us in dislodged.values() for u in us}
-    # Occupied after the movement: the units on the board, and the winners
-    # of successful moves (6.H.14 lists its winners at their origins).
-    occupied = {province(u.split()[1]) for us in units.values() for u in us} | set(attacker)
+    # Occupied after the movement: the units on the board (the winners of
+    # the movement among them).
+    occupied = {province(u.split()[1]) for us in units.values() for u in us}
     standoffs = set()
     for ok, src, dst, via in moves:
         if ok or dst in attacker:
@@ -418,6 +464,157 @@ def v24_retreat_results(name, units, dislodged, orders, post_units):
     if len(arrived) != len(retreated):
         raise ConvertError(f"{name}: units arrived that no retreat order explains")
     return {"orders": expect, "disbanded": disbanded}
+
+
+def v24_preceding_movement(name, phase, units, dislodged, results):
+    """The movement phase a retreat case follows, rebuilt from its data:
+    the units before it (PRESTATE with each successful mover back at its
+    origin, and the dislodged units) and its orders (PRESTATE_RESULTS),
+    each with its result as stated (SUCCESS/FAILURE). The dislodged units
+    and their retreat options after it are the case's PRESTATE_DISLODGED
+    and `retreats`."""
+    before = {(power, u) for power, us in units.items() for u in us}
+    before |= {(power, u) for power, us in dislodged.items() for u in us}
+    orders, expect = {}, {}
+    for ok, power, text in results:
+        o = v24_order(text, "M", {})
+        m = re.fullmatch(r"([AF]) (\S+) - (\S+)( VIA CONVOY)?", o)
+        if ok and m:
+            mover = (power, f"{m.group(1)} {m.group(2)}")
+            arrived = (power, f"{m.group(1)} {m.group(3)}")
+            if arrived not in before:
+                raise ConvertError(f"{name}: {power} {o} succeeded, but did not arrive")
+            before = (before - {arrived}) | {mover}
+        add(orders, power, o)
+        expect.setdefault(power, {})[o] = "succeeds" if ok else "fails"
+    # A unit that gave an order but is on neither list was destroyed
+    # (6.H.15 says so in a comment).
+    destroyed = {}
+    for power, os_ in orders.items():
+        for o in os_:
+            unit = " ".join(o.split()[:2])
+            if (power, unit) not in before:
+                before.add((power, unit))
+                add(destroyed, power, unit)
+    pre_units = {}
+    for power, u in sorted(before):
+        add(pre_units, power, u)
+    movement = phase[:-1] + "M"
+    return {"phase": movement, "units": pre_units, "orders": orders, "expect_orders": expect,
+            "expect_destroyed": destroyed}
+
+
+def v24_movement_retreats(name, units, orders, post_units, post_dislodged, borders):
+    """What a movement case's POSTSTATE says about the units it dislodged:
+    ({POWER: {UNIT: [LOCATION]}} where each unit of POSTSTATE_DISLODGED may
+    retreat, {POWER: [UNIT]} those destroyed at once (gone from both
+    lists), {POWER: {UNIT: why}} the dislodged units whose options the data
+    does not decide). The retreat rule is the one of `v24_retreats`; what
+    happened is read off the POSTSTATE: a unit found where its move led
+    moved; the unit now standing where a dislodged unit stood is its
+    attacker; every move into a province empty afterwards failed, and that
+    province is a standoff when two of those moves had an effect there. A
+    move over land (no convoy of it ordered) into an empty province fails
+    only against a rival, so one such move and any other make a standoff;
+    a lone failed move there had no rival (it was void, had no convoy, or
+    lost a head-to-head battle, which is no effect there either). Moves that
+    may depend on a convoy, with no move over land beside them, do not
+    decide it: a unit that could go there is left undecided, as is one
+    whose attacker may have come by convoy or over land."""
+    army, fleet = borders
+    at = {province(u.split()[1]): (p, u) for p, us in units.items() for u in us}
+    after = {province(u.split()[1]): (p, u) for p, us in post_units.items() for u in us}
+    gone = {province(u.split()[1]) for us in post_dislodged.values() for u in us}
+    moves = v24_effective_moves(orders, at)
+    convoyed = {(province(m.group(1)), province(m.group(2)))
+                for os_ in orders.values() for o in os_
+                for m in [re.fullmatch(r"F \S+ C A (\S+) - (\S+)", o)] if m}
+
+    def route(src, dst, unit, dst_loc):
+        """'land', 'convoy' (may depend on a convoy) or None (cannot go)."""
+        u, loc_ = unit.split()
+        if u == "F":
+            there = [l for l in fleet.get(loc_, ()) if province(l) == dst]
+            ok = dst_loc in there if "/" in dst_loc else len(there) == 1
+            return "land" if ok else None
+        if (src, dst) in convoyed:
+            return "convoy"
+        return "land" if dst in army.get(src, ()) else None
+
+    def moved(src):
+        if src not in moves:
+            return False
+        dst, power, unit, dst_loc = moves[src]
+        return after.get(dst, (None, ""))[0] == power and after[dst][1].split()[0] == unit[0]
+
+    attacker, destroyed = {}, {}
+    for p, (power, u) in sorted(at.items()):
+        if p not in gone:
+            if moved(p) or after.get(p) == (power, u):
+                continue  # moved on, or stayed
+            if p not in after or after[p][0] == power:
+                raise ConvertError(f"{name}: {power} {u} neither stays, moves nor is dislodged")
+        # Dislodged: another power's unit stands where it stood.
+        came = [s for s, (d, pw, unit, _) in moves.items()
+                if d == p and moved(s) and (pw, unit[0]) == (after[p][0], after[p][1][0])]
+        if len(came) != 1:
+            raise ConvertError(f"{name}: cannot tell who moved into {p}")
+        attacker[p] = came[0]
+        if p not in gone:
+            add(destroyed, power, u)
+    rivals = {}
+    for s, (d, power, unit, dst_loc) in moves.items():
+        if d in after or attacker.get(s) == d:
+            continue
+        kind = route(s, d, unit, dst_loc)
+        if kind:
+            rivals.setdefault(d, []).append(kind)
+    standoff = {d for d, ks in rivals.items() if len(ks) >= 2 and "land" in ks}
+    unsure = {d for d, ks in rivals.items() if len(ks) >= 2 and "land" not in ks}
+    retreats, unknown = {}, {}
+    for p, s in attacker.items():
+        power, u = at[p]
+        kind, loc_ = u.split()
+        reach = army.get(p, set()) if kind == "A" else fleet.get(loc_, set())
+        barred = set(after) | standoff
+        how = route(s, p, moves[s][2], moves[s][3])
+        if how is None:
+            raise ConvertError(f"{name}: the unit from {s} entered {p}, which it cannot reach")
+        if how == "land":
+            barred.add(s)
+        doubts = [(d, f"whether the moves into {d} had an effect there") for d in sorted(unsure)]
+        if how == "convoy" and p in army.get(s, ()):
+            doubts.append((s, f"whether the attacker from {s} came by convoy"))
+        open_ = {province(l) for l in reach} - barred
+        why = [w for d, w in doubts if d in open_]
+        options = sorted(l for l in reach if province(l) not in barred)
+        if p not in gone and why:
+            continue  # destroyed, so nowhere to go: the data decides it
+        if why:
+            unknown.setdefault(power, {})[u] = "; ".join(why)
+        elif p in gone and options:
+            retreats.setdefault(power, {})[u] = options
+        elif options or p in gone:
+            raise ConvertError(f"{name}: {power} {u}: dislodged {p in gone}, options {options}")
+    return retreats, destroyed, unknown
+
+
+def v24_effective_moves(orders, at):
+    """{ORIGIN: (DESTINATION, POWER, UNIT, DESTINATION LOCATION)}: the move
+    orders that name their power's unit (the last order for a unit
+    counts)."""
+    last = {}
+    for power, os_ in orders.items():
+        for o in os_:
+            words = o.split()
+            if len(words) >= 2 and words[0] in ("A", "F"):
+                last[(power, province(words[1]))] = o
+    moves = {}
+    for (power, src), o in last.items():
+        m = re.fullmatch(r"([AF]) (\S+) - (\S+)( VIA CONVOY)?", o)
+        if m and at.get(src, (None,))[0] == power and at[src][1].split()[0] == m.group(1):
+            moves[src] = (province(m.group(3)), power, at[src][1], m.group(3))
+    return moves
 
 
 def convert_v24(path, borders, log):

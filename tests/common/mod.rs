@@ -5,6 +5,7 @@
 
 #![allow(dead_code)]
 
+pub mod prerequisite;
 pub mod rng;
 pub mod web;
 
