@@ -242,14 +242,16 @@ fn read_imap(section: &Section) -> Result<ImapSettings, Vec<Problem>> {
             143
         }
     });
+    for (key, what) in [
+        ("user", "the IMAP login name"),
+        ("password", "the IMAP password"),
+    ] {
+        if section.value(key).is_none() {
+            problems.add([section.missing(key, what)]);
+        }
+    }
     let user = server.as_ref().and_then(|s| s.user.clone());
     let password = server.as_ref().and_then(|s| s.password.clone());
-    if server.is_some() && user.is_none() {
-        problems.add([section.missing("user", "the IMAP login name")]);
-    }
-    if server.is_some() && password.is_none() {
-        problems.add([section.missing("password", "the IMAP password")]);
-    }
     let folder = problems
         .take(section.string("folder"))
         .map(|f| f.unwrap_or_else(|| DEFAULT_FOLDER.to_string()));
@@ -278,6 +280,9 @@ fn read_imap(section: &Section) -> Result<ImapSettings, Vec<Problem>> {
     problems.finish(settings)
 }
 
+/// SMTP logs in with both or sends without.
+const TOGETHER: &str = "user and password go together: give both or neither";
+
 fn read_smtp(section: &Section) -> Result<SmtpSettings, Vec<Problem>> {
     let mut problems = Problems::default();
     problems.add(section.unknown_keys(&SERVER_KEYS, "an SMTP outbox"));
@@ -286,14 +291,10 @@ fn read_smtp(section: &Section) -> Result<SmtpSettings, Vec<Problem>> {
         Tls::StartTls => 587,
         Tls::None => 25,
     });
-    if let Some(s) = &server {
-        if s.user.is_some() != s.password.is_some() {
-            let absent = if s.user.is_none() { "user" } else { "password" };
-            problems.add([section.missing(
-                absent,
-                "user and password go together: give both or neither",
-            )]);
-        }
+    match (section.value("user"), section.value("password")) {
+        (Some(_), None) => problems.add([section.missing("password", TOGETHER)]),
+        (None, Some(_)) => problems.add([section.missing("user", TOGETHER)]),
+        _ => {}
     }
     problems.finish(server.map(|server| SmtpSettings { server }))
 }
