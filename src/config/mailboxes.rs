@@ -110,6 +110,7 @@ impl SmtpSettings {
     }
 }
 
+// The one set of defaults of `[inbox]` and `[outbox]`.
 const DEFAULT_INBOX: &str = "var/inbox";
 const DEFAULT_OUTBOX: &str = "var/outbox";
 const DEFAULT_SENDMAIL: &str = "/usr/sbin/sendmail";

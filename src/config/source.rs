@@ -44,8 +44,9 @@ impl<'t> Document<'t> {
         }
     }
 
-    /// A problem for each top-level name that is not one of `known`: a
-    /// section the judge does not have, or a key outside any section.
+    /// A problem for each top-level name that is not one of the sections
+    /// `known`: a section the judge does not have, a key outside any
+    /// section, or a key named like a section.
     pub fn unknown_sections(&self, known: &[&str]) -> Vec<Problem> {
         let list = known
             .iter()
@@ -54,11 +55,16 @@ impl<'t> Document<'t> {
             .join(", ");
         self.root
             .iter()
-            .filter(|(k, _)| !known.contains(&k.get_ref().as_ref()))
+            .filter(|(k, v)| !known.contains(&k.get_ref().as_ref()) || !v.get_ref().is_table())
             .map(|(k, v)| Problem {
                 line: Some(line_of(self.text, k.span().start)),
                 text: if v.get_ref().is_table() {
                     format!("[{}]: unknown section (the file knows {list})", k.get_ref())
+                } else if known.contains(&k.get_ref().as_ref()) {
+                    format!(
+                        "{0}: a key, where the file needs the section [{0}]",
+                        k.get_ref()
+                    )
                 } else {
                     format!(
                         "{}: a key outside any section (each belongs under one of {list})",
