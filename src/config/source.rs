@@ -1,6 +1,7 @@
 //! `judge.toml` as written: its sections and keys with where they stand,
 //! so that every problem names its section, key and line.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use serde::de::DeserializeOwned;
@@ -76,6 +77,9 @@ impl<'t> Document<'t> {
     }
 }
 
+/// A key and its value, each with its place.
+type Entry<'a> = (&'a Spanned<Cow<'a, str>>, &'a Spanned<DeValue<'a>>);
+
 /// One section of the file (absent: no keys).
 pub struct Section<'a> {
     pub name: &'static str,
@@ -100,13 +104,7 @@ impl<'a> Section<'a> {
         keys.into_iter().map(|(_, k)| k).collect()
     }
 
-    fn entry(
-        &self,
-        key: &str,
-    ) -> Option<(
-        &'a Spanned<std::borrow::Cow<'a, str>>,
-        &'a Spanned<DeValue<'a>>,
-    )> {
+    fn entry(&self, key: &str) -> Option<Entry<'a>> {
         self.table()?.iter().find(|(k, _)| k.get_ref() == key)
     }
 
