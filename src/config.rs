@@ -2,39 +2,41 @@
 //! relative to the file, so a copied `judge.toml` with its folder is an
 //! independent judge.
 
+mod mailboxes;
+mod source;
+
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
 use crate::game::maps::MapSettings;
 use crate::game::settings::{ClockSettings, Defaults};
+pub use mailboxes::{
+    ImapSettings, InboxSettings, OutboxSettings, ServerSettings, SmtpSettings, Tls,
+};
+pub use source::Problem;
+use source::{Document, Problems, Section};
 
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// The judge's configuration, every section read and checked.
+#[derive(Debug, Clone)]
 pub struct Config {
     pub judge: JudgeSection,
-    #[serde(default)]
     pub store: StoreSection,
-    #[serde(default)]
     pub mail: MailSection,
-    #[serde(default)]
     pub games: Defaults,
-    #[serde(default)]
     pub clock: ClockSettings,
-    #[serde(default)]
     pub maps: MapSettings,
-    #[serde(default)]
     pub web: WebSection,
-    /// Mailbox sections belong to the daemon; kept as raw tables here so
-    /// that the front end can run from the same file.
-    #[serde(default)]
-    pub inbox: Option<toml::Table>,
-    #[serde(default)]
-    pub outbox: Option<toml::Table>,
+    pub inbox: InboxSettings,
+    pub outbox: OutboxSettings,
     /// The folder the file lives in: the base of relative paths.
-    #[serde(skip)]
     pub base: PathBuf,
 }
+
+/// The sections of the file.
+const SECTIONS: [&str; 9] = [
+    "judge", "store", "mail", "games", "clock", "maps", "web", "inbox", "outbox",
+];
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -160,10 +162,8 @@ impl WebSection {
 
 /// `[web] url`: empty, or an http(s) address that every mail may carry as
 /// a link (never `javascript:` or a text that breaks out of a link).
-fn check_url(url: &Option<String>) -> Result<(), String> {
-    let Some(url) = url.as_deref().map(str::trim).filter(|u| !u.is_empty()) else {
-        return Ok(());
-    };
+fn check_url(web: &Section, url: &Option<String>) -> Option<Problem> {
+    let url = url.as_deref().map(str::trim).filter(|u| !u.is_empty())?;
     let lower = url.to_ascii_lowercase();
     let scheme = lower.starts_with("http://") || lower.starts_with("https://");
     let host = url.split("://").nth(1).unwrap_or("");
@@ -171,35 +171,157 @@ fn check_url(url: &Option<String>) -> Result<(), String> {
         .chars()
         .any(|c| c.is_whitespace() || c.is_control() || matches!(c, '"' | '\'' | '<' | '>' | '`'));
     if scheme && clean && !host.is_empty() && !host.starts_with('/') {
-        return Ok(());
+        return None;
     }
-    Err(format!(
-        "[web] url = {url:?}: give the archive's public address, starting with http:// or \
-         https://, such as \"https://diplomacy.example.org/games/\""
+    Some(web.bad_value(
+        "url",
+        "give the archive's public address, starting with http:// or https://, such as \
+         \"https://diplomacy.example.org/games/\"",
     ))
 }
 
 /// `[web] listen`: empty, or an address and port.
-fn check_listen(listen: &Option<String>) -> Result<(), String> {
+fn check_listen(web: &Section, listen: &Option<String>) -> Option<Problem> {
     match listen.as_deref().map(str::trim) {
-        None | Some("") => Ok(()),
-        Some(a) => match a.parse::<std::net::SocketAddr>() {
-            Ok(_) => Ok(()),
-            Err(_) => Err(format!(
-                "[web] listen = {a:?}: give an IP address and a port, such as \"127.0.0.1:8080\" \
-                 (or \"\" for no server)"
-            )),
-        },
+        None | Some("") => None,
+        Some(a) if a.parse::<std::net::SocketAddr>().is_ok() => None,
+        Some(_) => Some(web.bad_value(
+            "listen",
+            "give an IP address and a port, such as \"127.0.0.1:8080\" (or \"\" for no server)",
+        )),
+    }
+}
+
+/// `[judge]`: a code fit for subjects, mail addresses.
+fn check_judge(section: &Section, judge: &JudgeSection) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    let code = &judge.code;
+    if code.is_empty() || !code.chars().all(|c| c.is_ascii_alphanumeric()) {
+        problems.push(section.bad_value(
+            "code",
+            "use letters and digits only (it starts every subject)",
+        ));
+    }
+    if crate::mail::Address::parse(&judge.address).is_err() {
+        problems.push(section.bad_value("address", "not a mail address"));
+    }
+    if let Some(keeper) = &judge.keeper {
+        if crate::mail::Address::parse(keeper).is_err() {
+            problems.push(section.bad_value("keeper", "not a mail address"));
+        }
+    }
+    problems
+}
+
+/// `[games]`: the time zone (made its canonical name) and the schedules.
+fn check_games(section: &Section, games: &mut Defaults) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    if let Some(zone) = &mut games.timezone {
+        match crate::game::clock::check_zone(zone) {
+            Ok(tz) => *zone = tz.name().to_string(),
+            Err(e) => problems.push(section.at_key("timezone", &e)),
+        }
+    }
+    for (key, expr) in [
+        ("move_cron", &games.move_cron),
+        ("retreat_cron", &games.retreat_cron),
+        ("adjust_cron", &games.adjust_cron),
+    ] {
+        if let Some(Err(e)) = expr.as_deref().map(crate::game::clock::check_cron) {
+            problems.push(section.at_key(key, &e));
+        }
+    }
+    problems
+}
+
+/// The sections read by serde, each on its own, so that one pass finds a
+/// problem in each.
+struct Sections {
+    judge: Option<JudgeSection>,
+    store: Option<StoreSection>,
+    mail: Option<MailSection>,
+    games: Option<Defaults>,
+    clock: Option<ClockSettings>,
+    maps: Option<MapSettings>,
+    web: Option<WebSection>,
+    inbox: Option<InboxSettings>,
+    outbox: Option<OutboxSettings>,
+}
+
+impl Sections {
+    fn read(doc: &Document, problems: &mut Problems) -> Sections {
+        Sections {
+            judge: problems.take(doc.section("judge").deserialize()),
+            store: problems.take(doc.section("store").deserialize()),
+            mail: problems.take(doc.section("mail").deserialize()),
+            games: problems.take(doc.section("games").deserialize()),
+            clock: problems.take(doc.section("clock").deserialize()),
+            maps: problems.take(doc.section("maps").deserialize()),
+            web: problems.take(doc.section("web").deserialize()),
+            inbox: problems.take_all(InboxSettings::read(&doc.section("inbox"))),
+            outbox: problems.take_all(OutboxSettings::read(&doc.section("outbox"))),
+        }
+    }
+
+    /// The values' own checks, beyond their types.
+    fn check(&mut self, doc: &Document, problems: &mut Problems) {
+        if let Some(judge) = &self.judge {
+            problems.add(check_judge(&doc.section("judge"), judge));
+        }
+        if let Some(games) = &mut self.games {
+            problems.add(check_games(&doc.section("games"), games));
+        }
+        if let Some(maps) = &self.maps {
+            if !(400..=8000).contains(&maps.width) {
+                problems.add([doc
+                    .section("maps")
+                    .bad_value("width", "give a width from 400 to 8000 pixels")]);
+            }
+        }
+        if let Some(web) = &self.web {
+            let section = doc.section("web");
+            problems.add(check_listen(&section, &web.listen));
+            problems.add(check_url(&section, &web.url));
+        }
+    }
+
+    fn config(self) -> Option<Config> {
+        Some(Config {
+            judge: self.judge?,
+            store: self.store?,
+            mail: self.mail?,
+            games: self.games?,
+            clock: self.clock?,
+            maps: self.maps?,
+            web: self.web?,
+            inbox: self.inbox?,
+            outbox: self.outbox?,
+            base: PathBuf::from("."),
+        })
     }
 }
 
 impl Config {
-    /// Reads and checks a configuration file.
+    /// Reads and checks a configuration file; its problems in one text,
+    /// a line each.
     pub fn load(path: &Path) -> Result<Config, String> {
+        Config::read(path).map_err(|problems| problems.join("\n"))
+    }
+
+    /// Reads and checks a configuration file; every problem found, each
+    /// naming the file and its line.
+    pub fn read(path: &Path) -> Result<Config, Vec<String>> {
         let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let mut config =
-            Config::from_toml(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            .map_err(|e| vec![format!("cannot read {}: {e}", path.display())])?;
+        let mut config = Config::from_toml(&text).map_err(|problems| {
+            problems
+                .into_iter()
+                .map(|p| match p.line {
+                    Some(line) => format!("{}, line {line}: {}", path.display(), p.text),
+                    None => format!("{}: {}", path.display(), p.text),
+                })
+                .collect::<Vec<_>>()
+        })?;
         config.base = path
             .parent()
             .map(Path::to_path_buf)
@@ -210,50 +332,18 @@ impl Config {
         Ok(config)
     }
 
-    pub fn from_toml(text: &str) -> Result<Config, String> {
-        let mut config: Config = toml::from_str(text).map_err(|e| e.to_string())?;
-        if config.judge.code.is_empty()
-            || !config.judge.code.chars().all(|c| c.is_ascii_alphanumeric())
-        {
-            return Err(format!(
-                "[judge] code = {:?}: use letters and digits only (it starts every subject)",
-                config.judge.code
-            ));
-        }
-        if config.maps.width < 400 || config.maps.width > 8000 {
-            return Err(format!(
-                "[maps] width = {}: give a width from 400 to 8000 pixels",
-                config.maps.width
-            ));
-        }
-        check_listen(&config.web.listen)?;
-        check_url(&config.web.url)?;
-        if crate::mail::Address::parse(&config.judge.address).is_err() {
-            return Err(format!(
-                "[judge] address = {:?} is not a mail address",
-                config.judge.address
-            ));
-        }
-        if let Some(keeper) = &config.judge.keeper {
-            if crate::mail::Address::parse(keeper).is_err() {
-                return Err(format!("[judge] keeper = {keeper:?} is not a mail address"));
-            }
-        }
-        if let Some(zone) = &mut config.games.timezone {
-            let tz = crate::game::clock::check_zone(zone)
-                .map_err(|e| format!("[games] timezone: {e}"))?;
-            *zone = tz.name().to_string();
-        }
-        for (key, expr) in [
-            ("move_cron", &config.games.move_cron),
-            ("retreat_cron", &config.games.retreat_cron),
-            ("adjust_cron", &config.games.adjust_cron),
-        ] {
-            if let Some(expr) = expr {
-                crate::game::clock::check_cron(expr).map_err(|e| format!("[games] {key}: {e}"))?;
-            }
-        }
-        Ok(config)
+    /// The configuration in `text`, or every problem found in it, in the
+    /// order of their lines.
+    pub fn from_toml(text: &str) -> Result<Config, Vec<Problem>> {
+        let doc = Document::parse(text).map_err(|p| vec![p])?;
+        let mut problems = Problems::default();
+        problems.add(doc.unknown_sections(&SECTIONS));
+        let mut sections = Sections::read(&doc, &mut problems);
+        sections.check(&doc, &mut problems);
+        problems.finish(sections.config()).map_err(|mut found| {
+            found.sort_by_key(|p| p.line);
+            found
+        })
     }
 
     /// A path from the file, made absolute against the file's folder.
@@ -267,16 +357,10 @@ impl Config {
 
     /// The inbox's Maildir folder, when the inbox is a Maildir.
     pub fn maildir_inbox(&self) -> Option<PathBuf> {
-        let table = self.inbox.as_ref();
-        let kind = table
-            .and_then(|t| t.get("kind"))
-            .and_then(|v| v.as_str())
-            .unwrap_or("maildir");
-        let path = table
-            .and_then(|t| t.get("path"))
-            .and_then(|v| v.as_str())
-            .unwrap_or("var/inbox");
-        (kind == "maildir").then(|| self.resolve(Path::new(path)))
+        match &self.inbox {
+            InboxSettings::Maildir { path } => Some(self.resolve(path)),
+            _ => None,
+        }
     }
 
     pub fn database_path(&self) -> PathBuf {

@@ -6,21 +6,23 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::app::Database;
-use crate::config::Config;
-use crate::daemon::imap::{self, ImapSettings};
-use crate::daemon::smtp::{self, SmtpSettings};
+use crate::config::{Config, InboxSettings, OutboxSettings, ServerSettings};
+use crate::daemon::{imap, smtp};
 use crate::store::Store;
 
 /// Checks everything; returns the findings (all "ok" lines, or problems).
 pub fn run(config_path: &Path) -> (Vec<String>, bool) {
     let mut lines = Vec::new();
     let mut ok = true;
-    let config = match Config::load(config_path) {
+    let config = match Config::read(config_path) {
         Ok(c) => {
             lines.push(format!("ok: {} reads", config_path.display()));
             c
         }
-        Err(e) => return (vec![format!("error: {e}")], false),
+        Err(problems) => {
+            let lines = problems.iter().map(|p| format!("error: {p}")).collect();
+            return (lines, false);
+        }
     };
     let mut check = |result: Result<String, String>| match result {
         Ok(line) => lines.push(format!("ok: {line}")),
@@ -45,50 +47,8 @@ pub fn run(config_path: &Path) -> (Vec<String>, bool) {
             db.display()
         )),
     });
-    for (name, section) in [
-        ("inbox", config.inbox.as_ref()),
-        ("outbox", config.outbox.as_ref()),
-    ] {
-        let kind = section
-            .and_then(|t| t.get("kind"))
-            .and_then(|v| v.as_str())
-            .unwrap_or("maildir");
-        match kind {
-            "maildir" => {
-                let p = section
-                    .and_then(|t| t.get("path"))
-                    .and_then(|v| v.as_str())
-                    .unwrap_or("");
-                let root = config.resolve(Path::new(p));
-                check(
-                    writable_dir(&root)
-                        .map(|_| format!("[{name}] Maildir {} is writable", root.display())),
-                );
-            }
-            "imap" | "smtp" => {
-                let server = if kind == "imap" {
-                    ImapSettings::from_table(section).map(|s| s.server)
-                } else {
-                    SmtpSettings::from_table(section).map(|s| s.server)
-                };
-                // A settings error is reported below, by opening the mailbox.
-                if let Ok(server) = server {
-                    let (host, port) = (server.host.as_str(), server.port);
-                    let reached = reachable(host, i64::from(port));
-                    let answers = reached.is_ok();
-                    check(
-                        reached
-                            .map(|_| format!("[{name}] {kind} server {host}:{port} answers"))
-                            .map_err(|e| format!("[{name}] {kind} server: {e}")),
-                    );
-                    if answers {
-                        // Beyond the port: log in (IMAP), EHLO (SMTP).
-                        check(speak(kind, section));
-                    }
-                }
-            }
-            other => check(Ok(format!("[{name}] kind {other}"))),
-        }
+    for result in mailbox_checks(&config) {
+        check(result);
     }
     if config.web.enabled {
         let www = config.web_path();
@@ -103,20 +63,51 @@ pub fn run(config_path: &Path) -> (Vec<String>, bool) {
     (lines, ok)
 }
 
-/// Talks to the mail server as the daemon would: IMAP login and folder,
-/// SMTP EHLO (with STARTTLS and AUTH as configured).
-fn speak(kind: &str, section: Option<&toml::Table>) -> Result<String, String> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
+/// `[inbox]` and `[outbox]`: a Maildir can be written; a server answers
+/// and takes the login (a settings problem was found when reading).
+fn mailbox_checks(config: &Config) -> Vec<Result<String, String>> {
+    let maildir = |name: &str, path: &Path| {
+        let root = config.resolve(path);
+        writable_dir(&root).map(|_| format!("[{name}] Maildir {} is writable", root.display()))
+    };
+    let mut found = Vec::new();
+    match &config.inbox {
+        InboxSettings::Maildir { path } => found.push(maildir("inbox", path)),
+        InboxSettings::Imap(s) => found.extend(server("inbox", "imap", &s.server, imap::check(s))),
+        InboxSettings::Pipe => found.push(Ok("[inbox] kind pipe".to_string())),
+    }
+    match &config.outbox {
+        OutboxSettings::Maildir { path } => found.push(maildir("outbox", path)),
+        OutboxSettings::Smtp(s) => {
+            found.extend(server("outbox", "smtp", &s.server, smtp::check(s)))
+        }
+        OutboxSettings::Sendmail { .. } => found.push(Ok("[outbox] kind sendmail".to_string())),
+    }
+    found
+}
+
+/// The server's port answers; then `speak` talks to it as the daemon
+/// would: IMAP login and folder, SMTP EHLO (with STARTTLS and AUTH as
+/// configured).
+fn server(
+    name: &str,
+    kind: &str,
+    server: &ServerSettings,
+    speak: impl std::future::Future<Output = Result<String, String>>,
+) -> Vec<Result<String, String>> {
+    let (host, port) = (server.host.as_str(), server.port);
+    let reached = reachable(host, port)
+        .map(|_| format!("[{name}] {kind} server {host}:{port} answers"))
+        .map_err(|e| format!("[{name}] {kind} server: {e}"));
+    if reached.is_err() {
+        return vec![reached];
+    }
+    let spoken = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| format!("starting the runtime: {e}"))?;
-    runtime.block_on(async {
-        if kind == "imap" {
-            imap::check(section).await
-        } else {
-            smtp::check(section).await
-        }
-    })
+        .map_err(|e| format!("starting the runtime: {e}"))
+        .and_then(|runtime| runtime.block_on(speak));
+    vec![reached, spoken]
 }
 
 fn writable_dir(dir: &Path) -> Result<(), String> {
@@ -127,9 +118,8 @@ fn writable_dir(dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
-fn reachable(host: &str, port: i64) -> Result<(), String> {
+fn reachable(host: &str, port: u16) -> Result<(), String> {
     use std::net::ToSocketAddrs;
-    let port = u16::try_from(port).map_err(|_| format!("port {port} is not a port"))?;
     let addrs: Vec<_> = (host, port)
         .to_socket_addrs()
         .map_err(|e| format!("{host}:{port}: {e}"))?

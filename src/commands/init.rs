@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::config::Config;
+use crate::config::{Config, InboxSettings, OutboxSettings};
 use crate::store::Store;
 
 /// The configuration as shipped.
@@ -21,17 +21,23 @@ pub fn run(dir: &Path) -> Result<Vec<String>, String> {
         done.push(format!("wrote {}", config_path.display()));
     }
     let config = Config::load(&config_path)?;
-    for section in [config.inbox.as_ref(), config.outbox.as_ref()] {
-        let kind = section.and_then(|t| t.get("kind")).and_then(|v| v.as_str());
-        let path = section.and_then(|t| t.get("path")).and_then(|v| v.as_str());
-        if let (Some("maildir"), Some(p)) = (kind, path) {
-            let root = config.resolve(Path::new(p));
-            for sub in ["new", "cur", "tmp"] {
-                std::fs::create_dir_all(root.join(sub))
-                    .map_err(|e| format!("creating {}: {e}", root.join(sub).display()))?;
-            }
-            done.push(format!("made the Maildir {}", root.display()));
+    let maildirs = [
+        match &config.inbox {
+            InboxSettings::Maildir { path } => Some(path),
+            _ => None,
+        },
+        match &config.outbox {
+            OutboxSettings::Maildir { path } => Some(path),
+            _ => None,
+        },
+    ];
+    for path in maildirs.into_iter().flatten() {
+        let root = config.resolve(path);
+        for sub in ["new", "cur", "tmp"] {
+            std::fs::create_dir_all(root.join(sub))
+                .map_err(|e| format!("creating {}: {e}", root.join(sub).display()))?;
         }
+        done.push(format!("made the Maildir {}", root.display()));
     }
     let db = config.database_path();
     let existed = db.exists();

@@ -33,7 +33,8 @@ use tokio::time::{timeout, Instant};
 use futures::future::BoxFuture;
 
 use super::mailbox::{InMail, Inbox};
-use super::net::{self, ServerSettings, Tls, IO_TIMEOUT};
+use super::net::{self, IO_TIMEOUT};
+use crate::config::{ImapSettings, Tls};
 use crate::mail::limit::{cut_with_note, kept_bytes};
 
 /// Any byte stream async-imap can run on: plain TCP or TLS.
@@ -47,74 +48,6 @@ const BATCH: usize = 1000;
 /// A server drops an IDLE after 30 minutes: renew it before.
 const MAX_IDLE: Duration = Duration::from_secs(25 * 60);
 const MAX_BACKOFF: Duration = Duration::from_secs(60);
-
-/// The keys of `[inbox]` for IMAP.
-#[derive(Debug, Clone)]
-pub struct ImapSettings {
-    pub server: ServerSettings,
-    pub user: String,
-    pub password: String,
-    /// The folder read (default INBOX).
-    pub folder: String,
-    /// Where handled mail goes; none: it stays, flagged `\Seen`.
-    pub processed: Option<String>,
-    /// Without IDLE, look for mail this often.
-    pub poll: Duration,
-}
-
-impl ImapSettings {
-    pub fn from_table(table: Option<&toml::Table>) -> Result<ImapSettings, String> {
-        let server = net::settings(
-            table,
-            "inbox",
-            &[
-                "host",
-                "port",
-                "tls",
-                "user",
-                "password",
-                "folder",
-                "processed",
-                "poll_seconds",
-            ],
-            |tls| if tls == Tls::Tls { 993 } else { 143 },
-        )?;
-        let empty = toml::Table::new();
-        let t = table.unwrap_or(&empty);
-        let user = server
-            .user
-            .clone()
-            .ok_or("[inbox] user is missing: the IMAP login name")?;
-        let password = server
-            .password
-            .clone()
-            .ok_or("[inbox] password is missing: the IMAP password")?;
-        let folder = net::string(t, "inbox", "folder")?.unwrap_or_else(|| "INBOX".to_string());
-        let processed = net::string(t, "inbox", "processed")?.filter(|p| !p.is_empty());
-        if processed.as_deref() == Some(folder.as_str()) {
-            return Err(format!(
-                "[inbox] processed = {folder:?} is the folder read: choose another, or leave it out"
-            ));
-        }
-        let poll = Duration::from_secs(
-            net::number(t, "inbox", "poll_seconds")?
-                .unwrap_or(60)
-                .max(1),
-        );
-        Ok(ImapSettings {
-            server,
-            user,
-            password,
-            folder,
-            processed,
-            poll,
-        })
-    }
-
-    fn describe(&self) -> String {
-        format!("IMAP {}@{}", self.user, self.server.addr())
-    }
-}
 
 /// A logged-in session with its folder selected.
 pub struct Connected {
@@ -256,16 +189,16 @@ pub struct ImapInbox {
 }
 
 impl ImapInbox {
-    pub fn open(table: Option<&toml::Table>, max_bytes: usize) -> Result<ImapInbox, String> {
-        Ok(ImapInbox {
-            settings: ImapSettings::from_table(table)?,
+    pub fn open(settings: ImapSettings, max_bytes: usize) -> ImapInbox {
+        ImapInbox {
+            settings,
             conn: None,
             failures: 0,
             retry_at: None,
             unreadable: HashSet::new(),
             max_bytes,
             redacted: HashMap::new(),
-        })
+        }
     }
 
     /// The connection broke (or could not be made): drop it, and wait
@@ -618,11 +551,8 @@ async fn idle_wait(session: Session<Conn>, limit: Duration) -> Result<Session<Co
 
 /// For `judge check`: connect, log in, select the folder, look at the
 /// `processed` folder; says which step failed.
-pub async fn check(table: Option<&toml::Table>) -> Result<String, String> {
-    let s = ImapSettings::from_table(table)?;
-    let mut c = connect(&s)
-        .await
-        .map_err(|e| format!("[inbox] IMAP: {e}"))?;
+pub async fn check(s: &ImapSettings) -> Result<String, String> {
+    let mut c = connect(s).await.map_err(|e| format!("[inbox] IMAP: {e}"))?;
     let unseen = search_unseen(&mut c.session, &HashSet::new())
         .await
         .map_err(|e| format!("[inbox] IMAP: {e}"))?

@@ -12,10 +12,6 @@ use futures::future::BoxFuture;
 use super::mailbox::{Outbox, SendError};
 use crate::store::Outbound;
 
-/// How long `sendmail` may take over one mail, unless `[outbox]
-/// timeout_seconds` says otherwise.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
-
 pub struct SendmailOutbox {
     command: String,
     timeout: Duration,

@@ -12,57 +12,24 @@ use lettre::{Address, AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 use futures::future::BoxFuture;
 
 use super::mailbox::{Outbox, SendError};
-use super::net::{self, ServerSettings, Tls};
+use crate::config::{SmtpSettings, Tls};
 use crate::store::Outbound;
 
-/// The keys of `[outbox]` for SMTP.
-#[derive(Debug, Clone)]
-pub struct SmtpSettings {
-    pub server: ServerSettings,
-}
-
-impl SmtpSettings {
-    pub fn from_table(table: Option<&toml::Table>) -> Result<SmtpSettings, String> {
-        let server = net::settings(
-            table,
-            "outbox",
-            &["host", "port", "tls", "user", "password"],
-            |tls| match tls {
-                Tls::Tls => 465,
-                Tls::StartTls => 587,
-                Tls::None => 25,
-            },
-        )?;
-        if server.user.is_some() != server.password.is_some() {
-            return Err("[outbox] user and password go together: give both or neither".into());
-        }
-        Ok(SmtpSettings { server })
+/// The transport of `[outbox]`: one connection per mail.
+pub fn transport(settings: &SmtpSettings) -> Result<AsyncSmtpTransport<Tokio1Executor>, String> {
+    let s = &settings.server;
+    let builder = match s.tls {
+        Tls::None => AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(s.host.as_str()),
+        Tls::StartTls => AsyncSmtpTransport::<Tokio1Executor>::starttls_relay(&s.host)
+            .map_err(|e| format!("[outbox] TLS for {}: {e}", s.host))?,
+        Tls::Tls => AsyncSmtpTransport::<Tokio1Executor>::relay(&s.host)
+            .map_err(|e| format!("[outbox] TLS for {}: {e}", s.host))?,
+    };
+    let mut builder = builder.port(s.port).timeout(Some(Duration::from_secs(60)));
+    if let (Some(user), Some(password)) = (&s.user, &s.password) {
+        builder = builder.credentials(Credentials::new(user.clone(), password.clone()));
     }
-
-    pub fn describe(&self) -> String {
-        format!(
-            "SMTP {} (tls = {})",
-            self.server.addr(),
-            self.server.tls.name()
-        )
-    }
-
-    /// The transport: one connection per mail.
-    pub fn transport(&self) -> Result<AsyncSmtpTransport<Tokio1Executor>, String> {
-        let s = &self.server;
-        let builder = match s.tls {
-            Tls::None => AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(s.host.as_str()),
-            Tls::StartTls => AsyncSmtpTransport::<Tokio1Executor>::starttls_relay(&s.host)
-                .map_err(|e| format!("[outbox] TLS for {}: {e}", s.host))?,
-            Tls::Tls => AsyncSmtpTransport::<Tokio1Executor>::relay(&s.host)
-                .map_err(|e| format!("[outbox] TLS for {}: {e}", s.host))?,
-        };
-        let mut builder = builder.port(s.port).timeout(Some(Duration::from_secs(60)));
-        if let (Some(user), Some(password)) = (&s.user, &s.password) {
-            builder = builder.credentials(Credentials::new(user.clone(), password.clone()));
-        }
-        Ok(builder.build())
-    }
+    Ok(builder.build())
 }
 
 pub struct SmtpOutbox {
@@ -71,9 +38,8 @@ pub struct SmtpOutbox {
 }
 
 impl SmtpOutbox {
-    pub fn open(table: Option<&toml::Table>) -> Result<SmtpOutbox, String> {
-        let settings = SmtpSettings::from_table(table)?;
-        let transport = settings.transport()?;
+    pub fn open(settings: SmtpSettings) -> Result<SmtpOutbox, String> {
+        let transport = transport(&settings)?;
         Ok(SmtpOutbox {
             settings,
             transport,
@@ -149,9 +115,8 @@ fn envelope_address(text: &str) -> Result<Address, String> {
 }
 
 /// For `judge check`: connect, EHLO (STARTTLS, AUTH as configured), QUIT.
-pub async fn check(table: Option<&toml::Table>) -> Result<String, String> {
-    let settings = SmtpSettings::from_table(table)?;
-    let transport = settings.transport()?;
+pub async fn check(settings: &SmtpSettings) -> Result<String, String> {
+    let transport = transport(settings)?;
     let what = settings.describe();
     match transport.test_connection().await {
         Ok(true) => Ok(format!(
