@@ -87,8 +87,8 @@ fn check_guarded(
     }
     if let (true, Some(owner)) = (failure.tell_owner, guarded.owner) {
         let body = format!(
-            "There were {} failed sign-ons to {} within an hour from {sender}. Its \
-             further tries are refused unchecked for an hour; yours, from {owner}, are \
+            "There were {} failed sign-ons to {} within an hour from {sender}. That \
+             address's further tries are refused unchecked for an hour; yours, from {owner}, are \
              never refused. If these were not yours, someone may be guessing your \
              password: {}. (You hear of this at most once a day.)\n",
             store::SIGN_ON_FAILURES_TO_LOCK,
