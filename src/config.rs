@@ -226,6 +226,12 @@ impl Config {
                 config.maps.width
             ));
         }
+        if crate::draw::Palette::from_name(&config.maps.palette).is_none() {
+            return Err(format!(
+                "[maps] palette = {:?}: give \"classic\" (the board's colours) or \"okabe-ito\" (for colour-blind readers)",
+                config.maps.palette
+            ));
+        }
         check_listen(&config.web.listen)?;
         check_url(&config.web.url)?;
         if crate::mail::Address::parse(&config.judge.address).is_err() {

@@ -160,14 +160,14 @@ fn the_results_mail_carries_the_map() {
             assert_eq!(pixmap.width(), 1200);
             // A PAR - BUR succeeded: the drawing shows the army in Paris
             // (where it stood when ordered), France's colour on its badge.
-            assert_eq!(badge_colour(&pixmap, "PAR"), [0x56, 0xB4, 0xE9]);
+            assert_eq!(badge_colour(&pixmap, "PAR"), [0x5F, 0xB4, 0xE6]);
             // The second picture: the position for the next orders, the
             // army now in Burgundy and Paris empty.
             let next = message.attachment(1).expect("the next position");
             assert_eq!(next.attachment_name(), Some("mailmap-F1901M.png"));
             let pixmap = Pixmap::decode_png(next.contents()).expect("a PNG");
-            assert_eq!(badge_colour(&pixmap, "BUR"), [0x56, 0xB4, 0xE9]);
-            assert_ne!(badge_colour(&pixmap, "PAR"), [0x56, 0xB4, 0xE9]);
+            assert_eq!(badge_colour(&pixmap, "BUR"), [0x5F, 0xB4, 0xE6]);
+            assert_ne!(badge_colour(&pixmap, "PAR"), [0x5F, 0xB4, 0xE6]);
         }
     }
     assert_eq!(found, 8);
@@ -181,8 +181,8 @@ fn badge_colour(pixmap: &Pixmap, province: &str) -> [u8; 3] {
     let zoom = pixmap.width() as f32 / board.width();
     let c = pixmap
         .pixel(
-            ((x + 5.7) * zoom) as u32,
-            ((y - 2.2 + judge::draw::style::TITLE_BAND) * zoom) as u32,
+            ((x + 7.0) * zoom) as u32,
+            ((y + 4.2 + judge::draw::style::TITLE_BAND) * zoom) as u32,
         )
         .unwrap();
     [c.red(), c.green(), c.blue()]

@@ -6,6 +6,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 use judge_engine::map::Map;
 use resvg::{tiny_skia, usvg};
 
+use crate::place::{self, Rect};
+use crate::style::Palette;
 use crate::svg::layers::{self, ISLANDS, WATERS};
 use crate::svg::Scene;
 
@@ -57,7 +59,8 @@ fn draw_over(tree: &usvg::Tree, zoom: f32, pixmap: &mut tiny_skia::Pixmap) {
     );
 }
 
-/// `svg` as a PNG file `width` pixels wide.
+/// `svg` as a PNG file `width` pixels wide (its powers' colours, if not
+/// the default palette's, to the nearest of the file's 256).
 pub fn render(svg: &str, width: u32) -> Result<Vec<u8>, String> {
     encode(&rasterize(svg, width)?, Encoding::default())
 }
@@ -66,30 +69,50 @@ pub fn render(svg: &str, width: u32) -> Result<Vec<u8>, String> {
 /// draws, made from the board's unchanging parts rasterised once per
 /// width (see [`rasterize_scene`]).
 pub fn render_scene(map: &Map, scene: &Scene<'_>, width: u32) -> Result<Vec<u8>, String> {
-    encode(&rasterize_scene(map, scene, width)?, Encoding::default())
+    let how = Encoding {
+        palette: scene.palette,
+        ..Encoding::default()
+    };
+    encode(&rasterize_scene(map, scene, width)?, how)
 }
 
 /// The board at one width, rasterised once: which province colours each
-/// pixel, and the borders, coastlines and labels on a transparent ground.
+/// pixel, the borders, coastlines and the legend's fixed part on a
+/// transparent ground, and each province's name where the board puts it.
 /// Most of a picture's rasterising is these (the strokes and the text);
-/// a phase then costs a colour per pixel, one composition and its own
-/// marks.
+/// a phase then costs a colour per pixel, one composition, the names it
+/// leaves in place copied, and its own marks.
 struct BoardRaster {
     width: u32,
+    palette: Palette,
     /// Per pixel: a province index, [`ISLANDS`], [`WATERS`], or 255 for
     /// the paper.
     province_at: Vec<u8>,
     lines: tiny_skia::Pixmap,
+    /// Per province: its name's pixels where the board puts it.
+    labels: Vec<Patch>,
+}
+
+/// A small piece of a picture: `width` pixels a row, premultiplied RGBA,
+/// its top left corner at (`x`, `y`).
+struct Patch {
+    x: u32,
+    y: u32,
+    width: u32,
+    data: Vec<u8>,
 }
 
 const PAPER_INDEX: u8 = 255;
 
-fn board_raster(map: &Map, width: u32) -> Result<Arc<BoardRaster>, String> {
-    // A judge draws at one or two widths (`[maps] width`, `judge map`):
-    // a short list, kept for the life of the process.
+fn board_raster(map: &Map, width: u32, palette: Palette) -> Result<Arc<BoardRaster>, String> {
+    // A judge draws at one or two widths (`[maps] width`, `judge map`)
+    // in one palette: a short list, kept for the life of the process.
     static CACHE: Mutex<Vec<Arc<BoardRaster>>> = Mutex::new(Vec::new());
     let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(made) = cache.iter().find(|b| b.width == width) {
+    if let Some(made) = cache
+        .iter()
+        .find(|b| b.width == width && b.palette == palette)
+    {
         return Ok(made.clone());
     }
     let index = rasterize(&layers::board_index(map), width)?;
@@ -108,11 +131,73 @@ fn board_raster(map: &Map, width: u32) -> Result<Arc<BoardRaster>, String> {
         .collect();
     let made = Arc::new(BoardRaster {
         width,
+        palette,
         province_at,
-        lines: rasterize(&layers::board_lines(map), width)?,
+        lines: rasterize(&layers::board_lines(palette), width)?,
+        labels: label_patches(map, width)?,
     });
     cache.push(made.clone());
     Ok(made)
+}
+
+/// Every province's name where the board puts it, cut from one raster of
+/// them all: the pixels of its box and a margin for anti-aliasing.
+fn label_patches(map: &Map, width: u32) -> Result<Vec<Patch>, String> {
+    let all = rasterize(&layers::board_labels(map), width)?;
+    let zoom = width as f32 / crate::board::Board::standard().width();
+    let patches = map
+        .provinces()
+        .map(|p| {
+            let r = pixel_box(&place::board_label(map, p).rect, zoom, &all);
+            let mut data = Vec::with_capacity(((r.x1 - r.x0) * (r.y1 - r.y0) * 4.0) as usize);
+            for y in r.y0 as u32..r.y1 as u32 {
+                let row = (y * all.width()) as usize * 4;
+                data.extend_from_slice(&all.data()[row + r.x0 as usize * 4..row + r.x1 as usize * 4]);
+            }
+            Patch {
+                x: r.x0 as u32,
+                y: r.y0 as u32,
+                width: (r.x1 - r.x0) as u32,
+                data,
+            }
+        })
+        .collect();
+    Ok(patches)
+}
+
+/// A box of the board (its units) in whole pixels of `pixmap`, with a
+/// margin of two pixels, inside the picture.
+fn pixel_box(r: &Rect, zoom: f32, pixmap: &tiny_skia::Pixmap) -> Rect {
+    let top = crate::style::TITLE_BAND;
+    Rect {
+        x0: (r.x0 * zoom - 2.0).floor().max(0.0),
+        y0: ((r.y0 + top) * zoom - 2.0).floor().max(0.0),
+        x1: (r.x1 * zoom + 2.0).ceil().min(pixmap.width() as f32),
+        y1: ((r.y1 + top) * zoom + 2.0).ceil().min(pixmap.height() as f32),
+    }
+}
+
+/// `patch` laid over `pixmap` ("source over", premultiplied).
+fn lay_over(pixmap: &mut tiny_skia::Pixmap, patch: &Patch) {
+    let stride = pixmap.width() as usize * 4;
+    let row_bytes = patch.width as usize * 4;
+    let data = pixmap.data_mut();
+    for (i, row) in patch.data.chunks_exact(row_bytes).enumerate() {
+        let at = (patch.y as usize + i) * stride + patch.x as usize * 4;
+        for (pixel, top) in data[at..at + row_bytes]
+            .chunks_exact_mut(4)
+            .zip(row.chunks_exact(4))
+        {
+            let cover = u16::from(top[3]);
+            if cover == 0 {
+                continue;
+            }
+            for k in 0..4 {
+                let under = u16::from(pixel[k]) * (255 - cover) / 255;
+                pixel[k] = (u16::from(top[k]) + under).min(255) as u8;
+            }
+        }
+    }
 }
 
 /// The picture of `scene` at `width` pixels: each pixel given its
@@ -123,9 +208,10 @@ pub fn rasterize_scene(
     scene: &Scene<'_>,
     width: u32,
 ) -> Result<tiny_skia::Pixmap, String> {
-    let board = board_raster(map, width)?;
+    let board = board_raster(map, width, scene.palette)?;
+    let layout = crate::svg::layout(map, scene);
     let mut colour_of = [rgba(super::style::PAPER); 256];
-    for (i, fill) in layers::province_fills(map, scene.position)
+    for (i, fill) in layers::province_fills(map, scene)
         .into_iter()
         .enumerate()
     {
@@ -133,7 +219,7 @@ pub fn rasterize_scene(
     }
     colour_of[usize::from(ISLANDS)] = rgba(super::style::LAND);
     colour_of[usize::from(WATERS)] = rgba(super::style::SEA);
-    let marks = parse(&layers::scene_marks(map, scene))?;
+    let marks = parse(&layers::scene_marks(map, scene, &layout))?;
     let (zoom, height) = scale(&marks, width);
     let mut pixmap = tiny_skia::Pixmap::new(width, height)
         .ok_or_else(|| format!("no picture of {width}x{height} pixels"))?;
@@ -155,6 +241,13 @@ pub fn rasterize_scene(
                 let under = u16::from(fill[k]) * (255 - cover) / 255;
                 pixel[k] = (u16::from(line[k]) + under).min(255) as u8;
             }
+        }
+    }
+    // The names the phase leaves where the board puts them (it draws
+    // those it moved with its marks).
+    for (label, patch) in layout.labels.iter().zip(&board.labels) {
+        if !label.moved {
+            lay_over(&mut pixmap, patch);
         }
     }
     draw_over(&marks, zoom, &mut pixmap);
@@ -181,6 +274,8 @@ pub struct Encoding {
     pub indexed: bool,
     pub compression: ::png::Compression,
     pub filter: ::png::Filter,
+    /// Whose colours are kept exactly.
+    pub palette: Palette,
 }
 
 impl Default for Encoding {
@@ -192,14 +287,16 @@ impl Default for Encoding {
             indexed: true,
             compression: ::png::Compression::Fast,
             filter: ::png::Filter::Adaptive,
+            palette: Palette::default(),
         }
     }
 }
 
 /// Every colour the style uses, exactly: they get their own palette
 /// entries.
-fn style_colours() -> Vec<[u8; 3]> {
+fn style_colours(palette: Palette) -> Vec<[u8; 3]> {
     use super::style::*;
+    let powers = palette.colours();
     let mut hexes: Vec<&str> = vec![
         SEA,
         LAND,
@@ -211,15 +308,18 @@ fn style_colours() -> Vec<[u8; 3]> {
         SEA_LABEL,
         ORDER,
         FAILED,
+        RETREAT,
+        OPTION,
+        OUTLINE,
         MARK,
         NEUTRAL_CENTRE,
         PAPER,
         "#333333",
         "#000000",
     ];
-    hexes.extend(POWER);
-    hexes.extend(TINT);
-    hexes.extend(LIGHT_TINT);
+    hexes.extend(powers.power);
+    hexes.extend(powers.tint);
+    hexes.extend(powers.light_tint);
     let mut colours: Vec<[u8; 3]> = Vec::new();
     for hex in hexes {
         let c = rgb(hex);
@@ -231,8 +331,8 @@ fn style_colours() -> Vec<[u8; 3]> {
 }
 
 /// The palette (the style's colours, then the cube) and each pixel's index.
-fn to_indexed(pixmap: &tiny_skia::Pixmap) -> (Vec<u8>, Vec<u8>) {
-    let exact = style_colours();
+fn to_indexed(pixmap: &tiny_skia::Pixmap, palette: Palette) -> (Vec<u8>, Vec<u8>) {
+    let exact = style_colours(palette);
     let cube_at = exact.len();
     assert!(
         cube_at + 216 <= 256,
@@ -304,7 +404,7 @@ pub fn encode(pixmap: &tiny_skia::Pixmap, how: Encoding) -> Result<Vec<u8>, Stri
     encoder.set_compression(how.compression);
     encoder.set_filter(how.filter);
     let data = if how.indexed {
-        let (palette, indices) = to_indexed(pixmap);
+        let (palette, indices) = to_indexed(pixmap, how.palette);
         encoder.set_color(::png::ColorType::Indexed);
         encoder.set_palette(palette);
         indices
