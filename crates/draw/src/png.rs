@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use judge_engine::map::Map;
 use resvg::{tiny_skia, usvg};
 
+use crate::orders::Kind;
 use crate::place::{self, Rect};
 use crate::style::Palette;
 use crate::svg::layers::{self, ISLANDS, WATERS};
@@ -149,17 +150,7 @@ fn label_patches(map: &Map, width: u32) -> Result<Vec<Patch>, String> {
         .provinces()
         .map(|p| {
             let r = pixel_box(&place::board_label(map, p).rect, zoom, &all);
-            let mut data = Vec::with_capacity(((r.x1 - r.x0) * (r.y1 - r.y0) * 4.0) as usize);
-            for y in r.y0 as u32..r.y1 as u32 {
-                let row = (y * all.width()) as usize * 4;
-                data.extend_from_slice(&all.data()[row + r.x0 as usize * 4..row + r.x1 as usize * 4]);
-            }
-            Patch {
-                x: r.x0 as u32,
-                y: r.y0 as u32,
-                width: (r.x1 - r.x0) as u32,
-                data,
-            }
+            cut(&all, &r)
         })
         .collect();
     Ok(patches)
@@ -177,13 +168,23 @@ fn pixel_box(r: &Rect, zoom: f32, pixmap: &tiny_skia::Pixmap) -> Rect {
     }
 }
 
-/// `patch` laid over `pixmap` ("source over", premultiplied).
-fn lay_over(pixmap: &mut tiny_skia::Pixmap, patch: &Patch) {
+/// `patch` laid over `pixmap` ("source over", premultiplied), moved by
+/// (`dx`, `dy`) pixels; what falls outside the picture is left out.
+fn lay_over(pixmap: &mut tiny_skia::Pixmap, patch: &Patch, dx: i64, dy: i64) {
+    let (width, height) = (i64::from(pixmap.width()), i64::from(pixmap.height()));
     let stride = pixmap.width() as usize * 4;
     let row_bytes = patch.width as usize * 4;
+    let x = i64::from(patch.x) + dx;
+    if x < 0 || x + i64::from(patch.width) > width {
+        return;
+    }
     let data = pixmap.data_mut();
     for (i, row) in patch.data.chunks_exact(row_bytes).enumerate() {
-        let at = (patch.y as usize + i) * stride + patch.x as usize * 4;
+        let y = i64::from(patch.y) + dy + i as i64;
+        if y < 0 || y >= height {
+            continue;
+        }
+        let at = y as usize * stride + x as usize * 4;
         for (pixel, top) in data[at..at + row_bytes]
             .chunks_exact_mut(4)
             .zip(row.chunks_exact(4))
@@ -243,15 +244,118 @@ pub fn rasterize_scene(
             }
         }
     }
-    // The names the phase leaves where the board puts them (it draws
-    // those it moved with its marks).
-    for (label, patch) in layout.labels.iter().zip(&board.labels) {
-        if !label.moved {
-            lay_over(&mut pixmap, patch);
-        }
+    // The names, each where the placement pass put it (a moved one to
+    // the nearest whole pixel), and the key.
+    let board_labels = map.provinces().map(|p| place::board_label(map, p));
+    for ((label, home), patch) in layout.labels.iter().zip(board_labels).zip(&board.labels) {
+        let shift = |d: f32| (d * zoom).round() as i64;
+        let (dx, dy) = (shift(label.at.0 - home.at.0), shift(label.at.1 - home.at.1));
+        lay_over(&mut pixmap, patch, dx, dy);
+    }
+    lay_over(&mut pixmap, &*key_patch(&layout.kinds, width)?, 0, 0);
+    for power in judge_engine::map::Power::ALL {
+        let waived = layout.waived[power.index()];
+        let text = crate::svg::counts_text(power, scene.position, waived);
+        lay_over(&mut pixmap, &*counts_patch(power, &text, waived, width)?, 0, 0);
     }
     draw_over(&marks, zoom, &mut pixmap);
     Ok(pixmap)
+}
+
+/// A power's counts in the legend at `width` pixels, rasterised once per
+/// text and width (the counts of a judge's games repeat).
+fn counts_patch(
+    power: judge_engine::map::Power,
+    text: &str,
+    waived: u8,
+    width: u32,
+) -> Result<Arc<Patch>, String> {
+    type Counts = Vec<(u32, judge_engine::map::Power, String, Arc<Patch>)>;
+    static CACHE: Mutex<Counts> = Mutex::new(Vec::new());
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((.., made)) = cache
+        .iter()
+        .find(|(w, p, t, _)| *w == width && *p == power && t == text)
+    {
+        return Ok(made.clone());
+    }
+    let (svg, column) = layers::counts(power, text, waived);
+    let made = Arc::new(rasterize_region(&svg, width, &column)?);
+    // Counts from 0 to 34 of centres and units, per power: a few hundred.
+    if cache.len() >= 512 {
+        cache.remove(0);
+    }
+    cache.push((width, power, text.to_string(), made.clone()));
+    Ok(made)
+}
+
+/// The part of `svg` at `width` pixels wide that `region` (SVG units)
+/// covers, in whole pixels: rasterised alone, into a pixmap of its size.
+fn rasterize_region(svg: &str, width: u32, region: &Rect) -> Result<Patch, String> {
+    let tree = parse(svg)?;
+    let (zoom, height) = scale(&tree, width);
+    // The region is in the board's units; the tree's size is twice them.
+    let units = width as f32 / crate::board::Board::standard().width();
+    let r = Rect {
+        x0: (region.x0 * units).floor().max(0.0),
+        y0: (region.y0 * units).floor().max(0.0),
+        x1: (region.x1 * units).ceil().min(width as f32),
+        y1: (region.y1 * units).ceil().min(height as f32),
+    };
+    let (w, h) = ((r.x1 - r.x0) as u32, (r.y1 - r.y0) as u32);
+    let mut pixmap = tiny_skia::Pixmap::new(w.max(1), h.max(1))
+        .ok_or_else(|| format!("no picture of {w}x{h} pixels"))?;
+    resvg::render(
+        &tree,
+        tiny_skia::Transform::from_row(zoom, 0.0, 0.0, zoom, -r.x0, -r.y0),
+        &mut pixmap.as_mut(),
+    );
+    Ok(Patch {
+        x: r.x0 as u32,
+        y: r.y0 as u32,
+        width: pixmap.width(),
+        data: pixmap.take(),
+    })
+}
+
+/// The pixels of `pixmap` in the whole-pixel box `r`.
+fn cut(pixmap: &tiny_skia::Pixmap, r: &Rect) -> Patch {
+    let mut data = Vec::with_capacity(((r.x1 - r.x0) * (r.y1 - r.y0) * 4.0) as usize);
+    for y in r.y0 as u32..r.y1 as u32 {
+        let row = (y * pixmap.width()) as usize * 4;
+        data.extend_from_slice(&pixmap.data()[row + r.x0 as usize * 4..row + r.x1 as usize * 4]);
+    }
+    Patch {
+        x: r.x0 as u32,
+        y: r.y0 as u32,
+        width: (r.x1 - r.x0) as u32,
+        data,
+    }
+}
+
+/// The legend's key to `kinds` at `width` pixels: the rows of the key's
+/// band, rasterised once per set of kinds and width.
+fn key_patch(kinds: &[Kind], width: u32) -> Result<Arc<Patch>, String> {
+    type Keys = Vec<(u32, Vec<Kind>, Arc<Patch>)>;
+    static CACHE: Mutex<Keys> = Mutex::new(Vec::new());
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, _, made)) = cache.iter().find(|(w, k, _)| *w == width && k == kinds) {
+        return Ok(made.clone());
+    }
+    let board = crate::board::Board::standard();
+    let band = Rect {
+        x0: 0.0,
+        y0: crate::style::TITLE_BAND + board.height() + layers::KEY_TOP,
+        x1: board.width(),
+        y1: crate::svg::size(board).1,
+    };
+    let made = Arc::new(rasterize_region(&layers::key(kinds), width, &band)?);
+    // A judge's phases draw a handful of sets of kinds.
+    if cache.len() >= 64 {
+        cache.remove(0);
+    }
+    cache.push((width, kinds.to_vec(), made.clone()));
+    Ok(made)
 }
 
 /// `#RRGGBB` as opaque RGBA bytes.

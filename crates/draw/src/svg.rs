@@ -65,27 +65,29 @@ pub fn render(map: &Map, scene: &Scene<'_>) -> String {
     draw_fills(&mut out, map, board, scene);
     draw_lines(&mut out, board);
     draw_centres(&mut out, map, board, scene);
-    draw_labels(&mut out, map, &layout.labels, false);
+    draw_labels(&mut out, map, &layout.labels);
     draw_phase(&mut out, scene, &layout, true);
     out.close()
 }
 
 /// Over the board: the orders and units (closing the board's group),
-/// then the title and the legend (with its `fixed` part, or only what
-/// changes).
-fn draw_phase(out: &mut Svg, scene: &Scene<'_>, layout: &Layout, fixed: bool) {
+/// then the title and (`whole`) the legend.
+fn draw_phase(out: &mut Svg, scene: &Scene<'_>, layout: &Layout, whole: bool) {
     draw_orders(out, scene.palette, layout);
     out.0.push_str("</g>\n");
     draw_title(out, scene.title);
-    draw_legend(out, Board::standard(), Some((scene, layout)), fixed, scene.palette);
+    if whole {
+        draw_legend(out, Board::standard(), Some((scene, layout)), true, scene.palette);
+    }
 }
 
 /// The picture in layers, for a raster that draws the board's unchanging
 /// parts once per size (`png::render_scene`): stacked, [`board_index`]
 /// coloured by [`province_fills`], then [`board_lines`], then the names
-/// of [`board_labels`] that stay where the board puts them, then
-/// [`scene_marks`] give the picture [`render`] draws, but that the
-/// supply-centre rings lie over the labels rather than under them.
+/// of [`board_labels`] (each where the placement pass put it), then
+/// [`key`] and [`scene_marks`] give the picture [`render`] draws, but
+/// that the supply-centre rings lie over the labels rather than under
+/// them and a moved name stands on whole pixels.
 pub mod layers {
     use super::*;
 
@@ -148,23 +150,65 @@ pub mod layers {
         let labels: Vec<Label> = map.provinces().map(|p| place::board_label(map, p)).collect();
         let mut out = Svg::document(board);
         out.open_board();
-        draw_labels(&mut out, map, &labels, false);
+        draw_labels(&mut out, map, &labels);
         out.0.push_str("</g>\n");
         out.close()
     }
 
-    /// What changes from phase to phase over the board's lines and names:
-    /// the supply centres' rings, the names moved clear of the phase's
-    /// marks, the orders, the units, the title and the legend's counts
-    /// and key, on a transparent ground.
+    /// What changes from phase to phase over the board's lines and names
+    /// (the names the phase moves are the board's names laid elsewhere),
+    /// but the legend: the supply centres' rings, the orders, the units
+    /// and the title, on a transparent ground.
     pub fn scene_marks(map: &Map, scene: &Scene<'_>, layout: &Layout) -> String {
         let board = Board::standard();
         let mut out = Svg::document(board);
         out.open_board();
         draw_centres(&mut out, map, board, scene);
-        draw_labels(&mut out, map, &layout.labels, true);
         draw_phase(&mut out, scene, layout, false);
         out.close()
+    }
+
+    /// The legend's key to `kinds` alone, on a transparent ground: a
+    /// judge's phases draw few sets of kinds, each rasterised once.
+    pub fn key(kinds: &[Kind]) -> String {
+        let board = Board::standard();
+        let mut out = Svg::document(board);
+        let _ = write!(
+            out.0,
+            r#"<g transform="translate(0 {})" font-size="7" fill="{}">"#,
+            n(style::TITLE_BAND + board.height()),
+            style::LABEL
+        );
+        draw_key(&mut out.0, kinds);
+        out.0.push_str("</g>\n");
+        out.close()
+    }
+
+    /// Where the key's row starts, below the legend's top (SVG units).
+    pub const KEY_TOP: f32 = KEY_ROW - 10.0;
+
+    /// One power's counts (`counts_text`) in its column of the legend
+    /// alone, on a transparent ground; and the box of it (SVG units).
+    pub fn counts(power: Power, counts: &str, waived: u8) -> (String, place::Rect) {
+        let board = Board::standard();
+        let mut out = Svg::document(board);
+        let top = style::TITLE_BAND + board.height();
+        let _ = write!(
+            out.0,
+            r#"<g transform="translate(0 {})" font-size="7" fill="{}">"#,
+            n(top),
+            style::LABEL
+        );
+        let x = column_x(board, power);
+        draw_power_counts(&mut out.0, x, counts, waived);
+        out.0.push_str("</g>\n");
+        let column = place::Rect {
+            x0: x - 2.0,
+            y0: top + 16.5,
+            x1: (x + board.width() / 7.0 - 2.0).min(board.width()),
+            y1: top + KEY_TOP,
+        };
+        (out.close(), column)
     }
 }
 
@@ -322,9 +366,8 @@ fn draw_centres(out: &mut Svg, map: &Map, board: &Board, scene: &Scene<'_>) {
     o.push_str("</g>\n");
 }
 
-/// Labels: the standard abbreviations where the placement pass put them
-/// (`moved_only`: those it moved).
-fn draw_labels(out: &mut Svg, map: &Map, labels: &[Label], moved_only: bool) {
+/// Labels: the standard abbreviations where the placement pass put them.
+fn draw_labels(out: &mut Svg, map: &Map, labels: &[Label]) {
     let o = &mut out.0;
     let _ = write!(
         o,
@@ -332,7 +375,7 @@ fn draw_labels(out: &mut Svg, map: &Map, labels: &[Label], moved_only: bool) {
         n(place::LABEL_SIZE),
         style::LABEL
     );
-    for label in labels.iter().filter(|l| l.moved || !moved_only) {
+    for label in labels {
         let colour = if map.terrain(label.province) == Terrain::Sea {
             format!(r#" fill="{}""#, style::SEA_LABEL)
         } else {
@@ -609,16 +652,17 @@ fn draw_title(out: &mut Svg, title: &str) {
     );
 }
 
-/// The legend, or part of it. Per power: its badge and name (`fixed`),
+/// The legend, or part of it. Per power: its badge and name (`names`),
 /// and from the scene its centres and units (and, in a Winter, the
-/// builds or removals due and builds waived); then from the scene a key
-/// to the marks it draws. The layered picture draws the fixed part once
-/// per size and palette.
+/// builds or removals due and builds waived); then, from the scene, a
+/// key to the marks it draws. The layered picture draws the names once
+/// per size and palette, and each power's counts and each key once per
+/// size and text ([`layers::counts`], [`layers::key`]).
 fn draw_legend(
     out: &mut Svg,
     board: &Board,
     scene: Option<(&Scene<'_>, &Layout)>,
-    fixed: bool,
+    names: bool,
     palette: Palette,
 ) {
     let top = style::TITLE_BAND + board.height();
@@ -629,20 +673,25 @@ fn draw_legend(
         n(top),
         style::LABEL
     );
-    let column = board.width() / 7.0;
     for power in Power::ALL {
-        let x = 6.0 + column * power.index() as f32;
-        if fixed {
+        let x = column_x(board, power);
+        if names {
             draw_power_name(o, palette, power, x);
         }
         if let Some((scene, layout)) = scene {
-            draw_power_counts(o, power, x, scene.position, layout.waived[power.index()]);
+            let waived = layout.waived[power.index()];
+            draw_power_counts(o, x, &counts_text(power, scene.position, waived), waived);
         }
     }
     if let Some((_, layout)) = scene {
         draw_key(o, &layout.kinds);
     }
     o.push_str("</g>\n");
+}
+
+/// The left edge of `power`'s column in the legend.
+fn column_x(board: &Board, power: Power) -> f32 {
+    6.0 + board.width() / 7.0 * power.index() as f32
 }
 
 /// A power's badge and name, in its column at `x`.
@@ -662,8 +711,8 @@ fn draw_power_name(o: &mut String, palette: Palette, power: Power, x: f32) {
 }
 
 /// A power's centres and units (and the adjustments due, and builds
-/// waived), under its name.
-fn draw_power_counts(o: &mut String, power: Power, x: f32, position: &Position, waived: u8) {
+/// waived) in `position`.
+pub fn counts_text(power: Power, position: &Position, waived: u8) -> String {
     let units = position.unit_count(power);
     let centres = position.centre_count(power);
     let mut counts = format!("{centres} SC, {units} units");
@@ -674,8 +723,16 @@ fn draw_power_counts(o: &mut String, power: Power, x: f32, position: &Position, 
         }
         if waived > 0 {
             let _ = write!(counts, " ({waived} waived)");
-            waive_sign(o, (x + 8.5, 21.5));
         }
+    }
+    counts
+}
+
+/// A power's counts under its name, in its column at `x`, with the
+/// waived builds' mark if any.
+fn draw_power_counts(o: &mut String, x: f32, counts: &str, waived: u8) {
+    if waived > 0 {
+        waive_sign(o, (x + 8.5, 21.5));
     }
     let _ = write!(
         o,
@@ -699,6 +756,9 @@ fn waive_sign(o: &mut String, c: Point) {
         style::FAILED
     );
 }
+
+/// The key's row in the legend (SVG units below the legend's top).
+const KEY_ROW: f32 = 40.0;
 
 /// A badge without a power (white, no icon), for the key's samples.
 fn plain_badge(o: &mut String, c: Point, dislodged: bool) {
@@ -774,7 +834,7 @@ fn key_sample(o: &mut String, kind: Kind, x: f32, y: f32) -> f32 {
 /// The key: one sample of each kind of mark drawn, with its name, and the
 /// supply centres' marker.
 fn draw_key(o: &mut String, kinds: &[Kind]) {
-    let y = 40.0;
+    let y = KEY_ROW;
     let mut x = 6.0;
     let label = |o: &mut String, x: &mut f32, text: &str| {
         let _ = write!(
