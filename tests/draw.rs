@@ -10,10 +10,10 @@ use std::path::PathBuf;
 
 use judge::draw::orders::{self, Kind, LineKind};
 use judge::draw::{self, board::Board, place, style, Palette, Scene};
-use judge::engine::order::OrderKind;
 use judge::engine::adjudicate::adjudicate;
 use judge::engine::map::Map;
 use judge::engine::order::Order;
+use judge::engine::order::OrderKind;
 use judge::engine::outcome::Outcome;
 use judge::engine::phase::PhaseKind;
 use judge::engine::position::{Dislodged, Position};
@@ -273,7 +273,11 @@ fn short_moves_convoys_and_dislodged_units_are_drawn_apart() {
     let board = Board::standard();
     let sample = sample_1901();
     let spring = draw::svg::layout(map, &scene(&sample[0], "S1901M"));
-    let lvp_yor = spring.lines.iter().find(|l| l.what == "A LVP - YOR").unwrap();
+    let lvp_yor = spring
+        .lines
+        .iter()
+        .find(|l| l.what == "A LVP - YOR")
+        .unwrap();
     assert!(place::polyline_length(&lvp_yor.points) >= orders::MIN_LINE);
     assert!(lvp_yor.points.len() > 2, "bent: {:?}", lvp_yor.points);
     let fall = draw::svg::layout(map, &scene(&sample[1], "F1901M"));
@@ -290,7 +294,11 @@ fn short_moves_convoys_and_dislodged_units_are_drawn_apart() {
     assert!(fall.kinds.contains(&Kind::Convoy) && fall.kinds.contains(&Kind::Dislodged));
     let retreat = draw::svg::layout(map, &scene(&sample[2], "F1901R"));
     let bur = board.unit_point(map.location_by_abbr("BUR").unwrap());
-    let standing = retreat.badges.iter().find(|b| b.at == bur && !b.dislodged).unwrap();
+    let standing = retreat
+        .badges
+        .iter()
+        .find(|b| b.at == bur && !b.dislodged)
+        .unwrap();
     let beside = retreat.badges.iter().find(|b| b.dislodged).unwrap();
     assert_eq!(standing.unit.power.name(), "Germany");
     assert!(!place::badge(standing.at).overlaps(&place::badge(beside.at)));
@@ -305,12 +313,30 @@ fn the_key_names_only_the_marks_drawn() {
     for name in ["build", "waived build", "supply centre"] {
         assert!(svg.contains(&format!(">{name}</text>")), "no {name}");
     }
-    for name in ["move", "support", "convoy", "retreat", "dislodged", "removal"] {
-        assert!(!svg.contains(&format!(">{name}</text>")), "{name} in the key");
+    for name in [
+        "move",
+        "support",
+        "convoy",
+        "retreat",
+        "dislodged",
+        "removal",
+    ] {
+        assert!(
+            !svg.contains(&format!(">{name}</text>")),
+            "{name} in the key"
+        );
     }
     assert!(svg.contains("1 waived"), "Austria's waived build");
     let svg = picture(&movement(), "F1905M");
-    for name in ["move", "support", "convoy", "hold", "failed", "dislodged", "may retreat"] {
+    for name in [
+        "move",
+        "support",
+        "convoy",
+        "hold",
+        "failed",
+        "dislodged",
+        "may retreat",
+    ] {
         assert!(svg.contains(&format!(">{name}</text>")), "no {name}");
     }
 }
@@ -326,17 +352,36 @@ fn docs_pictures() {
     let docs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs");
     let sample = sample_1901();
     for (played, name, title) in [
-        (&sample[1], "sample-F1901M.png", "Judge JDG, game sample: Fall 1901, movement results"),
-        (&sample[2], "sample-F1901R.png", "Judge JDG, game sample: Fall 1901, retreat results"),
-        (&sample[3], "sample-W1901A.png", "Judge JDG, game sample: Winter 1901, adjustment results"),
-        (&sample[0], "sample-S1901M.png", "Judge JDG, game sample: Spring 1901, movement results"),
+        (
+            &sample[1],
+            "sample-F1901M.png",
+            "Judge JDG, game sample: Fall 1901, movement results",
+        ),
+        (
+            &sample[2],
+            "sample-F1901R.png",
+            "Judge JDG, game sample: Fall 1901, retreat results",
+        ),
+        (
+            &sample[3],
+            "sample-W1901A.png",
+            "Judge JDG, game sample: Winter 1901, adjustment results",
+        ),
+        (
+            &sample[0],
+            "sample-S1901M.png",
+            "Judge JDG, game sample: Spring 1901, movement results",
+        ),
     ] {
         let png = draw::png::render_scene(Map::standard(), &scene(played, title), WIDTH).unwrap();
         std::fs::write(docs.join(name), png).unwrap();
     }
     let busy = movement();
     for palette in Palette::ALL {
-        let title = format!("Game demo, Fall 1905, movement results ({} palette)", palette.name());
+        let title = format!(
+            "Game demo, Fall 1905, movement results ({} palette)",
+            palette.name()
+        );
         let scene = Scene {
             palette,
             ..scene(&busy, &title)
@@ -457,7 +502,7 @@ fn the_cached_board_gives_the_same_picture() {
         layered.save_png(dir.join("layered.png")).unwrap();
     }
     assert!(
-        share < 0.005,
+        share < 0.0025,
         "{far} pixels differ ({:.3} %)",
         share * 100.0
     );

@@ -299,7 +299,10 @@ pub fn opening_parts(
         game_id,
         game,
         phase,
-        &format!("the opening position, for the {} orders due", due_word(phase)),
+        &format!(
+            "the opening position, for the {} orders due",
+            due_word(phase)
+        ),
     )
 }
 

@@ -265,9 +265,7 @@ impl Geo<'_> {
     fn from(&self, order: &Order) -> Point {
         let l = order.location.index();
         self.places.dislodged[l]
-            .filter(|_| {
-                is_retreat_phase(self.scene) || self.places.standing[l].is_none()
-            })
+            .filter(|_| is_retreat_phase(self.scene) || self.places.standing[l].is_none())
             .or(self.places.standing[l])
             .unwrap_or_else(|| self.board.unit_point(order.location))
     }
@@ -320,7 +318,11 @@ fn visible_line(a: Point, b: Point, via: &[Point], end: bool) -> Vec<Point> {
     let mut bent = line;
     for k in [10.0, 14.0, 18.0, 23.0, 28.0, 34.0] {
         let control = add(middle, scale(side, k * 2.0));
-        bent = clip(&place::quadratic(a, control, b, 16), Some(&start_box), end_box);
+        bent = clip(
+            &place::quadratic(a, control, b, 16),
+            Some(&start_box),
+            end_box,
+        );
         if polyline_length(&bent) >= MIN_LINE {
             break;
         }
@@ -374,10 +376,7 @@ fn convoying_fleets(geo: &Geo<'_>, order: &Order, to: Location) -> Vec<Point> {
     if order.unit != UnitType::Army {
         return Vec::new();
     }
-    let (from, to) = (
-        geo.map.province_of(order.location),
-        geo.map.province_of(to),
-    );
+    let (from, to) = (geo.map.province_of(order.location), geo.map.province_of(to));
     let mut fleets: Vec<Point> = geo
         .scene
         .orders
@@ -434,7 +433,9 @@ fn draw_other(
             }
         }
         OrderKind::Build if !failed => {
-            layout.signs.push((geo.board.unit_point(order.location), true));
+            layout
+                .signs
+                .push((geo.board.unit_point(order.location), true));
             layout.kinds.push(Kind::Build);
         }
         OrderKind::Remove | OrderKind::Disband => {

@@ -127,10 +127,7 @@ pub fn quadratic(a: Point, c: Point, b: Point, steps: usize) -> Vec<Point> {
         .map(|i| {
             let t = i as f32 / steps as f32;
             let u = 1.0 - t;
-            add(
-                add(scale(a, u * u), scale(c, 2.0 * u * t)),
-                scale(b, t * t),
-            )
+            add(add(scale(a, u * u), scale(c, 2.0 * u * t)), scale(b, t * t))
         })
         .collect()
 }
@@ -152,10 +149,7 @@ pub fn smooth_through(through: &[Point], steps: usize) -> Vec<Point> {
                     + (2.0 * a - 5.0 * b + 4.0 * c - d) * t2
                     + (3.0 * b - a - 3.0 * c + d) * t3)
             };
-            out.push((
-                coord(p0.0, p1.0, p2.0, p3.0),
-                coord(p0.1, p1.1, p2.1, p3.1),
-            ));
+            out.push((coord(p0.0, p1.0, p2.0, p3.0), coord(p0.1, p1.1, p2.1, p3.1)));
         }
     }
     out
@@ -208,7 +202,10 @@ pub fn length_outside(points: &[Point], icons: &[Rect]) -> f32 {
         let l = length(sub(w[1], w[0]));
         let steps = (l / 0.5).ceil().max(1.0) as usize;
         for s in 0..steps {
-            let mid = add(w[0], scale(sub(w[1], w[0]), (s as f32 + 0.5) / steps as f32));
+            let mid = add(
+                w[0],
+                scale(sub(w[1], w[0]), (s as f32 + 0.5) / steps as f32),
+            );
             if !icons.iter().any(|r| r.contains(mid)) {
                 total += l / steps as f32;
             }
@@ -257,8 +254,7 @@ pub fn in_province(map: &Map, province: Province, p: Point) -> bool {
     for ring in &province_rings(map)[province.index()] {
         for i in 0..ring.len() {
             let (a, b) = (ring[i], ring[(i + 1) % ring.len()]);
-            if (a.1 > p.1) != (b.1 > p.1) && p.0 < a.0 + (p.1 - a.1) * (b.0 - a.0) / (b.1 - a.1)
-            {
+            if (a.1 > p.1) != (b.1 > p.1) && p.0 < a.0 + (p.1 - a.1) * (b.0 - a.0) / (b.1 - a.1) {
                 inside = !inside;
             }
         }
@@ -430,7 +426,9 @@ mod tests {
         assert!((cut[0].0 - 10.0).abs() < 0.01, "{cut:?}");
         assert!((cut[cut.len() - 1].0 - 90.0).abs() < 0.01, "{cut:?}");
         assert!((polyline_length(&cut) - 80.0).abs() < 0.1);
-        assert!((length_outside(&line, &[Rect::around((50.0, 0.0), 10.0, 5.0)]) - 80.0).abs() < 0.6);
+        assert!(
+            (length_outside(&line, &[Rect::around((50.0, 0.0), 10.0, 5.0)]) - 80.0).abs() < 0.6
+        );
     }
 
     #[test]

@@ -164,7 +164,9 @@ fn pixel_box(r: &Rect, zoom: f32, pixmap: &tiny_skia::Pixmap) -> Rect {
         x0: (r.x0 * zoom - 2.0).floor().max(0.0),
         y0: ((r.y0 + top) * zoom - 2.0).floor().max(0.0),
         x1: (r.x1 * zoom + 2.0).ceil().min(pixmap.width() as f32),
-        y1: ((r.y1 + top) * zoom + 2.0).ceil().min(pixmap.height() as f32),
+        y1: ((r.y1 + top) * zoom + 2.0)
+            .ceil()
+            .min(pixmap.height() as f32),
     }
 }
 
@@ -212,10 +214,7 @@ pub fn rasterize_scene(
     let board = board_raster(map, width, scene.palette)?;
     let layout = crate::svg::layout(map, scene);
     let mut colour_of = [rgba(super::style::PAPER); 256];
-    for (i, fill) in layers::province_fills(map, scene)
-        .into_iter()
-        .enumerate()
-    {
+    for (i, fill) in layers::province_fills(map, scene).into_iter().enumerate() {
         colour_of[i] = rgba(fill);
     }
     colour_of[usize::from(ISLANDS)] = rgba(super::style::LAND);
@@ -247,8 +246,9 @@ pub fn rasterize_scene(
     // The names, each where the placement pass put it (a moved one to
     // the nearest whole pixel), and the key.
     let board_labels = map.provinces().map(|p| place::board_label(map, p));
+    let units = width as f32 / crate::board::Board::standard().width();
     for ((label, home), patch) in layout.labels.iter().zip(board_labels).zip(&board.labels) {
-        let shift = |d: f32| (d * zoom).round() as i64;
+        let shift = |d: f32| (d * units).round() as i64;
         let (dx, dy) = (shift(label.at.0 - home.at.0), shift(label.at.1 - home.at.1));
         lay_over(&mut pixmap, patch, dx, dy);
     }
@@ -256,7 +256,12 @@ pub fn rasterize_scene(
     for power in judge_engine::map::Power::ALL {
         let waived = layout.waived[power.index()];
         let text = crate::svg::counts_text(power, scene.position, waived);
-        lay_over(&mut pixmap, &*counts_patch(power, &text, waived, width)?, 0, 0);
+        lay_over(
+            &mut pixmap,
+            &*counts_patch(power, &text, waived, width)?,
+            0,
+            0,
+        );
     }
     draw_over(&marks, zoom, &mut pixmap);
     Ok(pixmap)

@@ -10,10 +10,10 @@ use super::orders::{self, Kind, Layout, Line, LineKind};
 use super::place::{self, add, scale, sub, Label};
 use super::style::{self, Palette};
 use judge_engine::map::{Location, Map, Power, Province, Terrain, UnitType};
-use judge_engine::phase::PhaseKind;
-use judge_engine::position::{Dislodged, Position, Unit};
 use judge_engine::order::Order;
 use judge_engine::outcome::Outcome;
+use judge_engine::phase::PhaseKind;
+use judge_engine::position::{Dislodged, Position, Unit};
 
 /// What one picture shows.
 pub struct Scene<'a> {
@@ -77,7 +77,13 @@ fn draw_phase(out: &mut Svg, scene: &Scene<'_>, layout: &Layout, whole: bool) {
     out.0.push_str("</g>\n");
     draw_title(out, scene.title);
     if whole {
-        draw_legend(out, Board::standard(), Some((scene, layout)), true, scene.palette);
+        draw_legend(
+            out,
+            Board::standard(),
+            Some((scene, layout)),
+            true,
+            scene.palette,
+        );
     }
 }
 
@@ -147,7 +153,10 @@ pub mod layers {
     /// ground (a phase draws those it moves itself: [`scene_marks`]).
     pub fn board_labels(map: &Map) -> String {
         let board = Board::standard();
-        let labels: Vec<Label> = map.provinces().map(|p| place::board_label(map, p)).collect();
+        let labels: Vec<Label> = map
+            .provinces()
+            .map(|p| place::board_label(map, p))
+            .collect();
         let mut out = Svg::document(board);
         out.open_board();
         draw_labels(&mut out, map, &labels);
@@ -479,7 +488,8 @@ fn draw_line(o: &mut String, line: &Line) {
             let (back, tip) = arrival(&line.points);
             arrow_head(o, back, tip, colour, 6.0);
             if line.kind == LineKind::Retreat {
-                let second = place::point_along(&line.points, place::polyline_length(&line.points) - 4.0);
+                let second =
+                    place::point_along(&line.points, place::polyline_length(&line.points) - 4.0);
                 arrow_head(o, back, second, colour, 6.0);
             }
         }
@@ -558,7 +568,14 @@ fn frame(o: &mut String, c: Point, dotted: bool, failed: bool) {
 /// in sight.
 fn sign(o: &mut String, c: Point, build: bool) {
     let (fill, bar) = if build {
-        (style::ORDER, format!("M{}h4.4M{}v4.4", pt(add(c, (-2.2, 0.0))), pt(add(c, (0.0, -2.2)))))
+        (
+            style::ORDER,
+            format!(
+                "M{}h4.4M{}v4.4",
+                pt(add(c, (-2.2, 0.0))),
+                pt(add(c, (0.0, -2.2)))
+            ),
+        )
     } else {
         (style::MARK, format!("M{}h4.4", pt(add(c, (-2.2, 0.0)))))
     };
