@@ -413,13 +413,12 @@ fn draw_other(
         layout.kinds.push(Kind::Failed);
     }
     match order.kind {
-        OrderKind::Hold => {
-            // A hold fails only by dislodgement, which the unit's dashed
-            // badge beside its province shows alone.
-            if !outcome.contains(Outcome::DEFAULTED) && !failed {
-                layout.frames.push((geo.from(order), false, false));
-                layout.kinds.push(Kind::Hold);
-            }
+        // A hold fails only by dislodgement, which the unit's dashed
+        // badge beside its province shows alone; a unit without orders
+        // holds unmarked.
+        OrderKind::Hold if !outcome.contains(Outcome::DEFAULTED) && !failed => {
+            layout.frames.push((geo.from(order), false, false));
+            layout.kinds.push(Kind::Hold);
         }
         OrderKind::Support { from, to, .. } => {
             draw_support(geo, layout, moves, order, from, to, failed)
