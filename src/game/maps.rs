@@ -224,7 +224,11 @@ pub fn results_parts(
     if !maps.enabled {
         return Ok(Vec::new());
     }
-    let name = store::game_by_id(conn, game_id)?.map_or_else(|| game_id.to_string(), |g| g.name);
+    let game = store::game_by_id(conn, game_id)?;
+    // A game that has ended has no next orders (its last phase stays
+    // stored unplayed).
+    let ended = game.as_ref().is_some_and(|g| g.ended_at.is_some());
+    let name = game.map_or_else(|| game_id.to_string(), |g| g.name);
     let mut parts = picture_parts(
         maps,
         "results",
@@ -233,8 +237,8 @@ pub fn results_parts(
         phase,
         "the orders and results",
     );
-    if maps.next {
-        // The phase the results lead to (none after the game's end).
+    if maps.next && !ended {
+        // The phase the results lead to.
         let phases = store::phases_of_game(conn, game_id)?;
         let after = phases
             .iter()

@@ -423,8 +423,8 @@ mod tests {
             Some(&Rect::around((0.0, 0.0), 10.0, 5.0)),
             Some(&Rect::around((100.0, 0.0), 10.0, 5.0)),
         );
-        assert!((cut[0].0 - 10.0).abs() < 0.01, "{cut:?}");
-        assert!((cut[cut.len() - 1].0 - 90.0).abs() < 0.01, "{cut:?}");
+        assert!((cut[0].0 - 10.0).abs() < 0.05, "{cut:?}");
+        assert!((cut[cut.len() - 1].0 - 90.0).abs() < 0.05, "{cut:?}");
         assert!((polyline_length(&cut) - 80.0).abs() < 0.1);
         assert!(
             (length_outside(&line, &[Rect::around((50.0, 0.0), 10.0, 5.0)]) - 80.0).abs() < 0.6
