@@ -84,7 +84,7 @@ fn raster_steps(map: &Map, scene: &Scene, svg: &str) {
     let raster_ms = time(&mut || {
         black_box(draw::png::rasterize(svg, 1200).unwrap());
     });
-    let marks = draw::svg::layers::scene_marks(map, scene);
+    let marks = draw::svg::layers::scene_marks(map, scene, &draw::svg::layout(map, scene));
     for (name, text) in [
         ("without text", &without_text(svg)),
         ("province fills only", &fills_only(svg)),
@@ -173,6 +173,7 @@ fn encodings(svg: &str) {
             indexed,
             compression,
             filter,
+            ..Default::default()
         };
         let size = draw::png::encode(pixmap, how).unwrap().len();
         let ms = time(&mut || {

@@ -277,6 +277,13 @@ impl Sections {
                     .section("maps")
                     .bad_value("width", "give a width from 400 to 8000 pixels")]);
             }
+            if crate::draw::Palette::from_name(&maps.palette).is_none() {
+                problems.add([doc.section("maps").bad_value(
+                    "palette",
+                    "give \"classic\" (the board's colours) or \"okabe-ito\" (for \
+                     colour-blind readers)",
+                )]);
+            }
         }
         if let Some(web) = &self.web {
             let section = doc.section("web");

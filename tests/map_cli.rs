@@ -62,9 +62,14 @@ fn judge_map_draws_a_processed_phase_and_the_current_position() {
     assert!(run
         .stdout
         .contains("game pic: Spring 1901, movement results"));
-    // Three French orders drawn: two arrows' heads and a support's dot
-    // (the holds of the other units are not drawn).
-    assert!(run.stdout.matches("stroke-dasharray=\"3 1.6\"").count() >= 2);
+    // Three French orders drawn: two arrows and a support, dashed, ending
+    // in its dot (the holds of the other units are not drawn).
+    // (and the key's sample of a support).
+    assert_eq!(
+        run.stdout.matches("stroke-dasharray=\"3.2 1.6\"").count(),
+        2
+    );
+    assert!(run.stdout.contains(">support</text>"));
     // The current position, as PNG into a file, [maps] width wide.
     let out = j.dir.join("now.png");
     let run = j.run(&["map", "pic", "-o", out.to_str().unwrap()], b"");
@@ -146,9 +151,20 @@ fn the_results_mail_carries_the_map() {
             .address()
             .unwrap()
             .to_string();
-        let text = message.body_text(0).expect("the text first");
+        let text = message
+            .body_text(0)
+            .expect("the text first")
+            .replace("\r\n", "\n");
         assert!(
             text.contains("Movement results for Spring of 1901"),
+            "{text}"
+        );
+        // The text names each picture and what it shows.
+        assert!(
+            text.contains(
+                "Attached pictures:\n  mailmap-S1901M.png: the orders and results\n  \
+                 mailmap-F1901M.png: the position for the movement orders due"
+            ),
             "{text}"
         );
         let attachment = message.attachment(0).expect("the map");
@@ -160,14 +176,14 @@ fn the_results_mail_carries_the_map() {
             assert_eq!(pixmap.width(), 1200);
             // A PAR - BUR succeeded: the drawing shows the army in Paris
             // (where it stood when ordered), France's colour on its badge.
-            assert_eq!(badge_colour(&pixmap, "PAR"), [0x56, 0xB4, 0xE9]);
+            assert_eq!(badge_colour(&pixmap, "PAR"), [0x5F, 0xB4, 0xE6]);
             // The second picture: the position for the next orders, the
             // army now in Burgundy and Paris empty.
             let next = message.attachment(1).expect("the next position");
             assert_eq!(next.attachment_name(), Some("mailmap-F1901M.png"));
             let pixmap = Pixmap::decode_png(next.contents()).expect("a PNG");
-            assert_eq!(badge_colour(&pixmap, "BUR"), [0x56, 0xB4, 0xE9]);
-            assert_ne!(badge_colour(&pixmap, "PAR"), [0x56, 0xB4, 0xE9]);
+            assert_eq!(badge_colour(&pixmap, "BUR"), [0x5F, 0xB4, 0xE6]);
+            assert_ne!(badge_colour(&pixmap, "PAR"), [0x5F, 0xB4, 0xE6]);
         }
     }
     assert_eq!(found, 8);
@@ -181,8 +197,8 @@ fn badge_colour(pixmap: &Pixmap, province: &str) -> [u8; 3] {
     let zoom = pixmap.width() as f32 / board.width();
     let c = pixmap
         .pixel(
-            ((x + 5.7) * zoom) as u32,
-            ((y - 2.2 + judge::draw::style::TITLE_BAND) * zoom) as u32,
+            ((x + 7.0) * zoom) as u32,
+            ((y + 4.2 + judge::draw::style::TITLE_BAND) * zoom) as u32,
         )
         .unwrap();
     [c.red(), c.green(), c.blue()]
@@ -203,6 +219,68 @@ fn queued_to(j: &TestJudge, to: &str, what: &str) -> Vec<String> {
         .filter(|(r, s, _)| r.contains(to) && s.contains(what))
         .map(|(_, _, raw)| String::from_utf8_lossy(&raw).into_owned())
         .collect()
+}
+
+/// Every player's start mail carries the opening position's map, and
+/// its text says so; sent, the picture decodes.
+#[test]
+fn the_start_mail_carries_the_opening_map() {
+    let (mut j, _) = played_game("startmap");
+    let starts = queued_to(&j, "al@example.net", "Game starts");
+    assert_eq!(starts.len(), 1);
+    assert!(
+        starts[0].contains("X-Judge-Picture: position"),
+        "{}",
+        starts[0]
+    );
+    assert!(
+        starts[0]
+            .contains("startmap-S1901M.png: the opening position, for the movement orders due"),
+        "{}",
+        starts[0]
+    );
+    let _ = j.take();
+    let run = j.run(&["run", "--once", "--now", &at(1)], b"");
+    assert!(run.ok, "{}", run.stderr);
+    let mut pictures = 0;
+    for entry in std::fs::read_dir(j.dir.join("var/outbox/new")).unwrap() {
+        let raw = std::fs::read(entry.unwrap().path()).unwrap();
+        let message = mail_parser::MessageParser::default().parse(&raw).unwrap();
+        let to = message.to().unwrap().first().unwrap().address().unwrap();
+        if !message.subject().unwrap_or("").contains("Game starts") || to == MASTER {
+            continue;
+        }
+        let picture = message.attachment(0).expect("the opening map");
+        let pixmap = Pixmap::decode_png(picture.contents()).expect("a PNG");
+        // France's army stands in Paris, in the classic palette's light blue.
+        assert_eq!(badge_colour(&pixmap, "PAR"), [0x5F, 0xB4, 0xE6]);
+        pictures += 1;
+    }
+    assert_eq!(pictures, 7, "one per player");
+}
+
+/// `[maps] palette` chooses the powers' colours; a name the judge does
+/// not know is refused with the two it knows.
+#[test]
+fn the_palette_is_the_judgekeepers_choice() {
+    let (j, _) = played_game("palette");
+    j.set_config("maps", "palette", "\"okabe-ito\"");
+    let out = j.dir.join("okabe.png");
+    let run = j.run(&["map", "palette", "-o", out.to_str().unwrap()], b"");
+    assert!(run.ok, "{}", run.stderr);
+    let pixmap = Pixmap::decode_png(&std::fs::read(&out).unwrap()).expect("a PNG");
+    // France's army, now in Burgundy, in Okabe-Ito's sky blue.
+    assert_eq!(badge_colour(&pixmap, "BUR"), [0x56, 0xB4, 0xE9]);
+    j.set_config("maps", "palette", "\"rainbow\"");
+    let run = j.run(&["map", "palette"], b"");
+    assert!(!run.ok);
+    assert!(
+        run.stderr.contains(
+            "[maps] palette = \"rainbow\": give \"classic\" (the board's colours) or \"okabe-ito\" (for colour-blind readers)"
+        ),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]

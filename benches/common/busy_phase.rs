@@ -33,5 +33,6 @@ pub fn scene<'a>(position: &'a Position, adjudication: &'a Adjudication) -> Scen
         orders: &adjudication.orders,
         retreats: &adjudication.next.dislodged,
         title: TITLE,
+        palette: judge::draw::Palette::default(),
     }
 }

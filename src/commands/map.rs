@@ -48,7 +48,9 @@ pub fn run(
     let record = store::game_by_name(&conn, game)
         .map_err(err)?
         .ok_or_else(|| format!("there is no game named '{game}'"))?;
-    let picture = picture_of_phase(&conn, &config.judge.code, &record, phase).map_err(err)?;
+    let picture = picture_of_phase(&conn, &config.judge.code, &record, phase)
+        .map_err(err)?
+        .with_palette(config.maps.palette());
     match format {
         Format::Svg => Ok(picture.svg().into_bytes()),
         Format::Png => picture.png(config.maps.width),

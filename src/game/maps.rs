@@ -9,12 +9,12 @@ use rusqlite::Connection;
 use serde::Deserialize;
 
 use super::{current, position_of, process::all_orders, variant_of};
-use crate::draw::{self, Scene};
+use crate::draw::{self, Palette, Scene};
 use crate::engine::adjudicate::adjudicate_with;
 use crate::engine::map::Map;
 use crate::engine::order::Order;
 use crate::engine::outcome::Outcome;
-use crate::engine::phase::Phase;
+use crate::engine::phase::{Phase, PhaseKind};
 use crate::engine::position::{Dislodged, Position};
 use crate::mail::{fill_pictures, PicturePart};
 use crate::store::{self, Game, StoreError};
@@ -38,6 +38,18 @@ pub struct MapSettings {
     /// every unit stands after the phase, who owns what).
     #[serde(default = "yes")]
     pub next: bool,
+    /// The powers' colours: "classic" (the board's) or "okabe-ito" (for
+    /// colour-blind readers).
+    #[serde(default = "default_palette")]
+    pub palette: String,
+}
+
+impl MapSettings {
+    /// The palette `palette` names (the default if it names none: the
+    /// configuration is checked when read).
+    pub fn palette(&self) -> Palette {
+        Palette::from_name(&self.palette).unwrap_or_default()
+    }
 }
 
 impl Default for MapSettings {
@@ -47,8 +59,13 @@ impl Default for MapSettings {
             width: default_map_width(),
             svg: false,
             next: true,
+            palette: default_palette(),
         }
     }
+}
+
+fn default_palette() -> String {
+    Palette::default().name().to_string()
 }
 
 fn yes() -> bool {
@@ -66,6 +83,7 @@ pub struct PhasePicture {
     pub orders: Vec<(Order, Outcome)>,
     pub retreats: Vec<Dislodged>,
     pub title: String,
+    pub palette: Palette,
 }
 
 impl PhasePicture {
@@ -84,6 +102,7 @@ impl PhasePicture {
             orders,
             retreats,
             title,
+            palette: Palette::default(),
         }
     }
 
@@ -95,7 +114,13 @@ impl PhasePicture {
             orders: Vec::new(),
             retreats: Vec::new(),
             title,
+            palette: Palette::default(),
         }
+    }
+
+    /// The same picture in `palette`'s colours.
+    pub fn with_palette(self, palette: Palette) -> PhasePicture {
+        PhasePicture { palette, ..self }
     }
 
     pub fn svg(&self) -> String {
@@ -113,19 +138,31 @@ impl PhasePicture {
             orders: &self.orders,
             retreats: &self.retreats,
             title: &self.title,
+            palette: self.palette,
         }
     }
 }
 
-/// "Judge JDG, game mygame: Spring 1901, movement results".
+/// "Judge JDG, game mygame: Spring 1901, movement results"; "...: Fall
+/// 1901, retreat orders due".
 pub fn title(judge_code: &str, game: &str, phase: Phase, results: bool) -> String {
     let what = if results { "results" } else { "orders due" };
     format!(
         "Judge {judge_code}, game {game}: {} {}, {} {what}",
         phase.season_name(),
         phase.year,
-        phase.kind_name().to_lowercase()
+        kind_word(phase)
     )
+}
+
+/// The phase's kind as a word before "orders" or "results": "movement",
+/// "retreat", "adjustment".
+pub fn kind_word(phase: Phase) -> &'static str {
+    match phase.kind {
+        PhaseKind::Movement => "movement",
+        PhaseKind::Retreat => "retreat",
+        PhaseKind::Adjustment => "adjustment",
+    }
 }
 
 /// The picture of `phase` of `game` (absent: the current position). A
@@ -187,17 +224,35 @@ pub fn results_parts(
     if !maps.enabled {
         return Ok(Vec::new());
     }
-    let name = store::game_by_id(conn, game_id)?.map_or_else(|| game_id.to_string(), |g| g.name);
-    let mut parts = picture_parts(maps, "results", game_id, &name, phase);
-    if maps.next {
-        // The phase the results lead to (none after the game's end).
+    let game = store::game_by_id(conn, game_id)?;
+    // A game that has ended has no next orders (its last phase stays
+    // stored unplayed).
+    let ended = game.as_ref().is_some_and(|g| g.ended_at.is_some());
+    let name = game.map_or_else(|| game_id.to_string(), |g| g.name);
+    let mut parts = picture_parts(
+        maps,
+        "results",
+        game_id,
+        &name,
+        phase,
+        "the orders and results",
+    );
+    if maps.next && !ended {
+        // The phase the results lead to.
         let phases = store::phases_of_game(conn, game_id)?;
         let after = phases
             .iter()
             .position(|p| p.phase == phase)
             .and_then(|i| phases.get(i + 1));
         if let Some(next) = after {
-            parts.extend(picture_parts(maps, "position", game_id, &name, &next.phase));
+            parts.extend(picture_parts(
+                maps,
+                "position",
+                game_id,
+                &name,
+                &next.phase,
+                &format!("the position for the {} orders due", due_word(&next.phase)),
+            ));
         }
     }
     Ok(parts)
@@ -212,20 +267,56 @@ fn picture_parts(
     game_id: i64,
     game: &str,
     phase: &str,
+    shows: &str,
 ) -> Vec<PicturePart> {
     let mut parts = vec![PicturePart {
         reference: format!("{kind} {game_id} {phase} png"),
         content_type: "image/png",
         filename: format!("{game}-{phase}.png"),
+        shows: shows.to_string(),
     }];
     if maps.svg {
         parts.push(PicturePart {
             reference: format!("{kind} {game_id} {phase} svg"),
             content_type: "image/svg+xml",
             filename: format!("{game}-{phase}.svg"),
+            shows: format!("{shows}, as SVG (for zooming)"),
         });
     }
     parts
+}
+
+/// The picture parts of a game's start mail, as `[maps]` says: the
+/// opening position (`phase`, the first), drawn when the mail is sent.
+pub fn opening_parts(
+    maps: &MapSettings,
+    game_id: i64,
+    game: &str,
+    phase: &str,
+) -> Vec<PicturePart> {
+    if !maps.enabled {
+        return Vec::new();
+    }
+    picture_parts(
+        maps,
+        "position",
+        game_id,
+        game,
+        phase,
+        &format!(
+            "the opening position, for the {} orders due",
+            due_word(phase)
+        ),
+    )
+}
+
+/// "movement", "retreat" or "adjustment" for a phase's name (`F1901R`).
+fn due_word(phase: &str) -> &'static str {
+    match phase.as_bytes().last() {
+        Some(b'R') => "retreat",
+        Some(b'A' | b'B') => "adjustment",
+        _ => "movement",
+    }
 }
 
 /// Draws the pictures queued mails ask for, just before they are sent
@@ -303,7 +394,8 @@ fn draw_reference(
         PhasePicture::position(judge_code, &game.name, position)
     } else {
         picture_of_phase(conn, judge_code, &game, Some(phase)).map_err(|e| e.to_string())?
-    };
+    }
+    .with_palette(maps.palette());
     match format {
         "svg" => Ok(picture.svg().into_bytes()),
         _ => picture.png(maps.width),

@@ -246,7 +246,11 @@ pub fn run_phase(map: &Map, input: &PhaseInput) -> Result<PhaseOutput, String> {
             "{} {}, {} results",
             phase.season_name(),
             phase.year,
-            phase.kind_name().to_lowercase()
+            match phase.kind {
+                crate::engine::phase::PhaseKind::Movement => "movement",
+                crate::engine::phase::PhaseKind::Retreat => "retreat",
+                crate::engine::phase::PhaseKind::Adjustment => "adjustment",
+            }
         );
         crate::draw::svg(
             map,
@@ -255,6 +259,7 @@ pub fn run_phase(map: &Map, input: &PhaseInput) -> Result<PhaseOutput, String> {
                 orders: &adjudication.orders,
                 retreats: &adjudication.next.dislodged,
                 title: &title,
+                palette: crate::draw::Palette::default(),
             },
         )
     });

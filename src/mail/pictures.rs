@@ -21,6 +21,55 @@ pub struct PicturePart {
     /// `image/png`, `image/svg+xml`.
     pub content_type: &'static str,
     pub filename: String,
+    /// What it shows, for the mail's text: "the orders and results".
+    pub shows: String,
+}
+
+/// The lines that name each picture attached and say what it shows, for
+/// the end of the mail's text (none without pictures).
+pub fn pictures_note(parts: &[PicturePart]) -> String {
+    let mut note = String::new();
+    if parts.is_empty() {
+        return note;
+    }
+    note.push_str(if parts.len() == 1 {
+        "Attached:
+"
+    } else {
+        "Attached pictures:
+"
+    });
+    for part in parts {
+        note.push_str(&format!("  {}: {}\n", part.filename, part.shows));
+    }
+    note
+}
+
+/// `body` with the note naming `parts` added at the end of its text,
+/// before its signature (a `-- ` line) if it has one.
+pub fn with_pictures_note(body: &str, parts: &[PicturePart]) -> String {
+    let note = pictures_note(parts);
+    if note.is_empty() {
+        return body.to_string();
+    }
+    let (text, signature) = match body.rfind("\n-- \n") {
+        Some(at) => body.split_at(at + 1),
+        None => (body, ""),
+    };
+    let mut out = String::with_capacity(body.len() + note.len() + 2);
+    out.push_str(text);
+    if !out.is_empty() && !out.ends_with('\n') {
+        out.push('\n');
+    }
+    if !out.is_empty() && !out.ends_with("\n\n") {
+        out.push('\n');
+    }
+    out.push_str(&note);
+    if !signature.is_empty() {
+        out.push('\n');
+        out.push_str(signature);
+    }
+    out
 }
 
 /// The header that marks a part still to be filled.
@@ -139,6 +188,7 @@ mod tests {
                 reference: "results 7 S1901M".into(),
                 content_type: "image/png",
                 filename: "demo-S1901M.png".into(),
+                shows: "the orders and results".into(),
             }],
         );
         assert!(has_pictures(&queued));
@@ -158,7 +208,8 @@ mod tests {
                 .unwrap()
                 .replace("\r\n", "\n")
                 .trim_end(),
-            "Movement results for Spring of 1901.\nAustria: Army Budapest -> Serbia."
+            "Movement results for Spring of 1901.\nAustria: Army Budapest -> Serbia.\n\n\
+             Attached:\n  demo-S1901M.png: the orders and results"
         );
         let attachment = message.attachment(0).expect("the picture");
         assert_eq!(attachment.attachment_name(), Some("demo-S1901M.png"));
@@ -174,6 +225,30 @@ mod tests {
             message.body_text(1).unwrap().trim(),
             "The map could not be drawn."
         );
+    }
+
+    #[test]
+    fn the_note_names_every_picture_before_the_signature() {
+        let parts = [
+            PicturePart {
+                reference: "results 7 F1901M png".into(),
+                content_type: "image/png",
+                filename: "demo-F1901M.png".into(),
+                shows: "the orders and results".into(),
+            },
+            PicturePart {
+                reference: "position 7 F1901R png".into(),
+                content_type: "image/png",
+                filename: "demo-F1901R.png".into(),
+                shows: "the position for the retreat orders due".into(),
+            },
+        ];
+        assert_eq!(
+            with_pictures_note("Done.\n-- \nThe judge.\n", &parts),
+            "Done.\n\nAttached pictures:\n  demo-F1901M.png: the orders and results\n  \
+             demo-F1901R.png: the position for the retreat orders due\n\n-- \nThe judge.\n"
+        );
+        assert_eq!(with_pictures_note("Done.\n", &[]), "Done.\n");
     }
 
     #[test]

@@ -12,7 +12,7 @@ use lettre::message::{Body, Mailbox, Mailboxes, MultiPart, SinglePart};
 use lettre::Message;
 
 use super::address::Address;
-use super::pictures::{placeholder_part, PicturePart};
+use super::pictures::{placeholder_part, with_pictures_note, PicturePart};
 
 /// One mail to send: to its recipients, with its text and its pictures,
 /// ready to be written out. (The frontend's `Outgoing` is the mail before
@@ -65,10 +65,12 @@ pub fn render(letter: &Letter) -> Vec<u8> {
     let message = if letter.pictures.is_empty() {
         builder.singlepart(text_part(&letter.body))
     } else {
+        // The text names each picture and says what it shows.
+        let body = with_pictures_note(&letter.body, &letter.pictures);
         let text = SinglePart::builder()
             .header(ContentType::TEXT_PLAIN)
             .header(ContentDisposition::inline())
-            .body(text_body(&letter.body));
+            .body(text_body(&body));
         let parts = letter.pictures.iter().map(placeholder_part);
         builder.multipart(parts.fold(MultiPart::mixed().singlepart(text), |m, p| m.singlepart(p)))
     };

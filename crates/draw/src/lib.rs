@@ -7,14 +7,21 @@
 //!   province a closed shape, the points where units stand — generated
 //!   by `tools/map_convert.py` (see NOTICE for where the geometry comes
 //!   from).
-//! - `style`: the colours (Okabe-Ito, for colour-blind readers) and sizes.
+//! - `style`: the colours (two palettes: the board's classic colours and
+//!   Okabe-Ito, for colour-blind readers) and sizes.
+//! - `orders` and `place`: where a phase's badges, orders' lines and
+//!   marks go, and the label placement pass that keeps every province's
+//!   name clear of them.
 //! - `svg`: one phase drawn: tints, units, orders, legend, title.
 //! - `png`: the SVG rasterised by resvg with the embedded Go fonts.
 
 pub mod board;
 mod board_data;
+pub mod orders;
+pub mod place;
 pub mod png;
 pub mod style;
 pub mod svg;
 
+pub use style::Palette;
 pub use svg::{render as svg, Scene};

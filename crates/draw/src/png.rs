@@ -6,6 +6,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 use judge_engine::map::Map;
 use resvg::{tiny_skia, usvg};
 
+use crate::orders::Kind;
+use crate::place::{self, Rect};
+use crate::style::Palette;
 use crate::svg::layers::{self, ISLANDS, WATERS};
 use crate::svg::Scene;
 
@@ -57,7 +60,8 @@ fn draw_over(tree: &usvg::Tree, zoom: f32, pixmap: &mut tiny_skia::Pixmap) {
     );
 }
 
-/// `svg` as a PNG file `width` pixels wide.
+/// `svg` as a PNG file `width` pixels wide (its powers' colours, if not
+/// the default palette's, to the nearest of the file's 256).
 pub fn render(svg: &str, width: u32) -> Result<Vec<u8>, String> {
     encode(&rasterize(svg, width)?, Encoding::default())
 }
@@ -66,30 +70,50 @@ pub fn render(svg: &str, width: u32) -> Result<Vec<u8>, String> {
 /// draws, made from the board's unchanging parts rasterised once per
 /// width (see [`rasterize_scene`]).
 pub fn render_scene(map: &Map, scene: &Scene<'_>, width: u32) -> Result<Vec<u8>, String> {
-    encode(&rasterize_scene(map, scene, width)?, Encoding::default())
+    let how = Encoding {
+        palette: scene.palette,
+        ..Encoding::default()
+    };
+    encode(&rasterize_scene(map, scene, width)?, how)
 }
 
 /// The board at one width, rasterised once: which province colours each
-/// pixel, and the borders, coastlines and labels on a transparent ground.
+/// pixel, the borders, coastlines and the legend's fixed part on a
+/// transparent ground, and each province's name where the board puts it.
 /// Most of a picture's rasterising is these (the strokes and the text);
-/// a phase then costs a colour per pixel, one composition and its own
-/// marks.
+/// a phase then costs a colour per pixel, one composition, the names it
+/// leaves in place copied, and its own marks.
 struct BoardRaster {
     width: u32,
+    palette: Palette,
     /// Per pixel: a province index, [`ISLANDS`], [`WATERS`], or 255 for
     /// the paper.
     province_at: Vec<u8>,
     lines: tiny_skia::Pixmap,
+    /// Per province: its name's pixels where the board puts it.
+    labels: Vec<Patch>,
+}
+
+/// A small piece of a picture: `width` pixels a row, premultiplied RGBA,
+/// its top left corner at (`x`, `y`).
+struct Patch {
+    x: u32,
+    y: u32,
+    width: u32,
+    data: Vec<u8>,
 }
 
 const PAPER_INDEX: u8 = 255;
 
-fn board_raster(map: &Map, width: u32) -> Result<Arc<BoardRaster>, String> {
-    // A judge draws at one or two widths (`[maps] width`, `judge map`):
-    // a short list, kept for the life of the process.
+fn board_raster(map: &Map, width: u32, palette: Palette) -> Result<Arc<BoardRaster>, String> {
+    // A judge draws at one or two widths (`[maps] width`, `judge map`)
+    // in one palette: a short list, kept for the life of the process.
     static CACHE: Mutex<Vec<Arc<BoardRaster>>> = Mutex::new(Vec::new());
     let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(made) = cache.iter().find(|b| b.width == width) {
+    if let Some(made) = cache
+        .iter()
+        .find(|b| b.width == width && b.palette == palette)
+    {
         return Ok(made.clone());
     }
     let index = rasterize(&layers::board_index(map), width)?;
@@ -108,11 +132,75 @@ fn board_raster(map: &Map, width: u32) -> Result<Arc<BoardRaster>, String> {
         .collect();
     let made = Arc::new(BoardRaster {
         width,
+        palette,
         province_at,
-        lines: rasterize(&layers::board_lines(map), width)?,
+        lines: rasterize(&layers::board_lines(palette), width)?,
+        labels: label_patches(map, width)?,
     });
     cache.push(made.clone());
     Ok(made)
+}
+
+/// Every province's name where the board puts it, cut from one raster of
+/// them all: the pixels of its box and a margin for anti-aliasing.
+fn label_patches(map: &Map, width: u32) -> Result<Vec<Patch>, String> {
+    let all = rasterize(&layers::board_labels(map), width)?;
+    let zoom = width as f32 / crate::board::Board::standard().width();
+    let patches = map
+        .provinces()
+        .map(|p| {
+            let r = pixel_box(&place::board_label(map, p).rect, zoom, &all);
+            cut(&all, &r)
+        })
+        .collect();
+    Ok(patches)
+}
+
+/// A box of the board (its units) in whole pixels of `pixmap`, with a
+/// margin of two pixels, inside the picture.
+fn pixel_box(r: &Rect, zoom: f32, pixmap: &tiny_skia::Pixmap) -> Rect {
+    let top = crate::style::TITLE_BAND;
+    Rect {
+        x0: (r.x0 * zoom - 2.0).floor().max(0.0),
+        y0: ((r.y0 + top) * zoom - 2.0).floor().max(0.0),
+        x1: (r.x1 * zoom + 2.0).ceil().min(pixmap.width() as f32),
+        y1: ((r.y1 + top) * zoom + 2.0)
+            .ceil()
+            .min(pixmap.height() as f32),
+    }
+}
+
+/// `patch` laid over `pixmap` ("source over", premultiplied), moved by
+/// (`dx`, `dy`) pixels; what falls outside the picture is left out.
+fn lay_over(pixmap: &mut tiny_skia::Pixmap, patch: &Patch, dx: i64, dy: i64) {
+    let (width, height) = (i64::from(pixmap.width()), i64::from(pixmap.height()));
+    let stride = pixmap.width() as usize * 4;
+    let row_bytes = patch.width as usize * 4;
+    let x = i64::from(patch.x) + dx;
+    if x < 0 || x + i64::from(patch.width) > width {
+        return;
+    }
+    let data = pixmap.data_mut();
+    for (i, row) in patch.data.chunks_exact(row_bytes).enumerate() {
+        let y = i64::from(patch.y) + dy + i as i64;
+        if y < 0 || y >= height {
+            continue;
+        }
+        let at = y as usize * stride + x as usize * 4;
+        for (pixel, top) in data[at..at + row_bytes]
+            .chunks_exact_mut(4)
+            .zip(row.chunks_exact(4))
+        {
+            let cover = u16::from(top[3]);
+            if cover == 0 {
+                continue;
+            }
+            for k in 0..4 {
+                let under = u16::from(pixel[k]) * (255 - cover) / 255;
+                pixel[k] = (u16::from(top[k]) + under).min(255) as u8;
+            }
+        }
+    }
 }
 
 /// The picture of `scene` at `width` pixels: each pixel given its
@@ -123,17 +211,15 @@ pub fn rasterize_scene(
     scene: &Scene<'_>,
     width: u32,
 ) -> Result<tiny_skia::Pixmap, String> {
-    let board = board_raster(map, width)?;
+    let board = board_raster(map, width, scene.palette)?;
+    let layout = crate::svg::layout(map, scene);
     let mut colour_of = [rgba(super::style::PAPER); 256];
-    for (i, fill) in layers::province_fills(map, scene.position)
-        .into_iter()
-        .enumerate()
-    {
+    for (i, fill) in layers::province_fills(map, scene).into_iter().enumerate() {
         colour_of[i] = rgba(fill);
     }
     colour_of[usize::from(ISLANDS)] = rgba(super::style::LAND);
     colour_of[usize::from(WATERS)] = rgba(super::style::SEA);
-    let marks = parse(&layers::scene_marks(map, scene))?;
+    let marks = parse(&layers::scene_marks(map, scene, &layout))?;
     let (zoom, height) = scale(&marks, width);
     let mut pixmap = tiny_skia::Pixmap::new(width, height)
         .ok_or_else(|| format!("no picture of {width}x{height} pixels"))?;
@@ -157,8 +243,124 @@ pub fn rasterize_scene(
             }
         }
     }
+    // The names, each where the placement pass put it (a moved one to
+    // the nearest whole pixel), and the key.
+    let board_labels = map.provinces().map(|p| place::board_label(map, p));
+    let units = width as f32 / crate::board::Board::standard().width();
+    for ((label, home), patch) in layout.labels.iter().zip(board_labels).zip(&board.labels) {
+        let shift = |d: f32| (d * units).round() as i64;
+        let (dx, dy) = (shift(label.at.0 - home.at.0), shift(label.at.1 - home.at.1));
+        lay_over(&mut pixmap, patch, dx, dy);
+    }
+    lay_over(&mut pixmap, &*key_patch(&layout.kinds, width)?, 0, 0);
+    for power in judge_engine::map::Power::ALL {
+        let waived = layout.waived[power.index()];
+        let text = crate::svg::counts_text(power, scene.position, waived);
+        lay_over(
+            &mut pixmap,
+            &*counts_patch(power, &text, waived, width)?,
+            0,
+            0,
+        );
+    }
     draw_over(&marks, zoom, &mut pixmap);
     Ok(pixmap)
+}
+
+/// A power's counts in the legend at `width` pixels, rasterised once per
+/// text and width (the counts of a judge's games repeat).
+fn counts_patch(
+    power: judge_engine::map::Power,
+    text: &str,
+    waived: u8,
+    width: u32,
+) -> Result<Arc<Patch>, String> {
+    type Counts = Vec<(u32, judge_engine::map::Power, String, Arc<Patch>)>;
+    static CACHE: Mutex<Counts> = Mutex::new(Vec::new());
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((.., made)) = cache
+        .iter()
+        .find(|(w, p, t, _)| *w == width && *p == power && t == text)
+    {
+        return Ok(made.clone());
+    }
+    let (svg, column) = layers::counts(power, text, waived);
+    let made = Arc::new(rasterize_region(&svg, width, &column)?);
+    // Counts from 0 to 34 of centres and units, per power: a few hundred.
+    if cache.len() >= 512 {
+        cache.remove(0);
+    }
+    cache.push((width, power, text.to_string(), made.clone()));
+    Ok(made)
+}
+
+/// The part of `svg` at `width` pixels wide that `region` (SVG units)
+/// covers, in whole pixels: rasterised alone, into a pixmap of its size.
+fn rasterize_region(svg: &str, width: u32, region: &Rect) -> Result<Patch, String> {
+    let tree = parse(svg)?;
+    let (zoom, height) = scale(&tree, width);
+    // The region is in the board's units; the tree's size is twice them.
+    let units = width as f32 / crate::board::Board::standard().width();
+    let r = Rect {
+        x0: (region.x0 * units).floor().max(0.0),
+        y0: (region.y0 * units).floor().max(0.0),
+        x1: (region.x1 * units).ceil().min(width as f32),
+        y1: (region.y1 * units).ceil().min(height as f32),
+    };
+    let (w, h) = ((r.x1 - r.x0) as u32, (r.y1 - r.y0) as u32);
+    let mut pixmap = tiny_skia::Pixmap::new(w.max(1), h.max(1))
+        .ok_or_else(|| format!("no picture of {w}x{h} pixels"))?;
+    resvg::render(
+        &tree,
+        tiny_skia::Transform::from_row(zoom, 0.0, 0.0, zoom, -r.x0, -r.y0),
+        &mut pixmap.as_mut(),
+    );
+    Ok(Patch {
+        x: r.x0 as u32,
+        y: r.y0 as u32,
+        width: pixmap.width(),
+        data: pixmap.take(),
+    })
+}
+
+/// The pixels of `pixmap` in the whole-pixel box `r`.
+fn cut(pixmap: &tiny_skia::Pixmap, r: &Rect) -> Patch {
+    let mut data = Vec::with_capacity(((r.x1 - r.x0) * (r.y1 - r.y0) * 4.0) as usize);
+    for y in r.y0 as u32..r.y1 as u32 {
+        let row = (y * pixmap.width()) as usize * 4;
+        data.extend_from_slice(&pixmap.data()[row + r.x0 as usize * 4..row + r.x1 as usize * 4]);
+    }
+    Patch {
+        x: r.x0 as u32,
+        y: r.y0 as u32,
+        width: (r.x1 - r.x0) as u32,
+        data,
+    }
+}
+
+/// The legend's key to `kinds` at `width` pixels: the rows of the key's
+/// band, rasterised once per set of kinds and width.
+fn key_patch(kinds: &[Kind], width: u32) -> Result<Arc<Patch>, String> {
+    type Keys = Vec<(u32, Vec<Kind>, Arc<Patch>)>;
+    static CACHE: Mutex<Keys> = Mutex::new(Vec::new());
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, _, made)) = cache.iter().find(|(w, k, _)| *w == width && k == kinds) {
+        return Ok(made.clone());
+    }
+    let board = crate::board::Board::standard();
+    let band = Rect {
+        x0: 0.0,
+        y0: crate::style::TITLE_BAND + board.height() + layers::KEY_TOP,
+        x1: board.width(),
+        y1: crate::svg::size(board).1,
+    };
+    let made = Arc::new(rasterize_region(&layers::key(kinds), width, &band)?);
+    // A judge's phases draw a handful of sets of kinds.
+    if cache.len() >= 64 {
+        cache.remove(0);
+    }
+    cache.push((width, kinds.to_vec(), made.clone()));
+    Ok(made)
 }
 
 /// `#RRGGBB` as opaque RGBA bytes.
@@ -181,6 +383,8 @@ pub struct Encoding {
     pub indexed: bool,
     pub compression: ::png::Compression,
     pub filter: ::png::Filter,
+    /// Whose colours are kept exactly.
+    pub palette: Palette,
 }
 
 impl Default for Encoding {
@@ -192,14 +396,16 @@ impl Default for Encoding {
             indexed: true,
             compression: ::png::Compression::Fast,
             filter: ::png::Filter::Adaptive,
+            palette: Palette::default(),
         }
     }
 }
 
 /// Every colour the style uses, exactly: they get their own palette
 /// entries.
-fn style_colours() -> Vec<[u8; 3]> {
+fn style_colours(palette: Palette) -> Vec<[u8; 3]> {
     use super::style::*;
+    let powers = palette.colours();
     let mut hexes: Vec<&str> = vec![
         SEA,
         LAND,
@@ -211,15 +417,18 @@ fn style_colours() -> Vec<[u8; 3]> {
         SEA_LABEL,
         ORDER,
         FAILED,
+        RETREAT,
+        OPTION,
+        OUTLINE,
         MARK,
         NEUTRAL_CENTRE,
         PAPER,
         "#333333",
         "#000000",
     ];
-    hexes.extend(POWER);
-    hexes.extend(TINT);
-    hexes.extend(LIGHT_TINT);
+    hexes.extend(powers.power);
+    hexes.extend(powers.tint);
+    hexes.extend(powers.light_tint);
     let mut colours: Vec<[u8; 3]> = Vec::new();
     for hex in hexes {
         let c = rgb(hex);
@@ -231,8 +440,8 @@ fn style_colours() -> Vec<[u8; 3]> {
 }
 
 /// The palette (the style's colours, then the cube) and each pixel's index.
-fn to_indexed(pixmap: &tiny_skia::Pixmap) -> (Vec<u8>, Vec<u8>) {
-    let exact = style_colours();
+fn to_indexed(pixmap: &tiny_skia::Pixmap, palette: Palette) -> (Vec<u8>, Vec<u8>) {
+    let exact = style_colours(palette);
     let cube_at = exact.len();
     assert!(
         cube_at + 216 <= 256,
@@ -304,7 +513,7 @@ pub fn encode(pixmap: &tiny_skia::Pixmap, how: Encoding) -> Result<Vec<u8>, Stri
     encoder.set_compression(how.compression);
     encoder.set_filter(how.filter);
     let data = if how.indexed {
-        let (palette, indices) = to_indexed(pixmap);
+        let (palette, indices) = to_indexed(pixmap, how.palette);
         encoder.set_color(::png::ColorType::Indexed);
         encoder.set_palette(palette);
         indices

@@ -1,17 +1,101 @@
 //! Colours and sizes of the map pictures.
 //!
-//! The powers' colours are the Okabe-Ito palette (Okabe and Ito, "Color
-//! Universal Design", 2002), chosen to stay distinguishable for readers
-//! with every common kind of colour blindness; each power keeps the hue
-//! closest to its classic board colour (Austria red, England dark blue,
-//! France light blue, Germany brown-orange, Italy green, Russia purple,
-//! Turkey yellow). The palette's black is left for the orders. Units carry
-//! their kind as a shape (a ship or a cannon), never by colour alone, and
-//! failed orders are greyed *and* dashed *and* marked with a cross.
+//! Two palettes for the powers ([`Palette`], `[maps] palette`):
+//! - `classic`, the board's own colours as players know them (Austria red,
+//!   England dark blue, France light blue, Germany black, Italy green,
+//!   Russia white, Turkey yellow), the hues picked so that neighbours that
+//!   share a hue family also differ in lightness (England dark, France
+//!   light; Austria's red darker than Italy's green), which is what a
+//!   reader with red-green colour blindness still sees;
+//! - `okabe-ito`, the Okabe-Ito palette (Okabe and Ito, "Color Universal
+//!   Design", 2002), chosen to stay distinguishable for readers with every
+//!   common kind of colour blindness; each power keeps the hue closest to
+//!   its classic colour (Germany brown-orange, Russia purple).
+//!
+//! Units carry their kind as a shape (a ship or a cannon), never by colour
+//! alone, and a dark outline so that black and white badges read on any
+//! province; failed orders are greyed *and* dashed *and* marked with a
+//! cross.
 
 use judge_engine::map::Power;
 
-/// The full colour of each power, by `Power::index`: units, centre markers.
+/// The powers' colours of one palette, each by `Power::index`.
+pub struct Colours {
+    /// Units, centre markers.
+    pub power: [&'static str; 7],
+    /// A province whose supply centre the power owns: the power's colour
+    /// mixed half-and-half with white (halves rounded to even).
+    pub tint: [&'static str; 7],
+    /// A province (not a centre) a power's unit holds: 72 % white.
+    pub light_tint: [&'static str; 7],
+    /// The icon on each power's badge: black or white, whichever stands
+    /// out (contrast ratio above 4.5).
+    pub on_power: [&'static str; 7],
+}
+
+/// Which colours the powers are drawn in.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Palette {
+    /// The board's own colours (the judge's default: see README).
+    #[default]
+    Classic,
+    /// Okabe-Ito, for colour-blind readers.
+    OkabeIto,
+}
+
+impl Palette {
+    pub const ALL: [Palette; 2] = [Palette::Classic, Palette::OkabeIto];
+
+    /// As `[maps] palette` names it: "classic", "okabe-ito".
+    pub fn name(self) -> &'static str {
+        match self {
+            Palette::Classic => "classic",
+            Palette::OkabeIto => "okabe-ito",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Palette> {
+        Palette::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    pub fn colours(self) -> &'static Colours {
+        match self {
+            Palette::Classic => &CLASSIC,
+            Palette::OkabeIto => &OKABE_ITO,
+        }
+    }
+}
+
+pub const OKABE_ITO: Colours = Colours {
+    power: POWER,
+    tint: TINT,
+    light_tint: LIGHT_TINT,
+    on_power: ON_POWER,
+};
+
+pub const CLASSIC: Colours = Colours {
+    power: [
+        "#C8202F", // Austria: red
+        "#1F3C91", // England: dark blue
+        "#5FB4E6", // France: light blue
+        "#262626", // Germany: black
+        "#2E9E4A", // Italy: green
+        "#FFFFFF", // Russia: white
+        "#F2C400", // Turkey: yellow
+    ],
+    tint: [
+        "#E49097", "#8F9EC8", "#AFDAF2", "#929292", "#96CEA4", "#FFFFFF", "#F8E280",
+    ],
+    light_tint: [
+        "#F0C1C5", "#C0C8E0", "#D2EAF8", "#C2C2C2", "#C4E4CC", "#FFFFFF", "#FBEEB8",
+    ],
+    on_power: [
+        "#FFFFFF", "#FFFFFF", "#000000", "#FFFFFF", "#000000", "#000000", "#000000",
+    ],
+};
+
+/// The Okabe-Ito colour of each power, by `Power::index` (also the web
+/// pages' charts).
 pub const POWER: [&str; 7] = [
     "#D55E00", // Austria: vermillion
     "#0072B2", // England: blue
@@ -51,6 +135,12 @@ pub const SEA_LABEL: &str = "#4D6B7A";
 pub const ORDER: &str = "#1A1A1A";
 /// Orders that failed (also dashed and marked with a cross).
 pub const FAILED: &str = "#8C8C8C";
+/// Retreats (also double-headed).
+pub const RETREAT: &str = "#7A1F8C";
+/// Where a dislodged unit may retreat (thin, dashed, open heads).
+pub const OPTION: &str = "#3F6478";
+/// Every badge's outline.
+pub const OUTLINE: &str = "#1A1A1A";
 /// The cross on a failed order or a removed unit (its shape is what
 /// tells; the colour only makes it stand out).
 pub const MARK: &str = "#B0002A";
@@ -59,11 +149,14 @@ pub const PAPER: &str = "#FFFFFF";
 
 /// Heights of the title band above the board and the legend band below.
 pub const TITLE_BAND: f32 = 22.0;
-pub const LEGEND_BAND: f32 = 46.0;
+pub const LEGEND_BAND: f32 = 50.0;
 
-/// Half the width and height of a unit's badge.
-pub const UNIT_HALF_WIDTH: f32 = 7.0;
-pub const UNIT_HALF_HEIGHT: f32 = 5.0;
+/// Half the width and height of a unit's badge: at 1,200 pixels wide a
+/// badge is 32 by 23 pixels, its ship or cannon about 25 pixels wide.
+pub const UNIT_HALF_WIDTH: f32 = 8.5;
+pub const UNIT_HALF_HEIGHT: f32 = 6.0;
+/// How much the icon is enlarged from its path's units.
+pub const ICON_SCALE: f32 = 1.3;
 
 pub fn power(p: Power) -> &'static str {
     POWER[p.index()]
@@ -109,18 +202,36 @@ mod tests {
 
     #[test]
     fn tints_are_the_power_colours_mixed_with_white() {
-        for i in 0..7 {
-            assert_eq!(TINT[i], mix(POWER[i], 0.5), "tint {i}");
-            assert_eq!(LIGHT_TINT[i], mix(POWER[i], 0.72), "light tint {i}");
+        for palette in Palette::ALL {
+            let c = palette.colours();
+            for i in 0..7 {
+                assert_eq!(c.tint[i], mix(c.power[i], 0.5), "{palette:?} tint {i}");
+                assert_eq!(
+                    c.light_tint[i],
+                    mix(c.power[i], 0.72),
+                    "{palette:?} light tint {i}"
+                );
+            }
         }
     }
 
     #[test]
     fn icons_stand_out_from_their_badges() {
-        for i in 0..7 {
-            let (a, b) = (luminance(POWER[i]), luminance(ON_POWER[i]));
-            let ratio = (a.max(b) + 0.05) / (a.min(b) + 0.05);
-            assert!(ratio >= 4.5, "power {i}: contrast {ratio}");
+        for palette in Palette::ALL {
+            let c = palette.colours();
+            for i in 0..7 {
+                let (a, b) = (luminance(c.power[i]), luminance(c.on_power[i]));
+                let ratio = (a.max(b) + 0.05) / (a.min(b) + 0.05);
+                assert!(ratio >= 4.5, "{palette:?} power {i}: contrast {ratio}");
+            }
         }
+    }
+
+    #[test]
+    fn palettes_are_named_as_the_configuration_writes_them() {
+        for palette in Palette::ALL {
+            assert_eq!(Palette::from_name(palette.name()), Some(palette));
+        }
+        assert_eq!(Palette::from_name("rainbow"), None);
     }
 }

@@ -1,12 +1,16 @@
 //! One phase drawn as SVG: the board tinted by ownership, the units, the
-//! orders as players draw them, a legend and a title.
+//! orders as players draw them, a legend and a title. Where everything
+//! goes is decided first (`orders::lay_out`: badges, lines, marks, and the
+//! names placed clear of them); this writes it.
 
 use std::fmt::Write;
 
 use super::board::{Board, Point};
-use super::style;
+use super::orders::{self, Kind, Layout, Line, LineKind};
+use super::place::{self, add, scale, sub, Label};
+use super::style::{self, Palette};
 use judge_engine::map::{Location, Map, Power, Province, Terrain, UnitType};
-use judge_engine::order::{Order, OrderKind};
+use judge_engine::order::Order;
 use judge_engine::outcome::Outcome;
 use judge_engine::phase::PhaseKind;
 use judge_engine::position::{Dislodged, Position, Unit};
@@ -25,6 +29,8 @@ pub struct Scene<'a> {
     pub retreats: &'a [Dislodged],
     /// The title line: the game, the phase, the judge.
     pub title: &'a str,
+    /// The powers' colours.
+    pub palette: Palette,
 }
 
 /// The whole picture's size in SVG user units.
@@ -35,9 +41,17 @@ pub fn size(board: &Board) -> (f32, f32) {
     )
 }
 
+/// Where everything of `scene` is drawn: the badges, the orders' lines,
+/// every mark's box and the province names' places (what the tests check
+/// the drawing by).
+pub fn layout(map: &Map, scene: &Scene<'_>) -> Layout {
+    orders::lay_out(map, scene)
+}
+
 /// Draws `scene` as a standalone SVG document.
 pub fn render(map: &Map, scene: &Scene<'_>) -> String {
     let board = Board::standard();
+    let layout = orders::lay_out(map, scene);
     let mut out = Svg::document(board);
     let (width, height) = size(board);
     let _ = writeln!(
@@ -48,30 +62,38 @@ pub fn render(map: &Map, scene: &Scene<'_>) -> String {
         style::PAPER
     );
     out.open_board();
-    draw_fills(&mut out, map, board, scene.position);
+    draw_fills(&mut out, map, board, scene);
     draw_lines(&mut out, board);
-    draw_centres(&mut out, map, board, scene.position);
-    draw_labels(&mut out, map, board);
-    draw_phase(&mut out, map, board, scene, true);
+    draw_centres(&mut out, map, board, scene);
+    draw_labels(&mut out, map, &layout.labels);
+    draw_phase(&mut out, scene, &layout, true);
     out.close()
 }
 
 /// Over the board: the orders and units (closing the board's group),
-/// then the title and the legend (with its `fixed` part, or only the
-/// counts).
-fn draw_phase(out: &mut Svg, map: &Map, board: &Board, scene: &Scene<'_>, fixed: bool) {
-    let marks = Marks::of(map, board, scene);
-    draw_orders(out, map, board, scene, &marks);
+/// then the title and (`whole`) the legend.
+fn draw_phase(out: &mut Svg, scene: &Scene<'_>, layout: &Layout, whole: bool) {
+    draw_orders(out, scene.palette, layout);
     out.0.push_str("</g>\n");
     draw_title(out, scene.title);
-    draw_legend(out, board, Some(scene.position), fixed);
+    if whole {
+        draw_legend(
+            out,
+            Board::standard(),
+            Some((scene, layout)),
+            true,
+            scene.palette,
+        );
+    }
 }
 
 /// The picture in layers, for a raster that draws the board's unchanging
 /// parts once per size (`png::render_scene`): stacked, [`board_index`]
-/// coloured by [`province_fills`], then [`board_lines`], then
-/// [`scene_marks`] give the picture [`render`] draws, but that the
-/// supply-centre rings lie over the labels rather than under them.
+/// coloured by [`province_fills`], then [`board_lines`], then the names
+/// of [`board_labels`] (each where the placement pass put it), then
+/// [`key`] and [`scene_marks`] give the picture [`render`] draws, but
+/// that the supply-centre rings lie over the labels rather than under
+/// them and a moved name stands on whole pixels.
 pub mod layers {
     use super::*;
 
@@ -108,34 +130,94 @@ pub mod layers {
         out.close()
     }
 
-    /// Each province's fill colour in `position`, by province index.
-    pub fn province_fills(map: &Map, position: &Position) -> Vec<&'static str> {
-        map.provinces().map(|p| fill_of(map, position, p)).collect()
+    /// Each province's fill colour in `scene`, by province index.
+    pub fn province_fills(map: &Map, scene: &Scene<'_>) -> Vec<&'static str> {
+        map.provinces()
+            .map(|p| fill_of(map, scene.position, scene.palette, p))
+            .collect()
     }
 
-    /// The borders, coastlines and labels, and the fixed part of the
-    /// legend (badges, names, the key), on a transparent ground.
-    pub fn board_lines(map: &Map) -> String {
+    /// The borders and coastlines, and the fixed part of the legend (in
+    /// `palette`: badges, names), on a transparent ground.
+    pub fn board_lines(palette: Palette) -> String {
         let board = Board::standard();
         let mut out = Svg::document(board);
         out.open_board();
         draw_lines(&mut out, board);
-        draw_labels(&mut out, map, board);
         out.0.push_str("</g>\n");
-        draw_legend(&mut out, board, None, true);
+        draw_legend(&mut out, board, None, true, palette);
         out.close()
     }
 
-    /// What changes from phase to phase over the board's lines: the
-    /// supply centres' rings, the orders, the units, the title and the
-    /// legend's counts, on a transparent ground.
-    pub fn scene_marks(map: &Map, scene: &Scene<'_>) -> String {
+    /// Every province's name where the board puts it, on a transparent
+    /// ground (a phase draws those it moves itself: [`scene_marks`]).
+    pub fn board_labels(map: &Map) -> String {
+        let board = Board::standard();
+        let labels: Vec<Label> = map
+            .provinces()
+            .map(|p| place::board_label(map, p))
+            .collect();
+        let mut out = Svg::document(board);
+        out.open_board();
+        draw_labels(&mut out, map, &labels);
+        out.0.push_str("</g>\n");
+        out.close()
+    }
+
+    /// What changes from phase to phase over the board's lines and names
+    /// (the names the phase moves are the board's names laid elsewhere),
+    /// but the legend: the supply centres' rings, the orders, the units
+    /// and the title, on a transparent ground.
+    pub fn scene_marks(map: &Map, scene: &Scene<'_>, layout: &Layout) -> String {
         let board = Board::standard();
         let mut out = Svg::document(board);
         out.open_board();
-        draw_centres(&mut out, map, board, scene.position);
-        draw_phase(&mut out, map, board, scene, false);
+        draw_centres(&mut out, map, board, scene);
+        draw_phase(&mut out, scene, layout, false);
         out.close()
+    }
+
+    /// The legend's key to `kinds` alone, on a transparent ground: a
+    /// judge's phases draw few sets of kinds, each rasterised once.
+    pub fn key(kinds: &[Kind]) -> String {
+        let board = Board::standard();
+        let mut out = Svg::document(board);
+        let _ = write!(
+            out.0,
+            r#"<g transform="translate(0 {})" font-size="7" fill="{}">"#,
+            n(style::TITLE_BAND + board.height()),
+            style::LABEL
+        );
+        draw_key(&mut out.0, kinds);
+        out.0.push_str("</g>\n");
+        out.close()
+    }
+
+    /// Where the key's row starts, below the legend's top (SVG units).
+    pub const KEY_TOP: f32 = KEY_ROW - 10.0;
+
+    /// One power's counts (`counts_text`) in its column of the legend
+    /// alone, on a transparent ground; and the box of it (SVG units).
+    pub fn counts(power: Power, counts: &str, waived: u8) -> (String, place::Rect) {
+        let board = Board::standard();
+        let mut out = Svg::document(board);
+        let top = style::TITLE_BAND + board.height();
+        let _ = write!(
+            out.0,
+            r#"<g transform="translate(0 {})" font-size="7" fill="{}">"#,
+            n(top),
+            style::LABEL
+        );
+        let x = column_x(board, power);
+        draw_power_counts(&mut out.0, x, counts, waived);
+        out.0.push_str("</g>\n");
+        let column = place::Rect {
+            x0: x - 2.0,
+            y0: top + 16.5,
+            x1: (x + board.width() / 7.0 - 2.0).min(board.width()),
+            y1: top + KEY_TOP,
+        };
+        (out.close(), column)
     }
 }
 
@@ -189,6 +271,16 @@ fn pt(p: Point) -> String {
     format!("{} {}", n(p.0), n(p.1))
 }
 
+/// A polyline as path data.
+fn path_data(points: &[Point]) -> String {
+    let mut d = String::with_capacity(points.len() * 14);
+    for (i, &p) in points.iter().enumerate() {
+        d.push(if i == 0 { 'M' } else { 'L' });
+        d.push_str(&pt(p));
+    }
+    d
+}
+
 fn escape(text: &str) -> String {
     let mut s = String::with_capacity(text.len());
     for c in text.chars() {
@@ -205,7 +297,8 @@ fn escape(text: &str) -> String {
 
 /// The province fill: the owner's tint for a supply centre, a light tint
 /// of the occupier's colour for other land, the sea colour for seas.
-fn fill_of(map: &Map, position: &Position, p: Province) -> &'static str {
+fn fill_of(map: &Map, position: &Position, palette: Palette, p: Province) -> &'static str {
+    let colours = palette.colours();
     match map.terrain(p) {
         Terrain::Sea => return style::SEA,
         Terrain::Impassable => return style::IMPASSABLE,
@@ -213,18 +306,18 @@ fn fill_of(map: &Map, position: &Position, p: Province) -> &'static str {
     }
     if map.is_supply_centre(p) {
         return match position.owner(p) {
-            Some(owner) => style::tint(owner),
+            Some(owner) => colours.tint[owner.index()],
             None => style::LAND,
         };
     }
     match position.unit_in(map, p) {
-        Some(u) => style::light_tint(u.power),
+        Some(u) => colours.light_tint[u.power.index()],
         None => style::LAND,
     }
 }
 
 /// The provinces filled (`fill_of`), then the islands and waters.
-fn draw_fills(out: &mut Svg, map: &Map, board: &Board, position: &Position) {
+fn draw_fills(out: &mut Svg, map: &Map, board: &Board, scene: &Scene<'_>) {
     let o = &mut out.0;
     o.push_str(r#"<g stroke="none" fill-rule="evenodd">"#);
     o.push('\n');
@@ -232,7 +325,7 @@ fn draw_fills(out: &mut Svg, map: &Map, board: &Board, position: &Position) {
         let _ = writeln!(
             o,
             r#"<path fill="{}" d="{}"/>"#,
-            fill_of(map, position, p),
+            fill_of(map, scene.position, scene.palette, p),
             board.shape(p).path
         );
     }
@@ -261,14 +354,16 @@ fn draw_lines(out: &mut Svg, board: &Board) {
 }
 
 /// Supply centres: a ring in the owner's colour (white when neutral).
-fn draw_centres(out: &mut Svg, map: &Map, board: &Board, position: &Position) {
+fn draw_centres(out: &mut Svg, map: &Map, board: &Board, scene: &Scene<'_>) {
     let o = &mut out.0;
+    let colours = scene.palette.colours();
     o.push_str(r##"<g stroke="#333333" stroke-width="0.7">"##);
     for p in map.supply_centres() {
         if let Some(c) = board.shape(p).centre {
-            let fill = position
+            let fill = scene
+                .position
                 .owner(p)
-                .map_or(style::NEUTRAL_CENTRE, style::power);
+                .map_or(style::NEUTRAL_CENTRE, |o| colours.power[o.index()]);
             let _ = write!(
                 o,
                 r#"<circle cx="{}" cy="{}" r="2.6" fill="{fill}"/>"#,
@@ -280,17 +375,17 @@ fn draw_centres(out: &mut Svg, map: &Map, board: &Board, position: &Position) {
     o.push_str("</g>\n");
 }
 
-/// Labels: the standard abbreviations.
-fn draw_labels(out: &mut Svg, map: &Map, board: &Board) {
+/// Labels: the standard abbreviations where the placement pass put them.
+fn draw_labels(out: &mut Svg, map: &Map, labels: &[Label]) {
     let o = &mut out.0;
     let _ = write!(
         o,
-        r#"<g font-size="6" font-weight="bold" text-anchor="middle" fill="{}">"#,
+        r#"<g font-size="{}" font-weight="bold" text-anchor="middle" fill="{}">"#,
+        n(place::LABEL_SIZE),
         style::LABEL
     );
-    for p in map.provinces() {
-        let s = board.shape(p);
-        let colour = if map.terrain(p) == Terrain::Sea {
+    for label in labels {
+        let colour = if map.terrain(label.province) == Terrain::Sea {
             format!(r#" fill="{}""#, style::SEA_LABEL)
         } else {
             String::new()
@@ -298,376 +393,131 @@ fn draw_labels(out: &mut Svg, map: &Map, board: &Board) {
         let _ = write!(
             o,
             r#"<text x="{}" y="{}"{colour}>{}</text>"#,
-            n(s.label.0),
-            n(s.label.1 + 6.0),
-            s.abbr
+            n(label.at.0),
+            n(label.at.1),
+            label.text
         );
     }
     o.push_str("</g>\n");
 }
 
-/// What the orders do to how the units are drawn.
-struct Marks {
-    /// Units (by location id) dislodged in the movement phase drawn.
-    dislodged: Vec<bool>,
-}
-
-impl Marks {
-    fn of(map: &Map, _board: &Board, scene: &Scene<'_>) -> Marks {
-        let mut dislodged = vec![false; map.location_count()];
-        if scene.position.phase.kind == PhaseKind::Movement {
-            for (order, outcome) in scene.orders {
-                if outcome.contains(Outcome::DISLODGED) {
-                    dislodged[order.location.index()] = true;
-                }
-            }
-        }
-        Marks { dislodged }
+/// The orders' drawing in layers, one over the other: supports, convoyed
+/// moves and retreat options under the units; frames and signs round
+/// them; moves and retreats over them; failure crosses over everything.
+fn draw_orders(out: &mut Svg, palette: Palette, layout: &Layout) {
+    let (mut under, mut over) = (String::new(), String::new());
+    for line in &layout.lines {
+        let into = match line.kind {
+            LineKind::Move | LineKind::Retreat if !line.convoyed => &mut over,
+            _ => &mut under,
+        };
+        draw_line(into, line);
     }
-}
-
-/// An order counts as failed when it did not do what it said: a move that
-/// did not arrive, a cut support, a void order, a retreat that bounced.
-fn failed(order: &Order, outcome: Outcome) -> bool {
-    const FAILURES: [Outcome; 6] = [
-        Outcome::BOUNCE,
-        Outcome::CUT,
-        Outcome::VOID,
-        Outcome::NO_CONVOY,
-        Outcome::PARADOX,
-        Outcome::DISBANDED,
-    ];
-    match order.kind {
-        OrderKind::Disband | OrderKind::Remove | OrderKind::Waive => false,
-        OrderKind::Hold => outcome.contains(Outcome::DISLODGED),
-        _ => FAILURES.iter().any(|&o| outcome.contains(o)),
+    for &(c, failed) in &layout.dots {
+        let colour = if failed { style::FAILED } else { style::ORDER };
+        let _ = write!(
+            under,
+            r#"<circle cx="{}" cy="{}" r="{}" fill="{colour}"/>"#,
+            n(c.0),
+            n(c.1),
+            n(orders::DOT)
+        );
     }
-}
-
-fn sub(a: Point, b: Point) -> Point {
-    (a.0 - b.0, a.1 - b.1)
-}
-
-fn add(a: Point, b: Point) -> Point {
-    (a.0 + b.0, a.1 + b.1)
-}
-
-fn scale(a: Point, k: f32) -> Point {
-    (a.0 * k, a.1 * k)
-}
-
-fn length(a: Point) -> f32 {
-    (a.0 * a.0 + a.1 * a.1).sqrt()
-}
-
-fn unit_vector(from: Point, to: Point) -> Point {
-    let d = sub(to, from);
-    let l = length(d);
-    if l == 0.0 {
-        (1.0, 0.0)
-    } else {
-        scale(d, 1.0 / l)
-    }
-}
-
-/// Moves `from` towards `to` by `by` (or to the middle, if they are closer).
-fn toward(from: Point, to: Point, by: f32) -> Point {
-    let by = by.min(length(sub(to, from)) / 2.0);
-    add(from, scale(unit_vector(from, to), by))
-}
-
-/// Moves `from` towards `to` until it leaves the badge of a unit standing
-/// at `from` (plus a little air), or to the middle if they are closer.
-fn off_badge(from: Point, to: Point) -> Point {
-    let d = unit_vector(from, to);
-    let along = |half: f32, c: f32| {
-        if c == 0.0 {
-            f32::INFINITY
-        } else {
-            half / c.abs()
-        }
-    };
-    let out = along(style::UNIT_HALF_WIDTH, d.0).min(along(style::UNIT_HALF_HEIGHT, d.1));
-    toward(from, to, out + 1.2)
-}
-
-/// Where the orders' lines start and end: units drawn beside their
-/// province when dislodged.
-struct Geometry<'a> {
-    map: &'a Map,
-    board: &'a Board,
-    position: &'a Position,
-    marks: &'a Marks,
-}
-
-impl Geometry<'_> {
-    /// Where the unit that gave `order` is drawn.
-    fn from(&self, order: &Order) -> Point {
-        let l = order.location;
-        let retreating = self.position.phase.kind == PhaseKind::Retreat;
-        if retreating || self.marks.dislodged[l.index()] {
-            self.board.dislodged_point(l)
-        } else {
-            self.board.unit_point(l)
-        }
-    }
-
-    /// Where the unit in province `p` is drawn (beside the province when
-    /// dislodged; the province's point when it has none).
-    fn unit_in(&self, p: Province) -> Point {
-        match self.position.unit_in(self.map, p) {
-            Some(u) if self.marks.dislodged[u.location.index()] => {
-                self.board.dislodged_point(u.location)
-            }
-            Some(u) => self.board.unit_point(u.location),
-            None => self.board.unit_point(p.location()),
-        }
-    }
-
-    fn at(&self, l: Location) -> Point {
-        self.board.unit_point(l)
-    }
-}
-
-/// The orders' drawing, in layers drawn one over the other.
-#[derive(Default)]
-struct Layers {
-    /// Supports, convoys: under the units.
-    lines: String,
-    /// Moves and retreats: over the units.
-    arrows: String,
-    /// Failure marks: over everything.
-    crosses: String,
-    /// Holds, builds: around units.
-    rings: String,
-}
-
-fn draw_orders(out: &mut Svg, map: &Map, board: &Board, scene: &Scene<'_>, marks: &Marks) {
-    let geo = Geometry {
-        map,
-        board,
-        position: scene.position,
-        marks,
-    };
-    let mut layers = Layers::default();
-    for (order, outcome) in scene.orders {
-        draw_order(&mut layers, &geo, order, *outcome);
-    }
-    draw_retreat_options(&mut layers.lines, board, scene);
     let o = &mut out.0;
-    let _ = writeln!(o, "<g>{}</g>", layers.lines);
-    draw_units(o, map, board, scene, marks);
-    let _ = writeln!(o, "<g>{}</g>", layers.rings);
-    let _ = writeln!(o, "<g>{}</g>", layers.arrows);
-    let _ = writeln!(o, "<g>{}</g>", layers.crosses);
-}
-
-/// One order with its result, into its layers.
-fn draw_order(layers: &mut Layers, geo: &Geometry<'_>, order: &Order, outcome: Outcome) {
-    let failed = failed(order, outcome);
-    let colour = if failed { style::FAILED } else { style::ORDER };
-    match order.kind {
-        OrderKind::Hold => {
-            if !outcome.contains(Outcome::DEFAULTED) {
-                let c = geo.from(order);
-                let _ = write!(
-                    layers.rings,
-                    r#"<circle cx="{}" cy="{}" r="9" fill="none" stroke="{colour}" stroke-width="1.2"/>"#,
-                    n(c.0),
-                    n(c.1)
-                );
-            }
-            // A hold fails only by dislodgement, which the unit's
-            // dashed badge beside its province already shows.
-        }
-        OrderKind::Move { to, .. } => draw_move(layers, geo, order, to, colour, failed, false),
-        OrderKind::Retreat { to } => draw_move(layers, geo, order, to, colour, failed, true),
-        OrderKind::Support { from, to, .. } => {
-            let middle = draw_support(layers, geo, order, from, to, colour);
-            // A cut or void support: the mark on its line.
-            if failed {
-                cross(&mut layers.crosses, middle);
-            }
-        }
-        OrderKind::Convoy { from, to } => {
-            draw_convoy(&mut layers.lines, geo, order, from, to, colour);
-            if failed {
-                cross(&mut layers.crosses, geo.from(order));
-            }
-        }
-        OrderKind::Build => {
-            let c = geo.at(order.location);
-            let _ = write!(
-                layers.rings,
-                r#"<circle cx="{}" cy="{}" r="10" fill="none" stroke="{}" stroke-width="1.4" stroke-dasharray="2 1.4"/>"#,
-                n(c.0),
-                n(c.1),
-                style::ORDER
-            );
-        }
-        OrderKind::Remove | OrderKind::Disband => {
-            cross(&mut layers.crosses, geo.from(order));
-        }
-        OrderKind::Waive => {}
+    let _ = writeln!(o, "<g>{under}</g>");
+    draw_units(o, palette, layout);
+    o.push_str("<g>");
+    for &(c, dotted, failed) in &layout.frames {
+        frame(o, c, dotted, failed);
     }
-}
-
-/// A move (or, `retreat`, a retreat) to `to`: an arrow, and where it
-/// stopped when it failed (short of the target, clear of the unit
-/// standing there).
-fn draw_move(
-    layers: &mut Layers,
-    geo: &Geometry<'_>,
-    order: &Order,
-    to: Location,
-    colour: &str,
-    failed: bool,
-    retreat: bool,
-) {
-    let (a, b) = (geo.from(order), geo.at(to));
-    let (start, end) = (off_badge(a, b), off_badge(b, a));
-    arrow(&mut layers.arrows, start, end, colour, failed, retreat);
-    if failed {
-        cross(&mut layers.crosses, toward(end, start, 4.5));
+    for &(c, build) in &layout.signs {
+        sign(o, orders::sign_centre(c), build);
     }
-}
-
-/// A support of the unit in `from` (to hold, or to move to `to`); returns
-/// the middle of its line, where a failure is marked.
-fn draw_support(
-    layers: &mut Layers,
-    geo: &Geometry<'_>,
-    order: &Order,
-    from: Province,
-    to: Option<Location>,
-    colour: &str,
-) -> Point {
-    let s = geo.from(order);
-    let u = geo.unit_in(from);
-    match to {
-        None => {
-            // To hold: a dashed line to a ring round the unit.
-            let end = toward(u, s, 9.0);
-            let _ = write!(
-                layers.rings,
-                r#"<circle cx="{}" cy="{}" r="9" fill="none" stroke="{colour}" stroke-width="1" stroke-dasharray="2.5 1.5"/>"#,
-                n(u.0),
-                n(u.1)
-            );
-            let start = off_badge(s, end);
-            let _ = write!(
-                layers.lines,
-                r#"<path d="M{}L{}" fill="none" stroke="{colour}" stroke-width="1.1" stroke-dasharray="3 1.6"/>"#,
-                pt(start),
-                pt(end)
-            );
-            scale(add(start, end), 0.5)
-        }
-        Some(to) => {
-            // To move: a dashed line from the supporter bending
-            // through the supported move to its target.
-            let t = geo.at(to);
-            let mid = scale(add(u, t), 0.5);
-            let end = off_badge(t, u);
-            let start = off_badge(s, mid);
-            let _ = write!(
-                layers.lines,
-                r#"<path d="M{}Q{} {}" fill="none" stroke="{colour}" stroke-width="1.1" stroke-dasharray="3 1.6"/><circle cx="{}" cy="{}" r="1.6" fill="{colour}"/>"#,
-                pt(start),
-                pt(mid),
-                pt(end),
-                n(end.0),
-                n(end.1)
-            );
-            // The curve's own middle.
-            add(scale(add(start, end), 0.25), scale(mid, 0.5))
-        }
+    let _ = writeln!(o, "</g>\n<g>{over}</g>");
+    o.push_str("<g>");
+    for &c in &layout.crosses {
+        cross(o, c);
     }
+    o.push_str("</g>\n");
 }
 
-/// A convoy: a dotted path from the army in `from` through the fleet to
-/// the army's destination `to` (a quadratic through the fleet).
-fn draw_convoy(
-    lines: &mut String,
-    geo: &Geometry<'_>,
-    order: &Order,
-    from: Province,
-    to: Province,
-    colour: &str,
-) {
-    let f = geo.from(order);
-    let a = geo.unit_in(from);
-    let t = geo.at(to.location());
-    let control = sub(scale(f, 2.0), scale(add(a, t), 0.5));
-    let start = off_badge(a, control);
-    let end = off_badge(t, control);
-    let _ = write!(
-        lines,
-        r#"<path d="M{}Q{} {}" fill="none" stroke="{colour}" stroke-width="1.6" stroke-linecap="round" stroke-dasharray="0.1 2.6"/>"#,
-        pt(start),
-        pt(control),
-        pt(end)
-    );
-}
-
-/// The retreat options of units dislodged (in the movement results, or
-/// waiting in a retreat phase with no orders drawn yet): thin arrows.
-fn draw_retreat_options(lines: &mut String, board: &Board, scene: &Scene<'_>) {
-    let options: &[Dislodged] = if scene.position.phase.kind == PhaseKind::Retreat {
-        if scene.orders.is_empty() {
-            &scene.position.dislodged
-        } else {
-            &[]
+/// The points of a line but its last `by` units (where its head is).
+fn cut_end(points: &[Point], by: f32) -> Vec<Point> {
+    let keep = (place::polyline_length(points) - by).max(0.0);
+    let mut out = vec![points[0]];
+    let mut walked = 0.0;
+    for w in points.windows(2) {
+        let l = place::length(sub(w[1], w[0]));
+        if walked + l >= keep {
+            out.push(place::point_along(points, keep));
+            return out;
         }
-    } else {
-        scene.retreats
+        walked += l;
+        out.push(w[1]);
+    }
+    out
+}
+
+/// The direction a line arrives in at its end.
+fn arrival(points: &[Point]) -> (Point, Point) {
+    let tip = points[points.len() - 1];
+    let back = place::point_along(points, place::polyline_length(points) - 6.0);
+    (back, tip)
+}
+
+fn draw_line(o: &mut String, line: &Line) {
+    let colour = match (line.kind, line.failed) {
+        (_, true) => style::FAILED,
+        (LineKind::Retreat, _) => style::RETREAT,
+        (LineKind::RetreatOption, _) => style::OPTION,
+        _ => style::ORDER,
     };
-    for d in options {
-        let from = board.dislodged_point(d.unit.location);
-        for &to in &d.retreats {
-            let t = board.unit_point(to);
-            let (start, end) = (off_badge(from, t), off_badge(t, from));
+    match line.kind {
+        LineKind::Move | LineKind::Retreat => {
+            let shaft = path_data(&cut_end(&line.points, 4.5));
+            let dash = if line.failed {
+                r#" stroke-dasharray="3 2""#
+            } else {
+                ""
+            };
             let _ = write!(
-                lines,
-                r#"<path d="M{}L{}" fill="none" stroke="{}" stroke-width="0.8" stroke-dasharray="1 1.2"/>"#,
-                pt(start),
-                pt(end),
-                style::ORDER
+                o,
+                r#"<path d="{shaft}" fill="none" stroke="{}" stroke-width="3.4" stroke-opacity="0.7"/><path d="{shaft}" fill="none" stroke="{colour}" stroke-width="1.7"{dash}/>"#,
+                style::PAPER,
             );
-            arrow_head(lines, start, end, style::ORDER, 3.0);
+            let (back, tip) = arrival(&line.points);
+            arrow_head(o, back, tip, colour, 6.0);
+            if line.kind == LineKind::Retreat {
+                let second =
+                    place::point_along(&line.points, place::polyline_length(&line.points) - 4.0);
+                arrow_head(o, back, second, colour, 6.0);
+            }
+        }
+        LineKind::Support => {
+            let _ = write!(
+                o,
+                r#"<path d="{}" fill="none" stroke="{colour}" stroke-width="1.2" stroke-dasharray="3.2 1.6"/>"#,
+                path_data(&line.points)
+            );
+        }
+        LineKind::RetreatOption => {
+            let _ = write!(
+                o,
+                r#"<path d="{}" fill="none" stroke="{colour}" stroke-width="0.9" stroke-dasharray="4 1.8"/>"#,
+                path_data(&line.points)
+            );
+            let (back, tip) = arrival(&line.points);
+            open_head(o, back, tip, colour);
         }
     }
 }
 
-/// A move (or, `double`, a retreat: two heads) from `a` to `b`; failed
-/// ones dashed.
-fn arrow(out: &mut String, a: Point, b: Point, colour: &str, failed: bool, double: bool) {
-    let dash = if failed {
-        r#" stroke-dasharray="3 2""#
-    } else {
-        ""
-    };
-    let shaft_end = toward(b, a, 3.0);
-    let _ = write!(
-        out,
-        r#"<path d="M{}L{}" fill="none" stroke="{}" stroke-width="3" stroke-opacity="0.7"/><path d="M{}L{}" fill="none" stroke="{colour}" stroke-width="1.6"{dash}/>"#,
-        pt(a),
-        pt(shaft_end),
-        style::PAPER,
-        pt(a),
-        pt(shaft_end)
-    );
-    arrow_head(out, a, b, colour, 5.0);
-    if double {
-        arrow_head(out, a, toward(b, a, 3.5), colour, 5.0);
-    }
-}
-
-/// An arrowhead of `size` with its tip at `tip`, pointing away from `from`.
+/// A filled arrowhead of `size` with its tip at `tip`, pointing away from
+/// `from`.
 fn arrow_head(out: &mut String, from: Point, tip: Point, colour: &str, size: f32) {
-    let d = unit_vector(from, tip);
+    let d = place::unit_vector(from, tip);
     let back = sub(tip, scale(d, size));
-    let side = scale((-d.1, d.0), size * 0.45);
+    let side = scale((-d.1, d.0), size * 0.5);
     let _ = write!(
         out,
         r#"<path d="M{}L{}L{}Z" fill="{colour}"/>"#,
@@ -677,10 +527,73 @@ fn arrow_head(out: &mut String, from: Point, tip: Point, colour: &str, size: f32
     );
 }
 
-/// The mark of a failed order (or a removed unit): a cross.
+/// An open arrowhead (a chevron): where a unit may retreat.
+fn open_head(out: &mut String, from: Point, tip: Point, colour: &str) {
+    let d = place::unit_vector(from, tip);
+    let back = sub(tip, scale(d, 4.5));
+    let side = scale((-d.1, d.0), 2.6);
+    let _ = write!(
+        out,
+        r#"<path d="M{}L{}L{}" fill="none" stroke="{colour}" stroke-width="1" stroke-linejoin="round"/>"#,
+        pt(add(back, side)),
+        pt(tip),
+        pt(sub(back, side))
+    );
+}
+
+/// A hold's frame round a badge (solid), or a convoy's (dots).
+fn frame(o: &mut String, c: Point, dotted: bool, failed: bool) {
+    let colour = if failed { style::FAILED } else { style::ORDER };
+    let (hw, hh) = (
+        style::UNIT_HALF_WIDTH + orders::FRAME,
+        style::UNIT_HALF_HEIGHT + orders::FRAME,
+    );
+    let look = if dotted {
+        r#"stroke-width="1.8" stroke-linecap="round" stroke-dasharray="0.1 2.5""#
+    } else {
+        r#"stroke-width="1.3""#
+    };
+    let _ = write!(
+        o,
+        r#"<rect x="{}" y="{}" width="{}" height="{}" rx="4" fill="none" stroke="{colour}" {look}/>"#,
+        n(c.0 - hw),
+        n(c.1 - hh),
+        n(2.0 * hw),
+        n(2.0 * hh)
+    );
+}
+
+/// A build's sign (a black disc with a white plus) or a removal's (a red
+/// disc with a white minus), at a badge's corner: the unit's kind stays
+/// in sight.
+fn sign(o: &mut String, c: Point, build: bool) {
+    let (fill, bar) = if build {
+        (
+            style::ORDER,
+            format!(
+                "M{}h4.4M{}v4.4",
+                pt(add(c, (-2.2, 0.0))),
+                pt(add(c, (0.0, -2.2)))
+            ),
+        )
+    } else {
+        (style::MARK, format!("M{}h4.4", pt(add(c, (-2.2, 0.0)))))
+    };
+    let _ = write!(
+        o,
+        r#"<circle cx="{}" cy="{}" r="{}" fill="{fill}" stroke="{}" stroke-width="0.8"/><path d="{bar}" stroke="{}" stroke-width="1.3"/>"#,
+        n(c.0),
+        n(c.1),
+        n(orders::SIGN),
+        style::PAPER,
+        style::PAPER
+    );
+}
+
+/// The mark of a failed order: a cross.
 fn cross(out: &mut String, c: Point) {
     let (x, y) = c;
-    let r = 3.2;
+    let r = orders::CROSS;
     let d = format!(
         "M{} {}L{} {}M{} {}L{} {}",
         n(x - r),
@@ -694,13 +607,14 @@ fn cross(out: &mut String, c: Point) {
     );
     let _ = write!(
         out,
-        r#"<path d="{d}" stroke="{}" stroke-width="3.4" stroke-linecap="round"/><path d="{d}" stroke="{}" stroke-width="1.6" stroke-linecap="round"/>"#,
+        r#"<path d="{d}" stroke="{}" stroke-width="3.6" stroke-linecap="round"/><path d="{d}" stroke="{}" stroke-width="1.7" stroke-linecap="round"/>"#,
         style::PAPER,
         style::MARK
     );
 }
 
-/// The icon of a unit kind inside its badge, centred on (0, 0).
+/// The icon of a unit kind inside its badge, centred on (0, 0), before
+/// [`style::ICON_SCALE`].
 fn icon(kind: UnitType) -> &'static str {
     match kind {
         // A ship: hull, bridge and funnel.
@@ -714,56 +628,35 @@ fn icon(kind: UnitType) -> &'static str {
     }
 }
 
-fn unit_badge(o: &mut String, unit: &Unit, at: Point, dislodged: bool) {
+fn unit_badge(o: &mut String, palette: Palette, unit: &Unit, at: Point, dislodged: bool) {
+    let colours = palette.colours();
     let stroke = if dislodged {
-        r##" stroke="#000000" stroke-width="1" stroke-dasharray="1.5 1""##
+        r#" stroke-width="1.2" stroke-dasharray="2 1.2""#
     } else {
-        r##" stroke="#1A1A1A" stroke-width="0.6""##
+        r#" stroke-width="0.8""#
     };
     let _ = write!(
         o,
-        r#"<g transform="translate({} {})"><rect x="{}" y="{}" width="{}" height="{}" rx="2" fill="{}"{stroke}/><path d="{}" fill="{}"/></g>"#,
+        r#"<g transform="translate({} {})"><rect x="{}" y="{}" width="{}" height="{}" rx="2" fill="{}" stroke="{}"{stroke}/><path transform="scale({})" d="{}" fill="{}"/></g>"#,
         n(at.0),
         n(at.1),
         n(-style::UNIT_HALF_WIDTH),
         n(-style::UNIT_HALF_HEIGHT),
         n(2.0 * style::UNIT_HALF_WIDTH),
         n(2.0 * style::UNIT_HALF_HEIGHT),
-        style::power(unit.power),
+        colours.power[unit.power.index()],
+        style::OUTLINE,
+        n(style::ICON_SCALE),
         icon(unit.kind),
-        style::on_power(unit.power)
+        colours.on_power[unit.power.index()]
     );
 }
 
-fn draw_units(o: &mut String, map: &Map, board: &Board, scene: &Scene<'_>, marks: &Marks) {
+fn draw_units(o: &mut String, palette: Palette, layout: &Layout) {
     o.push_str("<g>");
-    for u in &scene.position.units {
-        let l = u.location;
-        let dislodged = marks.dislodged[l.index()];
-        let at = if dislodged {
-            board.dislodged_point(l)
-        } else {
-            board.unit_point(l)
-        };
-        unit_badge(o, u, at, dislodged);
+    for b in &layout.badges {
+        unit_badge(o, palette, &b.unit, b.at, b.dislodged);
     }
-    for d in &scene.position.dislodged {
-        unit_badge(o, &d.unit, board.dislodged_point(d.unit.location), true);
-    }
-    // Units built this winter.
-    if scene.position.phase.kind == PhaseKind::Adjustment {
-        for (order, outcome) in scene.orders {
-            if order.kind == OrderKind::Build && !failed(order, *outcome) {
-                let unit = Unit {
-                    power: order.power,
-                    kind: order.unit,
-                    location: order.location,
-                };
-                unit_badge(o, &unit, board.unit_point(order.location), false);
-            }
-        }
-    }
-    let _ = map;
     o.push_str("</g>\n");
 }
 
@@ -776,11 +669,19 @@ fn draw_title(out: &mut Svg, title: &str) {
     );
 }
 
-/// The legend, or part of it. Per power: its badge and name (`fixed`),
-/// its centres and units in `counts_of`'s position (and, in a Winter, the
-/// builds or removals due); then (`fixed`) a key to the orders. The
-/// layered picture draws the fixed part once per size.
-fn draw_legend(out: &mut Svg, board: &Board, counts_of: Option<&Position>, fixed: bool) {
+/// The legend, or part of it. Per power: its badge and name (`names`),
+/// and from the scene its centres and units (and, in a Winter, the
+/// builds or removals due and builds waived); then, from the scene, a
+/// key to the marks it draws. The layered picture draws the names once
+/// per size and palette, and each power's counts and each key once per
+/// size and text ([`layers::counts`], [`layers::key`]).
+fn draw_legend(
+    out: &mut Svg,
+    board: &Board,
+    scene: Option<(&Scene<'_>, &Layout)>,
+    names: bool,
+    palette: Palette,
+) {
     let top = style::TITLE_BAND + board.height();
     let o = &mut out.0;
     let _ = write!(
@@ -789,40 +690,46 @@ fn draw_legend(out: &mut Svg, board: &Board, counts_of: Option<&Position>, fixed
         n(top),
         style::LABEL
     );
-    let column = board.width() / 7.0;
     for power in Power::ALL {
-        let x = 6.0 + column * power.index() as f32;
-        if fixed {
-            draw_power_name(o, power, x);
+        let x = column_x(board, power);
+        if names {
+            draw_power_name(o, palette, power, x);
         }
-        if let Some(position) = counts_of {
-            draw_power_counts(o, power, x, position);
+        if let Some((scene, layout)) = scene {
+            let waived = layout.waived[power.index()];
+            draw_power_counts(o, x, &counts_text(power, scene.position, waived), waived);
         }
     }
-    if fixed {
-        draw_key(o);
+    if let Some((_, layout)) = scene {
+        draw_key(o, &layout.kinds);
     }
     o.push_str("</g>\n");
 }
 
+/// The left edge of `power`'s column in the legend.
+fn column_x(board: &Board, power: Power) -> f32 {
+    6.0 + board.width() / 7.0 * power.index() as f32
+}
+
 /// A power's badge and name, in its column at `x`.
-fn draw_power_name(o: &mut String, power: Power, x: f32) {
+fn draw_power_name(o: &mut String, palette: Palette, power: Power, x: f32) {
     let unit = Unit {
         power,
         kind: UnitType::Army,
         location: Location(0),
     };
-    unit_badge(o, &unit, (x + 7.0, 10.0), false);
+    unit_badge(o, palette, &unit, (x + 8.5, 10.0), false);
     let _ = write!(
         o,
         r#"<text x="{}" y="12.5" font-weight="bold">{}</text>"#,
-        n(x + 17.0),
+        n(x + 20.0),
         power.name()
     );
 }
 
-/// A power's centres and units (and the adjustments due), under its name.
-fn draw_power_counts(o: &mut String, power: Power, x: f32, position: &Position) {
+/// A power's centres and units (and the adjustments due, and builds
+/// waived) in `position`.
+pub fn counts_text(power: Power, position: &Position, waived: u8) -> String {
     let units = position.unit_count(power);
     let centres = position.centre_count(power);
     let mut counts = format!("{centres} SC, {units} units");
@@ -831,88 +738,141 @@ fn draw_power_counts(o: &mut String, power: Power, x: f32, position: &Position) 
         if due != 0 {
             let _ = write!(counts, ", {due:+}");
         }
+        if waived > 0 {
+            let _ = write!(counts, " ({waived} waived)");
+        }
+    }
+    counts
+}
+
+/// A power's counts under its name, in its column at `x`, with the
+/// waived builds' mark if any.
+fn draw_power_counts(o: &mut String, x: f32, counts: &str, waived: u8) {
+    if waived > 0 {
+        waive_sign(o, (x + 8.5, 21.5));
     }
     let _ = write!(
         o,
-        r#"<text x="{}" y="21" font-size="6">{counts}</text>"#,
-        n(x + 17.0)
+        r#"<text x="{}" y="23" font-size="6">{counts}</text>"#,
+        n(x + 20.0)
     );
 }
 
-/// The key: one sample of each kind of mark, with its name.
-fn draw_key(o: &mut String) {
-    let y = 36.0;
-    let mut key = String::new();
+/// A build waived: a hollow, dashed disc with a grey plus.
+fn waive_sign(o: &mut String, c: Point) {
+    let _ = write!(
+        o,
+        r#"<circle cx="{}" cy="{}" r="{}" fill="{}" stroke="{}" stroke-width="0.9" stroke-dasharray="1.4 1"/><path d="M{}h4.4M{}v4.4" stroke="{}" stroke-width="1.2"/>"#,
+        n(c.0),
+        n(c.1),
+        n(orders::SIGN),
+        style::PAPER,
+        style::FAILED,
+        pt(add(c, (-2.2, 0.0))),
+        pt(add(c, (0.0, -2.2))),
+        style::FAILED
+    );
+}
+
+/// The key's row in the legend (SVG units below the legend's top).
+const KEY_ROW: f32 = 40.0;
+
+/// A badge without a power (white, no icon), for the key's samples.
+fn plain_badge(o: &mut String, c: Point, dislodged: bool) {
+    let dash = if dislodged {
+        r#" stroke-width="1.2" stroke-dasharray="2 1.2""#
+    } else {
+        r#" stroke-width="0.8""#
+    };
+    let _ = write!(
+        o,
+        r#"<rect x="{}" y="{}" width="{}" height="{}" rx="2" fill="{}" stroke="{}"{dash}/>"#,
+        n(c.0 - style::UNIT_HALF_WIDTH),
+        n(c.1 - style::UNIT_HALF_HEIGHT),
+        n(2.0 * style::UNIT_HALF_WIDTH),
+        n(2.0 * style::UNIT_HALF_HEIGHT),
+        style::PAPER,
+        style::OUTLINE
+    );
+}
+
+/// One sample of `kind` with its left edge at `x` on the key's row `y`;
+/// returns its width.
+fn key_sample(o: &mut String, kind: Kind, x: f32, y: f32) -> f32 {
+    let line = |kind, failed, points: Vec<Point>| Line {
+        what: String::new(),
+        kind,
+        failed,
+        convoyed: false,
+        points,
+    };
+    let across = vec![(x, y), (x + 18.0, y)];
+    let badge_at = (x + style::UNIT_HALF_WIDTH + orders::FRAME, y);
+    match kind {
+        Kind::Move => draw_line(o, &line(LineKind::Move, false, across)),
+        Kind::Retreat => draw_line(o, &line(LineKind::Retreat, false, across)),
+        Kind::RetreatOption => draw_line(o, &line(LineKind::RetreatOption, false, across)),
+        Kind::Support => {
+            draw_line(o, &line(LineKind::Support, false, across));
+            let _ = write!(
+                o,
+                r#"<circle cx="{}" cy="{y}" r="{}" fill="{}"/>"#,
+                n(x + 18.0),
+                n(orders::DOT),
+                style::ORDER
+            );
+        }
+        Kind::Failed => {
+            draw_line(o, &line(LineKind::Move, true, across));
+            cross(o, (x + 9.0, y));
+        }
+        Kind::Hold | Kind::Convoy => {
+            plain_badge(o, badge_at, false);
+            frame(o, badge_at, kind == Kind::Convoy, false);
+            return 2.0 * (style::UNIT_HALF_WIDTH + orders::FRAME);
+        }
+        Kind::Dislodged => plain_badge(o, badge_at, true),
+        Kind::Build | Kind::Removal => {
+            plain_badge(o, badge_at, false);
+            sign(o, orders::sign_centre(badge_at), kind == Kind::Build);
+        }
+        Kind::Waive => {
+            waive_sign(o, (x + orders::SIGN, y));
+            return 2.0 * orders::SIGN;
+        }
+    }
+    if matches!(kind, Kind::Dislodged | Kind::Build | Kind::Removal) {
+        2.0 * (style::UNIT_HALF_WIDTH + orders::FRAME)
+    } else {
+        18.0
+    }
+}
+
+/// The key: one sample of each kind of mark drawn, with its name, and the
+/// supply centres' marker.
+fn draw_key(o: &mut String, kinds: &[Kind]) {
+    let y = KEY_ROW;
     let mut x = 6.0;
-    let label = |key: &mut String, x: &mut f32, text: &str| {
+    let label = |o: &mut String, x: &mut f32, text: &str| {
         let _ = write!(
-            key,
+            o,
             r#"<text x="{}" y="{}" font-size="6">{text}</text>"#,
             n(*x),
             n(y + 2.0)
         );
-        *x += 6.0 + text.len() as f32 * 3.4;
+        *x += 8.0 + text.len() as f32 * 3.3;
     };
-    // A straight sample of a line drawn with `stroke` (its attributes).
-    let line = |key: &mut String, x: f32, stroke: &str| {
-        let _ = write!(
-            key,
-            r#"<path d="M{} {}H{}" stroke="{}" {stroke}/>"#,
-            n(x),
-            n(y),
-            n(x + 18.0),
-            style::ORDER
-        );
-    };
-    arrow(&mut key, (x, y), (x + 18.0, y), style::ORDER, false, false);
-    x += 22.0;
-    label(&mut key, &mut x, "move");
-    line(
-        &mut key,
-        x,
-        r#"stroke-width="1.1" stroke-dasharray="3 1.6""#,
-    );
-    x += 22.0;
-    label(&mut key, &mut x, "support");
-    line(
-        &mut key,
-        x,
-        r#"stroke-width="1.6" stroke-linecap="round" stroke-dasharray="0.1 2.6""#,
-    );
-    x += 22.0;
-    label(&mut key, &mut x, "convoy");
-    arrow(&mut key, (x, y), (x + 18.0, y), style::FAILED, true, false);
-    cross(&mut key, (x + 18.0, y));
-    x += 24.0;
-    label(&mut key, &mut x, "failed");
-    arrow(&mut key, (x, y), (x + 18.0, y), style::ORDER, false, true);
-    x += 22.0;
-    label(&mut key, &mut x, "retreat");
-    let sample = Unit {
-        power: Power::Russia,
-        kind: UnitType::Fleet,
-        location: Location(0),
-    };
-    unit_badge(&mut key, &sample, (x + 7.0, y), true);
-    x += 17.0;
-    label(&mut key, &mut x, "dislodged");
+    for &kind in kinds {
+        x += key_sample(o, kind, x, y) + 4.0;
+        label(o, &mut x, kind.name());
+    }
     let _ = write!(
-        key,
-        r#"<circle cx="{}" cy="{}" r="5" fill="none" stroke="{}" stroke-width="1.2" stroke-dasharray="2 1.4"/>"#,
-        n(x + 5.0),
-        n(y),
-        style::ORDER
-    );
-    x += 13.0;
-    label(&mut key, &mut x, "build");
-    let _ = write!(
-        key,
+        o,
         r##"<circle cx="{}" cy="{}" r="2.6" fill="{}" stroke="#333333" stroke-width="0.7"/>"##,
         n(x + 3.0),
         n(y),
         style::NEUTRAL_CENTRE
     );
     x += 9.0;
-    label(&mut key, &mut x, "supply centre");
-    o.push_str(&key);
+    label(o, &mut x, "supply centre");
 }

@@ -432,6 +432,7 @@ pub fn get_map(
         reference: format!("phase {id} {phase} png"),
         content_type: "image/png",
         filename: format!("{name}-{phase}.png"),
+        shows: format!("the map of {phase}"),
     });
     Ok(())
 }

@@ -305,6 +305,12 @@ impl Start<'_> {
             &format!("{}: you are {names}", title::GAME_STARTS),
         );
         s.send(vec![seat.address.clone()], subject, body, Some(game.id));
+        // The opening position's map goes with it.
+        let pictures =
+            crate::game::maps::opening_parts(&s.config.maps, game.id, &game.name, &phase);
+        if let Some(mail) = s.outgoing.last_mut() {
+            mail.pictures = pictures;
+        }
         names
     }
 
