@@ -751,12 +751,21 @@ fn draw_power_counts(o: &mut String, x: f32, counts: &str, waived: u8) {
     if waived > 0 {
         waive_sign(o, (x + 8.5, 21.5));
     }
+    // A column holds about 24 characters at size 6: a longer text (a
+    // Winter's "5 SC, 3 units, +2 (1 waived)") is set smaller to fit it,
+    // never into the next power's column.
+    let length = counts.chars().count().max(1) as f32;
+    let size = (6.0 * COUNTS_FIT / length).min(6.0);
     let _ = write!(
         o,
-        r#"<text x="{}" y="23" font-size="6">{counts}</text>"#,
-        n(x + 20.0)
+        r#"<text x="{}" y="23" font-size="{}">{counts}</text>"#,
+        n(x + 20.0),
+        n(size)
     );
 }
+
+/// The characters of a power's counts that fit its column at size 6.
+const COUNTS_FIT: f32 = 24.0;
 
 /// A build waived: a hollow, dashed disc with a grey plus.
 fn waive_sign(o: &mut String, c: Point) {
