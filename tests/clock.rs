@@ -53,24 +53,6 @@ fn results_to_all(mails: &[Out], phase: &str, at: i64) -> String {
     found[0].body.clone()
 }
 
-fn units_of(w: &World, game: &str, phase: &str, power: &str) -> Vec<String> {
-    let export = w.export(game);
-    let p = export["phases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["phase"] == phase)
-        .unwrap_or_else(|| panic!("phase {phase} in {export:#}"));
-    let mut units: Vec<String> = p["units"][power]
-        .as_array()
-        .unwrap_or_else(|| panic!("units of {power} in {p:#}"))
-        .iter()
-        .map(|u| u.as_str().unwrap().to_string())
-        .collect();
-    units.sort();
-    units
-}
-
 // 1. Deadlines from a schedule -------------------------------------------
 
 #[test]
@@ -488,7 +470,7 @@ fn nmr_civil_disorder_at_the_end_of_grace_and_a_return() {
     assert_eq!(w.status("nmr", 'G'), "civil_disorder");
     assert_eq!(w.status("nmr", 'F'), "active");
     assert_eq!(
-        units_of(&w, "nmr", "F1901M", "GERMANY"),
+        w.units("nmr", "F1901M", "GERMANY"),
         ["A BER", "A MUN", "F KIE"]
     );
     let fall_deadline = w.current("nmr").1;
@@ -509,7 +491,7 @@ fn nmr_civil_disorder_at_the_end_of_grace_and_a_return() {
         "{body}"
     );
     assert_eq!(
-        units_of(&w, "nmr", "S1902M", "GERMANY"),
+        w.units("nmr", "S1902M", "GERMANY"),
         ["A BER", "A MUN", "F KIE"]
     );
 

@@ -44,23 +44,6 @@ fn late_notice(mails: &[Out], p: char) -> String {
     body.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// A power's units in a phase's position, from `judge export`, sorted.
-fn units_of(w: &World, game: &str, phase: &str, power: &str) -> Vec<String> {
-    let export = w.export(game);
-    let p = export["phases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["phase"] == phase)
-        .unwrap_or_else(|| panic!("phase {phase} in {export:#}"));
-    let mut units: Vec<String> = p["units"][power]
-        .as_array()
-        .map(|a| a.iter().map(|u| u.as_str().unwrap().to_string()).collect())
-        .unwrap_or_default();
-    units.sort();
-    units
-}
-
 /// The reply to a power's order mail.
 fn reply(mails: &[Out], p: char) -> String {
     to(mails, &player(p))[0].body.clone()
@@ -118,7 +101,7 @@ fn partial_orders_are_carried_out_through_movement_retreats_and_builds() {
     assert_eq!(w.status("given", 'I'), "active");
     assert_eq!(w.status("given", 'E'), "civil_disorder");
     assert_eq!(
-        units_of(&w, "given", "F1901M", "ITALY"),
+        w.units("given", "F1901M", "ITALY"),
         ["A ROM", "A TYR", "F NAP"]
     );
 
@@ -179,7 +162,7 @@ fn partial_orders_are_carried_out_through_movement_retreats_and_builds() {
     assert!(!body.contains("In civil disorder"), "{body}");
     assert_eq!(w.status("given", 'R'), "active");
     assert_eq!(
-        units_of(&w, "given", "W1901A", "RUSSIA"),
+        w.units("given", "W1901A", "RUSSIA"),
         ["A LVN", "A MOS", "F STP/SC"]
     );
 
@@ -208,10 +191,10 @@ fn partial_orders_are_carried_out_through_movement_retreats_and_builds() {
     assert_eq!(w.status("given", 'F'), "active");
     assert_eq!(w.status("given", 'R'), "civil_disorder");
     assert_eq!(
-        units_of(&w, "given", "S1902M", "FRANCE"),
+        w.units("given", "S1902M", "FRANCE"),
         ["A BUR", "A PAR", "A SPA", "F POR"]
     );
-    assert_eq!(units_of(&w, "given", "S1902M", "RUSSIA").len(), 2);
+    assert_eq!(w.units("given", "S1902M", "RUSSIA").len(), 2);
 }
 
 #[test]
@@ -267,7 +250,7 @@ fn partial_removals_are_made_and_only_the_rest_chosen_by_the_rule() {
     assert!(body.contains("Germany: Remove army Bohemia.\n"), "{body}");
     assert!(!body.contains("In civil disorder"), "{body}");
     assert_eq!(w.status("removals", 'G'), "active");
-    let left = units_of(&w, "removals", "S1902M", "GERMANY");
+    let left = w.units("removals", "S1902M", "GERMANY");
     assert_eq!(left.len(), 1, "{left:?}\n{body}");
     assert!(!left.contains(&"A BOH".to_string()), "{left:?}");
 }

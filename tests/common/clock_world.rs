@@ -337,6 +337,24 @@ impl World {
         serde_json::from_slice(&out.stdout).unwrap()
     }
 
+    /// A power's units in a phase's position (`"A PAR"`, ...), sorted;
+    /// none when it has none.
+    pub fn units(&self, game: &str, phase: &str, power: &str) -> Vec<String> {
+        let export = self.export(game);
+        let p = export["phases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["phase"] == phase)
+            .unwrap_or_else(|| panic!("phase {phase} in {export:#}"));
+        let mut units: Vec<String> = p["units"][power]
+            .as_array()
+            .map(|a| a.iter().map(|u| u.as_str().unwrap().to_string()).collect())
+            .unwrap_or_default();
+        units.sort();
+        units
+    }
+
     /// The status of a power's seat ("active", "late", ...).
     pub fn status(&self, game: &str, p: char) -> String {
         let power = name(p).to_ascii_uppercase();
