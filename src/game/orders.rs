@@ -125,7 +125,7 @@ pub fn completeness(
 
 /// "Status: complete." and the like, as an order set ends; when orders
 /// are missing, a second line says what becomes of them.
-fn status_line(power: Power, kind: PhaseKind, done: &Completeness) -> String {
+fn status_line(power: Power, position: &Position, done: &Completeness) -> String {
     match done {
         Completeness::NothingToOrder => {
             format!("Status: {} has nothing to order this phase.", power.name())
@@ -135,19 +135,18 @@ fn status_line(power: Power, kind: PhaseKind, done: &Completeness) -> String {
             "Status: orders missing for {}: {}.\n{}",
             list.len(),
             list.join(", "),
-            without_orders(kind, list)
+            without_orders(position, power)
         ),
     }
 }
 
-/// What becomes of what a power left unordered, when the phase is
-/// processed without it (rules VIII.1, XI, XIV.4).
-pub fn without_orders(kind: PhaseKind, missing: &[String]) -> &'static str {
-    let removals = missing.iter().any(|m| m.contains("removal"));
-    match kind {
+/// What becomes of what `power` left unordered, when the phase of
+/// `position` is processed without it (rules VIII.1, XI, XIV.4).
+pub fn without_orders(position: &Position, power: Power) -> &'static str {
+    match position.phase.kind {
         PhaseKind::Movement => "A unit without an order holds.",
         PhaseKind::Retreat => "A dislodged unit without an order is disbanded.",
-        PhaseKind::Adjustment if removals => {
+        PhaseKind::Adjustment if position.adjustment_due(power) < 0 => {
             "A removal not ordered is made by the civil-disorder rule (the unit farthest \
              from home goes)."
         }
@@ -185,7 +184,7 @@ pub fn order_status(
         );
     }
     let done = completeness(map, position, power, orders);
-    status_line(power, position.phase.kind, &done)
+    status_line(power, position, &done)
 }
 
 /// "first", "second", ... for the `n`th (from 1) order of a kind.

@@ -513,7 +513,7 @@ impl GameTick<'_> {
                 format_time(deadline),
                 m.power.name(),
                 m.list.join(", "),
-                without_orders(self.cur.position.phase.kind, &m.list)
+                without_orders(&self.cur.position, m.power)
             );
             self.mails.push(self.to_one(&m.seat, title::REMINDER, text));
             self.report.reminders += 1;
@@ -583,7 +583,7 @@ impl GameTick<'_> {
         } else if m.gave_some {
             format!(
                 "the orders you gave are carried out. {}",
-                without_orders(self.cur.position.phase.kind, &m.list)
+                without_orders(&self.cur.position, m.power)
             )
         } else {
             format!(
