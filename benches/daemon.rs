@@ -60,7 +60,10 @@ use judge::game::orders::order_key;
 use judge::game::settings::GameSettings;
 use judge::game::tick::{tick, tick_cached, TickCache};
 use judge::interchange::PositionJson;
-use judge::store::{self, GameState, NewGame, NewOrder, NewSeat, PasswordHash, SeatStatus, Store};
+use judge::store::{
+    self, games::GameState, games::NewGame, orders::NewOrder, password::PasswordHash,
+    seats::NewSeat, seats::SeatStatus, Store,
+};
 
 mod common;
 use common::{movement_orders, played_position, Rng, OPENINGS};
@@ -111,7 +114,7 @@ fn main() {
         std::thread::available_parallelism().map_or(0, |n| n.get()),
         cpu_model()
     );
-    let hash = store::hash_password("storm-password").expect("argon2id");
+    let hash = store::password::hash_password("storm-password").expect("argon2id");
 
     let mut summary = Vec::new();
     if want("storm") {
@@ -356,13 +359,13 @@ impl StormCase {
 /// The maps of the first MAP_GAMES games' results mails drawn in, as the
 /// sender does it, timed and printed.
 fn draw_maps(judge: &Judge, moment: i64) {
-    let raws: Vec<Vec<u8>> = store::due_mail(judge.store.conn(), moment, 8 * MAP_GAMES)
+    let raws: Vec<Vec<u8>> = store::mailbox::due_mail(judge.store.conn(), moment, 8 * MAP_GAMES)
         .expect("due mail")
         .into_iter()
         .filter(|m| m.created_at == moment)
         .map(|m| m.raw)
         .collect();
-    let mut maker = judge::game::maps::PictureMaker::default();
+    let mut maker = judge::game::pictures::PictureMaker::default();
     let t = Instant::now();
     let mut bytes = 0;
     for raw in &raws {
@@ -526,7 +529,7 @@ fn add_game(
     let grace = deadline + GRACE_HOURS * 3600;
     let name = format!("storm{g:04}");
     let master = format!("gm.{name}@masters.example");
-    let game_id = store::create_game(
+    let game_id = store::games::create_game(
         tx,
         &NewGame {
             name: &name,
@@ -544,7 +547,7 @@ fn add_game(
     let phase = position.phase.to_string();
     for (i, power) in Power::ALL.into_iter().enumerate() {
         let address = format!("{}.{name}@players.example", power.name().to_lowercase());
-        let seat = store::add_seat(
+        let seat = store::seats::add_seat(
             tx,
             &NewSeat {
                 game_id,
@@ -557,12 +560,12 @@ fn add_game(
             plan.start - 3600,
         )
         .expect("add seat");
-        store::assign_power(tx, seat, power.upper(), &phase).expect("assign power");
+        store::seats::assign_power(tx, seat, power.upper(), &phase).expect("assign power");
         if i == g % 7 && (plan.wait)(g) {
-            store::set_seat_wait(tx, seat, true).expect("wait");
+            store::seats::set_seat_wait(tx, seat, true).expect("wait");
         }
     }
-    store::insert_phase(
+    store::phases::insert_phase(
         tx,
         game_id,
         &phase,
@@ -572,7 +575,7 @@ fn add_game(
         plan.start,
     )
     .expect("insert phase");
-    store::set_game_state(tx, game_id, GameState::Active, plan.start).expect("activate");
+    store::games::set_game_state(tx, game_id, GameState::Active, plan.start).expect("activate");
     for power in Power::ALL {
         if !missing.contains(&power) {
             let first = plan.start + 3600 + (g * 34 + power.index() * 5) as i64;
@@ -599,7 +602,7 @@ fn add_orders(
         .enumerate()
     {
         let short = order.short(map);
-        store::set_order(
+        store::orders::set_order(
             tx,
             &NewOrder {
                 game_id,

@@ -74,7 +74,7 @@ use judge::engine::phase::PhaseKind;
 use judge::engine::position::Position;
 use judge::frontend::Handled;
 use judge::game::orders::order_key;
-use judge::store::{self, NewOrder};
+use judge::store::{self, orders::NewOrder};
 
 mod common;
 use common::{movement_orders, neighbours, support_hold, Rng};
@@ -564,7 +564,7 @@ fn play_on(judge: &mut Judge, now: i64) {
     } = judge;
     for g in 0..GAMES {
         let tx = store.transaction().expect("begin");
-        let game = store::game_by_name(&tx, &format!("bench{g:03}"))
+        let game = store::games::game_by_name(&tx, &format!("bench{g:03}"))
             .expect("read")
             .expect("the game");
         let mut played = 0;
@@ -580,7 +580,7 @@ fn play_on(judge: &mut Judge, now: i64) {
                 for power in Power::ALL {
                     for order in movement_orders(map, &cur.position, power, &mut rng) {
                         let short = order.short(map);
-                        store::set_order(
+                        store::orders::set_order(
                             &tx,
                             &NewOrder {
                                 game_id: game.id,
@@ -612,7 +612,7 @@ fn read_positions(dir: &Path) -> Vec<Position> {
     let conn = store::rusqlite::Connection::open(db).expect("the template database");
     (0..GAMES)
         .map(|g| {
-            let game = store::game_by_name(&conn, &format!("bench{g:03}"))
+            let game = store::games::game_by_name(&conn, &format!("bench{g:03}"))
                 .unwrap()
                 .expect("game created");
             judge::game::current(&conn, game.id)
@@ -644,15 +644,19 @@ fn read_seats(conn: &store::rusqlite::Connection) -> Vec<SeatInfo> {
     let mut seats = Vec::new();
     for g in 0..GAMES {
         let name = format!("bench{g:03}");
-        let game = store::game_by_name(conn, &name)
+        let game = store::games::game_by_name(conn, &name)
             .unwrap()
             .expect("game created");
-        assert_eq!(game.state, store::GameState::Active, "{name} started");
-        let phase = store::current_phase(conn, game.id)
+        assert_eq!(
+            game.state,
+            store::games::GameState::Active,
+            "{name} started"
+        );
+        let phase = store::phases::current_phase(conn, game.id)
             .unwrap()
             .expect("a phase");
         assert!(phase.phase.ends_with('M'), "{name} in a movement phase");
-        for seat in store::seats_of_game(conn, game.id).unwrap() {
+        for seat in store::seats::seats_of_game(conn, game.id).unwrap() {
             assert!(seat.password.as_str().starts_with("$argon2id$"));
             let power = judge::game::power_of(&seat).expect("a power");
             let k: usize = seat
@@ -964,7 +968,7 @@ fn time_argon2(dir: &Path, seats: &[SeatInfo]) -> Kdf {
         .database_path();
     let conn = store::rusqlite::Connection::open(db).unwrap();
     let seat = &seats[0];
-    let hash = store::seat_by_power(&conn, seat.game_id, seat.power.upper())
+    let hash = store::seats::seat_by_power(&conn, seat.game_id, seat.power.upper())
         .unwrap()
         .unwrap()
         .password;
@@ -1241,7 +1245,7 @@ fn check(
         let mut want = last.orders.clone();
         want.sort();
         let mut got: Vec<String> =
-            store::orders_of_power(conn, seat.game_id, &seat.phase, seat.power.upper())
+            store::orders::orders_of_power(conn, seat.game_id, &seat.phase, seat.power.upper())
                 .unwrap()
                 .into_iter()
                 .map(|r| r.understood)

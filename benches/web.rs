@@ -35,7 +35,10 @@ use judge::game::settings::GameSettings;
 use judge::game::{current, position_of};
 use judge::interchange::PositionJson;
 use judge::store::rusqlite::{params, Connection};
-use judge::store::{self, ArchiveKind, GameState, NewGame, NewOrder, NewSeat, PasswordHash};
+use judge::store::{
+    self, games::GameState, games::NewGame, history::HistoryKind, orders::NewOrder,
+    password::PasswordHash, seats::NewSeat,
+};
 use judge::web::{publish_due, Site};
 
 mod common;
@@ -94,7 +97,7 @@ struct Play {
 
 impl Play {
     fn new(judge: &mut Judge) -> Play {
-        let hash = store::hash_password("bench-password").expect("argon2id");
+        let hash = store::password::hash_password("bench-password").expect("argon2id");
         Play {
             game_id: new_game(judge, &hash),
             rng: Rng(0x00C0_FFEE_5EED),
@@ -109,7 +112,7 @@ impl Play {
         let (now, game_id) = (self.now, self.game_id);
         let code = judge.config.judge.code.clone();
         let tx = judge.store.transaction().expect("begin");
-        let game = store::game_by_id(&tx, game_id)
+        let game = store::games::game_by_id(&tx, game_id)
             .expect("read")
             .expect("the game");
         assert_eq!(game.state, GameState::Active, "the game goes on");
@@ -123,8 +126,8 @@ impl Play {
                 "Message from France to everyone:\n\n{} & <more>.",
                 phase.year
             );
-            let kind = ArchiveKind::Broadcast;
-            store::append_archive(
+            let kind = HistoryKind::Broadcast;
+            store::history::append_history(
                 &tx,
                 game_id,
                 Some(&cur.record.phase),
@@ -159,7 +162,7 @@ fn new_game(judge: &mut Judge, hash: &PasswordHash) -> i64 {
         master_password: Some(hash),
         seed: 1,
     };
-    let id = store::create_game(&tx, &game, T0).expect("create");
+    let id = store::games::create_game(&tx, &game, T0).expect("create");
     for power in Power::ALL {
         let address = format!("{}@bench.example", power.upper().to_lowercase());
         let seat = NewSeat {
@@ -167,16 +170,17 @@ fn new_game(judge: &mut Judge, hash: &PasswordHash) -> i64 {
             power: None,
             address: &address,
             password: hash,
-            status: store::SeatStatus::Forming,
+            status: store::seats::SeatStatus::Forming,
             preferences: None,
         };
-        let seat = store::add_seat(&tx, &seat, T0).expect("seat");
-        store::assign_power(&tx, seat, power.upper(), "S1901M").expect("power");
+        let seat = store::seats::add_seat(&tx, &seat, T0).expect("seat");
+        store::seats::assign_power(&tx, seat, power.upper(), "S1901M").expect("power");
     }
     let start = judge::engine::position::Position::standard_start(map);
     let json = PositionJson::from_position(map, &start);
-    store::insert_phase(&tx, id, "S1901M", &json, Some(T0 + 3600), None, T0).expect("phase");
-    store::set_game_state(&tx, id, GameState::Active, T0).expect("active");
+    store::phases::insert_phase(&tx, id, "S1901M", &json, Some(T0 + 3600), None, T0)
+        .expect("phase");
+    store::games::set_game_state(&tx, id, GameState::Active, T0).expect("active");
     tx.commit().expect("commit");
     id
 }
@@ -184,7 +188,7 @@ fn new_game(judge: &mut Judge, hash: &PasswordHash) -> i64 {
 /// A random legal order for every unit on the board.
 fn order_everyone(tx: &Connection, game_id: i64, phase: &str, rng: &mut Rng, now: i64) {
     let map = Map::standard();
-    let record = store::phase_by_name(tx, game_id, phase)
+    let record = store::phases::phase_by_name(tx, game_id, phase)
         .expect("read")
         .expect("phase");
     let position = position_of(&record).expect("position");
@@ -200,7 +204,7 @@ fn order_everyone(tx: &Connection, game_id: i64, phase: &str, rng: &mut Rng, now
                 understood: &text,
                 inbound_id: None,
             };
-            store::set_order(tx, &new, now).expect("order");
+            store::orders::set_order(tx, &new, now).expect("order");
         }
     }
 }

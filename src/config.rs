@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::game::maps::MapSettings;
+use crate::game::pictures::MapSettings;
 use crate::game::settings::{ClockSettings, Defaults};
 pub use mailboxes::{
     ImapSettings, InboxSettings, OutboxSettings, ServerSettings, SmtpSettings, Tls,

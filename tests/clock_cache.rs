@@ -19,7 +19,10 @@ use judge::game::tick::{tick, tick_cached, TickCache, TickReport};
 use judge::game::GameMail;
 use judge::interchange::PositionJson;
 use judge::report::Templates;
-use judge::store::{self, GameState, NewGame, NewOrder, NewSeat, PasswordHash, SeatStatus, Store};
+use judge::store::{
+    self, games::GameState, games::NewGame, orders::NewOrder, password::PasswordHash,
+    seats::NewSeat, seats::SeatStatus, Store,
+};
 
 const T0: i64 = 1_800_000_000;
 const GAMES: usize = 10;
@@ -52,7 +55,7 @@ fn make_store(hash: &PasswordHash) -> Store {
         let settings = serde_json::to_string(&settings).unwrap();
         let name = format!("g{k}");
         let master = format!("gm.{name}@example.org");
-        let id = store::create_game(
+        let id = store::games::create_game(
             &tx,
             &NewGame {
                 name: &name,
@@ -67,7 +70,7 @@ fn make_store(hash: &PasswordHash) -> Store {
         .unwrap();
         for power in Power::ALL {
             let address = format!("{}.{name}@example.org", power.name().to_lowercase());
-            let seat = store::add_seat(
+            let seat = store::seats::add_seat(
                 &tx,
                 &NewSeat {
                     game_id: id,
@@ -80,10 +83,10 @@ fn make_store(hash: &PasswordHash) -> Store {
                 T0,
             )
             .unwrap();
-            store::assign_power(&tx, seat, power.upper(), "S1901M").unwrap();
+            store::seats::assign_power(&tx, seat, power.upper(), "S1901M").unwrap();
         }
         let deadline = T0 + 24 * 3600 + k as i64 * 5 * 3600;
-        store::insert_phase(
+        store::phases::insert_phase(
             &tx,
             id,
             "S1901M",
@@ -93,7 +96,7 @@ fn make_store(hash: &PasswordHash) -> Store {
             T0,
         )
         .unwrap();
-        store::set_game_state(&tx, id, GameState::Active, T0).unwrap();
+        store::games::set_game_state(&tx, id, GameState::Active, T0).unwrap();
     }
     tx.commit().unwrap();
     db
@@ -104,13 +107,15 @@ fn happen(db: &mut Store, s: i64, now: i64, hash: &PasswordHash) {
     let map = Map::standard();
     let tx = db.transaction().unwrap();
     for k in 0..GAMES as i64 {
-        let game = store::game_by_name(&tx, &format!("g{k}")).unwrap().unwrap();
+        let game = store::games::game_by_name(&tx, &format!("g{k}"))
+            .unwrap()
+            .unwrap();
         // Paused and resumed.
         if k % 7 == 3 && s % 60 == 20 && game.state == GameState::Active {
-            store::set_game_state(&tx, game.id, GameState::Paused, now).unwrap();
+            store::games::set_game_state(&tx, game.id, GameState::Paused, now).unwrap();
         }
         if k % 7 == 3 && s % 60 == 30 && game.state == GameState::Paused {
-            store::set_game_state(&tx, game.id, GameState::Active, now).unwrap();
+            store::games::set_game_state(&tx, game.id, GameState::Active, now).unwrap();
         }
         let Some(cur) = judge::game::current(&tx, game.id).unwrap() else {
             continue;
@@ -125,22 +130,28 @@ fn happen(db: &mut Store, s: i64, now: i64, hash: &PasswordHash) {
                 cur.record.deadline.unwrap(),
                 cur.record.grace_until.unwrap(),
             );
-            store::set_deadline(&tx, game.id, &phase, Some(d + 3 * 3600), Some(g + 3 * 3600))
-                .unwrap();
+            store::phases::set_deadline(
+                &tx,
+                game.id,
+                &phase,
+                Some(d + 3 * 3600),
+                Some(g + 3 * 3600),
+            )
+            .unwrap();
         }
-        let seats = store::seats_of_game(&tx, game.id).unwrap();
+        let seats = store::seats::seats_of_game(&tx, game.id).unwrap();
         for (i, seat) in seats.iter().enumerate() {
             let i = i as i64;
             // WAIT set, later cleared.
             if k % 4 == 1 && i == 0 && s % 40 == 5 {
-                store::set_seat_wait(&tx, seat.id, true).unwrap();
+                store::seats::set_seat_wait(&tx, seat.id, true).unwrap();
             }
             if k % 4 == 1 && i == 0 && s % 40 == 25 {
-                store::set_seat_wait(&tx, seat.id, false).unwrap();
+                store::seats::set_seat_wait(&tx, seat.id, false).unwrap();
             }
             // An abandoned power is taken over.
             if seat.status == SeatStatus::Abandoned && (s + k) % 17 == 0 {
-                store::replace_player(&tx, seat.id, &seat.address, hash, &phase).unwrap();
+                store::seats::replace_player(&tx, seat.id, &seat.address, hash, &phase).unwrap();
             }
             if !matches!(seat.status, SeatStatus::Active | SeatStatus::Late) {
                 continue;
@@ -168,7 +179,7 @@ fn happen(db: &mut Store, s: i64, now: i64, hash: &PasswordHash) {
                 };
                 let text = format!("{kind} {} H", map.abbr(map.province_of(u.location)));
                 let order = parse_order(map, &cur.position, power, &text).unwrap();
-                store::set_order(
+                store::orders::set_order(
                     &tx,
                     &NewOrder {
                         game_id: game.id,
@@ -202,7 +213,7 @@ fn seen((report, mails): (TickReport, Vec<GameMail>)) -> Seen {
 
 #[test]
 fn cached_ticks_decide_as_full_ticks() {
-    let hash = store::hash_password("pw").unwrap();
+    let hash = store::password::hash_password("pw").unwrap();
     let templates = Templates::builtin();
     let clock = clock();
     let mut full = make_store(&hash);
@@ -249,10 +260,10 @@ fn cached_ticks_decide_as_full_ticks() {
     // And the two judges end the same.
     for k in 0..GAMES {
         let phases = |db: &Store| {
-            let g = store::game_by_name(db.conn(), &format!("g{k}"))
+            let g = store::games::game_by_name(db.conn(), &format!("g{k}"))
                 .unwrap()
                 .unwrap();
-            store::phases_of_game(db.conn(), g.id)
+            store::phases::phases_of_game(db.conn(), g.id)
                 .unwrap()
                 .into_iter()
                 .map(|p| {

@@ -817,7 +817,7 @@ fn pipe_mode_picks_up_stored_mail_nobody_handled() {
     {
         let mut store = judge::store::Store::open(j.db_path()).unwrap();
         let tx = store.transaction().unwrap();
-        judge::store::insert_inbound(
+        judge::store::mailbox::insert_inbound(
             &tx,
             &mail.message_id,
             mail.raw().as_bytes(),

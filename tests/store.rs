@@ -9,7 +9,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 use judge::store::rusqlite::{self, Connection};
-use judge::store::{self, *};
+use judge::store::{
+    self, games::*, history::*, mailbox::*, orders::*, password::*, phases::*, press::*, seats::*,
+    throttle::*, *,
+};
 use serde_json::json;
 
 const T0: i64 = 1_700_000_000;
@@ -303,9 +306,11 @@ fn migration_to_version_6_adds_the_players_zones() {
     let store = Store::open(dir.db()).unwrap();
     assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
     let conn = store.conn();
-    store::set_zone(conn, "a@b.example", Some("Europe/Amsterdam")).unwrap();
+    store::zones::set_zone(conn, "a@b.example", Some("Europe/Amsterdam")).unwrap();
     assert_eq!(
-        store::zone_of(conn, "A@B.example").unwrap().as_deref(),
+        store::zones::zone_of(conn, "A@B.example")
+            .unwrap()
+            .as_deref(),
         Some("Europe/Amsterdam")
     );
 }
@@ -327,9 +332,10 @@ fn migration_to_version_5_adds_the_throttle_tables() {
     // Version 5 and the migrations after it.
     assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
     let conn = store.conn();
-    let failure = judge::store::record_sign_on_failure(conn, "seat:1", "x@y.example", 100).unwrap();
+    let failure =
+        judge::store::throttle::record_sign_on_failure(conn, "seat:1", "x@y.example", 100).unwrap();
     assert!(!failure.locked);
-    assert!(judge::store::take_stranger_reply(conn, "a@b.example", 100).unwrap());
+    assert!(judge::store::throttle::take_stranger_reply(conn, "a@b.example", 100).unwrap());
     for table in ["sign_on_failures", "sign_on_locks", "stranger_replies"] {
         let n: i64 = conn
             .query_row(
@@ -366,29 +372,31 @@ fn migration_to_version_9_counts_sign_on_failures_per_sender() {
     // The old lock on the whole seat is gone; five failures from one
     // sender lock that sender only, and the owner is told once.
     assert!(
-        judge::store::sign_on_lock(conn, "seat:1", "a@x.example", 100)
+        judge::store::throttle::sign_on_lock(conn, "seat:1", "a@x.example", 100)
             .unwrap()
             .is_none()
     );
     for k in 0..5 {
         let failure =
-            judge::store::record_sign_on_failure(conn, "seat:1", "a@x.example", 100 + k).unwrap();
+            judge::store::throttle::record_sign_on_failure(conn, "seat:1", "a@x.example", 100 + k)
+                .unwrap();
         assert_eq!(failure.locked, k == 4);
         assert_eq!(failure.tell_owner, k == 4);
     }
     assert!(
-        judge::store::sign_on_lock(conn, "seat:1", "A@X.example", 110)
+        judge::store::throttle::sign_on_lock(conn, "seat:1", "A@X.example", 110)
             .unwrap()
             .is_some()
     );
     assert!(
-        judge::store::sign_on_lock(conn, "seat:1", "b@x.example", 110)
+        judge::store::throttle::sign_on_lock(conn, "seat:1", "b@x.example", 110)
             .unwrap()
             .is_none()
     );
     for k in 0..5 {
         let failure =
-            judge::store::record_sign_on_failure(conn, "seat:1", "b@x.example", 200 + k).unwrap();
+            judge::store::throttle::record_sign_on_failure(conn, "seat:1", "b@x.example", 200 + k)
+                .unwrap();
         assert_eq!(failure.locked, k == 4);
         assert!(!failure.tell_owner, "told once a day");
     }
@@ -1040,8 +1048,8 @@ fn games_seats_phases_press_archive() {
     assert!(press[0].grey && !press[0].broadcast);
 
     // Archive between dates: [from, to).
-    for (i, kind) in ArchiveKind::ALL.iter().enumerate() {
-        append_archive(
+    for (i, kind) in HistoryKind::ALL.iter().enumerate() {
+        append_history(
             conn,
             game,
             Some("S1901M"),
@@ -1052,11 +1060,11 @@ fn games_seats_phases_press_archive() {
         )
         .unwrap();
     }
-    assert_eq!(archive_of_game(conn, game).unwrap().len(), 4);
-    let some = archive_between(conn, game, T0 + 10, T0 + 30).unwrap();
+    assert_eq!(history_of_game(conn, game).unwrap().len(), 4);
+    let some = history_between(conn, game, T0 + 10, T0 + 30).unwrap();
     assert_eq!(
         some.iter().map(|e| e.kind).collect::<Vec<_>>(),
-        [ArchiveKind::Broadcast, ArchiveKind::Notice]
+        [HistoryKind::Broadcast, HistoryKind::Notice]
     );
 
     // The end.
@@ -1084,7 +1092,7 @@ fn games_seats_phases_press_archive() {
 /// Does a bit of everything in `tx`.
 fn write_everything(tx: &Connection, name: &str) {
     // The judge's own bookkeeping (the clock's last tick) counts too.
-    judge::store::meta_set(tx, &format!("note-{name}"), "0").unwrap();
+    judge::store::phases::meta_set(tx, &format!("note-{name}"), "0").unwrap();
     let game = game_with_phase(tx, name);
     let seat = add_seat(
         tx,
@@ -1145,16 +1153,16 @@ fn write_everything(tx: &Connection, name: &str) {
         T0,
     )
     .unwrap();
-    append_archive(tx, game, None, ArchiveKind::Notice, "s", "b", T0).unwrap();
+    append_history(tx, game, None, HistoryKind::Notice, "s", "b", T0).unwrap();
     // Five failures lock a seat (and are cleared); one more is counted.
     for _ in 0..5 {
         record_sign_on_failure(tx, &format!("seat:{name}"), "g@example.org", T0).unwrap();
     }
     record_sign_on_failure(tx, &format!("master:{name}"), "g@example.org", T0).unwrap();
     take_stranger_reply(tx, "stranger@example.org", T0).unwrap();
-    judge::store::record_mails_caused(tx, "g@example.org", 7, T0).unwrap();
+    judge::store::throttle::record_mails_caused(tx, "g@example.org", 7, T0).unwrap();
     let token = format!("token-{name}");
-    judge::store::request_confirmation(
+    judge::store::throttle::request_confirmation(
         tx,
         &format!("{name}@new.example"),
         "g@example.org",
@@ -1163,21 +1171,21 @@ fn write_everything(tx: &Connection, name: &str) {
         T0,
     )
     .unwrap();
-    store::set_maps(tx, game, "a@example.org", false).unwrap();
-    store::set_zone(tx, &format!("{name}@example.org"), Some("Asia/Tokyo")).unwrap();
+    store::map_opt_outs::set_wants_maps(tx, game, "a@example.org", false).unwrap();
+    store::zones::set_zone(tx, &format!("{name}@example.org"), Some("Asia/Tokyo")).unwrap();
     let ahead = [(3, "A Par - Bur".to_string())];
-    store::replace_preorders(tx, game, "FRANCE", "F1901M", &ahead, T0).unwrap();
-    let published = store::Published {
+    store::preorders::replace_preorders(tx, game, "FRANCE", "F1901M", &ahead, T0).unwrap();
+    let published = store::web::Published {
         phases: 0,
         archive_id: 0,
         state: GameState::Forming,
     };
-    let row = store::IndexRow {
+    let row = store::web::IndexRow {
         html: format!("<tr><td>{name}</td></tr>"),
         activity: T0,
         over: false,
     };
-    store::set_web_published(tx, game, &published, &row, T0).unwrap();
+    store::web::set_web_published(tx, game, &published, &row, T0).unwrap();
 }
 
 fn row_counts(conn: &Connection) -> Vec<(String, i64)> {
@@ -1426,17 +1434,17 @@ fn sql_metacharacters_round_trip_verbatim() {
         assert_eq!(m.last_error.as_deref(), Some(s));
 
         // Archive.
-        append_archive(
+        append_history(
             &tx,
             game,
             Some(&phase),
-            ArchiveKind::Broadcast,
+            HistoryKind::Broadcast,
             s,
             s,
             T0 + t,
         )
         .unwrap();
-        let a = &archive_of_game(&tx, game).unwrap()[0];
+        let a = &history_of_game(&tx, game).unwrap()[0];
         assert_eq!(
             (a.phase.as_deref(), a.subject.as_str(), a.body.as_str()),
             (Some(phase.as_str()), s, s)

@@ -7,8 +7,8 @@
 use std::sync::Mutex;
 
 use crate::config::Config;
-use crate::store::IndexRow;
-use crate::store::{self, Store, WebState};
+use crate::store::web::IndexRow;
+use crate::store::{self, web::WebState, Store};
 use crate::web::{first_to_write, index_or_forget, published_now, remove_game, write_game, Site};
 
 pub struct Options {
@@ -49,7 +49,7 @@ pub fn run(config: &Config, options: &Options) -> Result<Written, String> {
     let _lock = web_lock(config)?;
     let conn = store.conn();
     let site = Site::of(config);
-    let mut states = store::web_states(conn).map_err(|e| e.to_string())?;
+    let mut states = store::web::web_states(conn).map_err(|e| e.to_string())?;
     if let Some(name) = &options.game {
         states.retain(|s| s.name.eq_ignore_ascii_case(name));
         if states.is_empty() {
@@ -61,7 +61,7 @@ pub fn run(config: &Config, options: &Options) -> Result<Written, String> {
     for state in states.iter().filter(|s| s.private) {
         match remove_game(&site, &state.name) {
             Ok(removed) => {
-                store::forget_web_published(conn, state.game_id).map_err(|e| e.to_string())?;
+                store::web::forget_web_published(conn, state.game_id).map_err(|e| e.to_string())?;
                 if removed {
                     lines.push(format!("removed {}/ (the game is private)", state.name));
                 }
@@ -84,7 +84,7 @@ pub fn run(config: &Config, options: &Options) -> Result<Written, String> {
     for (state, outcome) in written {
         match outcome {
             Ok((row, n)) => {
-                store::set_web_published(
+                store::web::set_web_published(
                     &tx,
                     state.game_id,
                     &published_now(state),
@@ -167,7 +167,7 @@ fn write_games<'s>(
 
 fn one_game(store: &Store, site: &Site, state: &WebState, rebuild: bool) -> Outcome {
     let conn = store.conn();
-    let game = store::game_by_id(conn, state.game_id)
+    let game = store::games::game_by_id(conn, state.game_id)
         .map_err(|e| e.to_string())?
         .ok_or_else(|| format!("game #{} is gone", state.game_id))?;
     let from = if rebuild { 0 } else { first_to_write(state) };

@@ -17,7 +17,7 @@ pub fn run(config: &Config, name: &str) -> Result<Value, String> {
         )
     })?;
     let conn = store.conn();
-    let game = store::game_by_name(conn, name)
+    let game = store::games::game_by_name(conn, name)
         .map_err(|e| e.to_string())?
         .ok_or_else(|| format!("there is no game named '{name}'"))?;
     game_json(conn, &game, Orders::All).map_err(|e| e.to_string())

@@ -7,7 +7,7 @@ use std::path::Path;
 use rusqlite::{Connection, OpenFlags};
 
 use crate::config::Config;
-use crate::game::maps::picture_of_phase;
+use crate::game::pictures::picture_of_phase;
 use crate::store;
 
 /// The picture's format.
@@ -45,7 +45,7 @@ pub fn run(
     )
     .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
     let err = |e: store::StoreError| e.to_string();
-    let record = store::game_by_name(&conn, game)
+    let record = store::games::game_by_name(&conn, game)
         .map_err(err)?
         .ok_or_else(|| format!("there is no game named '{game}'"))?;
     let picture = picture_of_phase(&conn, &config.judge.code, &record, phase)

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use futures::future::BoxFuture;
 
-use crate::store::Outbound;
+use crate::store::mailbox::Outbound;
 
 /// One inbound mail and how to tell the mailbox it is safely stored.
 pub struct InMail {

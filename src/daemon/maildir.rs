@@ -25,7 +25,7 @@ use futures::future::BoxFuture;
 
 use super::mailbox::{InMail, Inbox, Outbox, SendError};
 use crate::mail::limit::read_bounded;
-use crate::store::Outbound;
+use crate::store::mailbox::Outbound;
 
 pub struct MaildirInbox {
     root: PathBuf,

@@ -39,9 +39,9 @@ use tokio::sync::watch;
 use crate::app::Judge;
 use crate::config::Config;
 use crate::frontend::{tell_keeper, Outgoing};
-use crate::game::maps::PictureMaker;
+use crate::game::pictures::PictureMaker;
 use crate::game::tick::{tick_cached, TickCache};
-use crate::store::{self, Outbound, StoreError};
+use crate::store::{self, mailbox::Outbound, StoreError};
 use mailbox::{Inbox, Outbox, SendError};
 
 pub struct RunOptions {
@@ -382,7 +382,7 @@ impl Service {
         loop {
             let due = self
                 .work
-                .blocking(move |side| store::due_mail(side.judge.store.conn(), now, 100))
+                .blocking(move |side| store::mailbox::due_mail(side.judge.store.conn(), now, 100))
                 .await
                 .map_err(err)?;
             if due.is_empty() {
@@ -481,10 +481,10 @@ fn record_sending(
     now: i64,
 ) -> Result<bool, StoreError> {
     match sent {
-        Ok(()) => store::mark_sent(judge.store.conn(), mail.id, now)?,
+        Ok(()) => store::mailbox::mark_sent(judge.store.conn(), mail.id, now)?,
         Err(e) if e.permanent => give_up(judge, mail, &e.text, now)?,
         Err(e) => {
-            let next = store::mark_failed(judge.store.conn(), mail.id, &e.text, now)?;
+            let next = store::mailbox::mark_failed(judge.store.conn(), mail.id, &e.text, now)?;
             log::warn!(
                 "sending {} failed ({}); next try at {next}",
                 mail.message_id,
@@ -600,7 +600,7 @@ fn give_up(judge: &mut Judge, mail: &Outbound, why: &str, now: i64) -> Result<()
         mail.recipients.iter().any(|r| r.eq_ignore_ascii_case(&k))
     });
     let tx = judge.store.transaction()?;
-    store::abandon_mail(&tx, mail.id, why, now)?;
+    store::mailbox::abandon_mail(&tx, mail.id, why, now)?;
     if !to_keeper {
         tell_keeper(
             &tx,

@@ -10,7 +10,7 @@ use tokio::process::Command;
 use futures::future::BoxFuture;
 
 use super::mailbox::{Outbox, SendError};
-use crate::store::Outbound;
+use crate::store::mailbox::Outbound;
 
 pub struct SendmailOutbox {
     command: String,

@@ -13,7 +13,7 @@ use futures::future::BoxFuture;
 
 use super::mailbox::{Outbox, SendError};
 use crate::config::{SmtpSettings, Tls};
-use crate::store::Outbound;
+use crate::store::mailbox::Outbound;
 
 /// The transport of `[outbox]`: one connection per mail.
 pub fn transport(settings: &SmtpSettings) -> Result<AsyncSmtpTransport<Tokio1Executor>, String> {

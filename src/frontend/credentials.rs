@@ -10,7 +10,7 @@ use argon2::password_hash::rand_core::{OsRng, RngCore};
 use blake2::digest::{FixedOutput, KeyInit, Update};
 use blake2::Blake2bMac512;
 
-use crate::store::PasswordHash;
+use crate::store::password::PasswordHash;
 
 pub struct CredentialCache {
     key: [u8; 32],

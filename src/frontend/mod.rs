@@ -33,7 +33,7 @@ use crate::config::Config;
 use crate::fault::panic_message;
 use crate::mail::{read_mail, Incoming};
 use crate::report::Templates;
-use crate::store::{self, InboundStatus, Store, StoreError};
+use crate::store::{self, mailbox::InboundStatus, Store, StoreError};
 
 pub use credentials::CredentialCache;
 pub use session::Outgoing;
@@ -113,7 +113,7 @@ impl MailDesk<'_> {
             .and_then(|m| m.from.as_ref())
             .map(|a| a.addr_spec());
         let tx = self.store.transaction()?;
-        let id = store::insert_inbound(&tx, &message_id, raw, sender.as_deref(), now)?;
+        let id = store::mailbox::insert_inbound(&tx, &message_id, raw, sender.as_deref(), now)?;
         tx.commit()?;
         Ok(match id {
             Some(id) => Stored::New { id, mail },
@@ -151,7 +151,7 @@ impl MailDesk<'_> {
     pub fn handle_one_pending(&mut self, now: i64) -> Result<Option<(i64, Handled)>, StoreError> {
         // A read first: no write lock taken (and none waited for) when
         // there is nothing to do, as on most passes of `judge run`.
-        if store::oldest_unhandled(self.store.conn(), i64::MAX)?.is_none() {
+        if store::mailbox::oldest_unhandled(self.store.conn(), i64::MAX)?.is_none() {
             return Ok(None);
         }
         self.handle_next(i64::MAX, &mut None, now)
@@ -169,18 +169,18 @@ impl MailDesk<'_> {
         now: i64,
     ) -> Result<Option<(i64, Handled)>, StoreError> {
         let tx = self.store.transaction()?;
-        let Some(id) = store::oldest_unhandled(&tx, up_to)? else {
+        let Some(id) = store::mailbox::oldest_unhandled(&tx, up_to)? else {
             return Ok(None);
         };
         // Under the write lock nobody else can have it; the claim says so
         // in the one statement that would notice otherwise.
-        if !store::claim_inbound(&tx, id, now)? {
+        if !store::mailbox::claim_inbound(&tx, id, now)? {
             return Ok(Some((id, Handled::HandledElsewhere)));
         }
         let mail = match own.take_if(|(own_id, _)| *own_id == id) {
             Some((_, mail)) => mail,
             None => {
-                let raw = store::inbound_by_id(&tx, id)?
+                let raw = store::mailbox::inbound_by_id(&tx, id)?
                     .ok_or_else(|| StoreError::NotFound(format!("inbound mail #{id}")))?
                     .raw;
                 let max_bytes = self.config.mail.max_bytes;
@@ -224,7 +224,7 @@ impl MailDesk<'_> {
         now: i64,
     ) -> Result<(), StoreError> {
         let tx = self.store.transaction()?;
-        if !store::fail_inbound(&tx, id, why, now)? {
+        if !store::mailbox::fail_inbound(&tx, id, why, now)? {
             return Ok(());
         }
         let code = &self.config.judge.code;
@@ -304,17 +304,17 @@ fn act_on(
     // What GET info promises: no password kept as typed, here either (a
     // second write of the row, only for a mail that held one).
     if let Some(mail) = mail {
-        let raw = store::inbound_by_id(tx, id)?
+        let raw = store::mailbox::inbound_by_id(tx, id)?
             .ok_or_else(|| StoreError::NotFound(format!("inbound mail #{id}")))?
             .raw;
         if let Some(redacted) = redact::kept_copy(&raw, mail) {
-            store::set_inbound_raw(tx, id, &redacted)?;
+            store::mailbox::set_inbound_raw(tx, id, &redacted)?;
         }
     }
     // The claim recorded `handled` already; only a dropped mail changes it
     // (one write of the row, with its raw mail, per mail).
     if let Handled::Dropped(why) = &handled {
-        store::mark_inbound(tx, id, InboundStatus::Dropped, Some(why), now)?;
+        store::mailbox::mark_inbound(tx, id, InboundStatus::Dropped, Some(why), now)?;
     }
     Ok(handled)
 }
@@ -332,12 +332,14 @@ fn may_answer(
     let Some(address) = mail.reply_address().map(|a| a.addr_spec()) else {
         return Ok(true);
     };
-    if store::is_known_address(tx, &address)? || store::take_stranger_reply(tx, &address, now)? {
+    if store::throttle::is_known_address(tx, &address)?
+        || store::throttle::take_stranger_reply(tx, &address, now)?
+    {
         return Ok(true);
     }
     log::warn!(
         "mail #{id}: not answered: {address} has had {} replies this hour and never signed on",
-        store::STRANGER_REPLIES_PER_HOUR
+        store::throttle::STRANGER_REPLIES_PER_HOUR
     );
     Ok(false)
 }

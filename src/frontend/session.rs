@@ -15,7 +15,7 @@ use crate::config::Config;
 use crate::engine::map::Power;
 use crate::mail::{new_message_id, render, Address, Incoming, Letter, PicturePart};
 use crate::report::{title, Templates};
-use crate::store::{self, Game, NewMail, Seat, StoreError};
+use crate::store::{self, games::Game, mailbox::NewMail, seats::Seat, StoreError};
 
 /// Who the lines after a sign-on speak for.
 // One per mail: the variants' sizes do not matter.
@@ -70,11 +70,11 @@ impl Outgoing {
         let from = Address::parse(&config.judge.address)
             .map_err(|e| StoreError::Setup(format!("judge address: {e}")))?
             .with_name(&config.judge.name);
-        let (pictures, maps_off) = self.pictures(tx, config)?;
+        let (pictures, opted_out) = self.pictures(tx, config)?;
         // Observers are told in every mail of the game how to stop: anyone
         // can make an address an observer.
         let game = match self.game_id {
-            Some(id) => store::game_by_id(tx, id)?,
+            Some(id) => store::games::game_by_id(tx, id)?,
             None => None,
         };
         let (in_reply_to, references) = self.threading();
@@ -97,7 +97,7 @@ impl Outgoing {
                 auto_replied: self.answers.is_some(),
                 message_id: new_message_id(&random_token(), from.domain()),
                 date: UNIX_EPOCH + Duration::from_secs(u64::try_from(now).unwrap_or(0)),
-                pictures: if maps_off.contains(&key) {
+                pictures: if opted_out.contains(&key) {
                     Vec::new()
                 } else {
                     pictures.clone()
@@ -118,8 +118,8 @@ impl Outgoing {
     ) -> Result<(Vec<PicturePart>, Vec<String>), StoreError> {
         Ok(match (self.game_id, &self.results_of) {
             (Some(game_id), Some(phase)) => (
-                crate::game::maps::results_parts(tx, game_id, phase, &config.maps)?,
-                store::maps_off(tx, game_id)?,
+                crate::game::pictures::results_parts(tx, game_id, phase, &config.maps)?,
+                store::map_opt_outs::opted_out(tx, game_id)?,
             ),
             _ => (self.pictures.clone(), Vec::new()),
         })
@@ -148,7 +148,9 @@ impl Outgoing {
         to: &Address,
     ) -> Result<String, StoreError> {
         let body = match game {
-            Some(game) if store::observer_by_address(tx, game.id, &to.addr_spec())?.is_some() => {
+            Some(game)
+                if store::seats::observer_by_address(tx, game.id, &to.addr_spec())?.is_some() =>
+            {
                 with_unobserve_line(&self.body, &game.name)
             }
             _ => self.body.clone(),
@@ -166,7 +168,7 @@ impl Outgoing {
         now: i64,
     ) -> Result<(), StoreError> {
         let recipient = letter.to[0].addr_spec();
-        store::queue_mail(
+        store::mailbox::queue_mail(
             tx,
             &NewMail {
                 message_id: &letter.message_id,
@@ -340,7 +342,7 @@ pub fn run(
     let mut to = vec![s.sender()];
     to.extend(s.reply.also_to.iter().cloned());
     let game_id = s.signed.as_ref().map(|g| g.game().id);
-    store::record_mails_caused(tx, &s.sender(), mails_caused(&s.outgoing), now)?;
+    store::throttle::record_mails_caused(tx, &s.sender(), mails_caused(&s.outgoing), now)?;
     let mut out = Vec::new();
     if !s.silent {
         out.push(Outgoing {
@@ -477,7 +479,11 @@ struct MailBudget {
 
 impl MailBudget {
     fn for_sender(s: &Session<'_>) -> Result<MailBudget, StoreError> {
-        let hour = store::mails_caused_since(s.tx, &s.sender(), s.now - store::THROTTLE_WINDOW)?;
+        let hour = store::throttle::mails_caused_since(
+            s.tx,
+            &s.sender(),
+            s.now - store::throttle::THROTTLE_WINDOW,
+        )?;
         let hour_left = (MAX_MAILS_PER_SENDER_HOUR - hour).max(0);
         Ok(if hour_left < MAX_MAILS_PER_MAIL {
             MailBudget {

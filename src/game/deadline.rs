@@ -6,7 +6,7 @@ use rusqlite::Connection;
 use super::clock::deadline_after;
 use super::settings::{schedule_for, GameSettings, Schedule};
 use super::{current, settings_of};
-use crate::store::{self, Game, StoreError};
+use crate::store::{self, games::Game, StoreError};
 
 /// The deadline and end of grace for a phase of game `game_id` starting
 /// at `start`.
@@ -16,7 +16,7 @@ pub fn deadline_for(
     schedule: &Schedule,
     start: i64,
 ) -> Result<(i64, i64), StoreError> {
-    let absences = store::absences_of_game(conn, game_id, start)?;
+    let absences = store::seats::absences_of_game(conn, game_id, start)?;
     let mut deadline = deadline_after(schedule, start);
     // Each push moves the deadline later, so this ends.
     while let Some(a) = absences
@@ -67,7 +67,7 @@ pub fn refresh_deadline(
     let (fresh, _) = deadline_for(conn, game.id, schedule, now)?;
     let deadline = fresh.max(cur.record.deadline.unwrap_or(0));
     let grace = deadline + i64::from(schedule.grace_hours) * 3600;
-    store::set_deadline(
+    store::phases::set_deadline(
         conn,
         game.id,
         &cur.record.phase,
@@ -87,7 +87,7 @@ pub fn push_for_absences(
     phase: &str,
     deadline: i64,
 ) -> Result<Option<i64>, StoreError> {
-    let absences = store::absences_of_game(conn, game_id, deadline)?;
+    let absences = store::seats::absences_of_game(conn, game_id, deadline)?;
     if !absences
         .iter()
         .any(|a| a.starts <= deadline && deadline < a.ends)
@@ -105,7 +105,7 @@ pub fn push_for_absences(
         deadline,
     )?;
     let new = new.max(deadline);
-    store::set_deadline(
+    store::phases::set_deadline(
         conn,
         game_id,
         phase,

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use super::power_of;
 use super::summary::final_row;
-use crate::store::{self, Game, PhaseRecord, StoreError};
+use crate::store::{self, games::Game, phases::PhaseRecord, StoreError};
 
 /// Whose orders the JSON carries.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -24,7 +24,7 @@ pub enum Orders {
 /// The game's JSON. Reads only.
 pub fn game_json(conn: &Connection, game: &Game, which: Orders) -> Result<Value, StoreError> {
     let mut players = serde_json::Map::new();
-    for seat in store::seats_of_game(conn, game.id)? {
+    for seat in store::seats::seats_of_game(conn, game.id)? {
         if let Some(p) = power_of(&seat) {
             players.insert(
                 p.upper().to_string(),
@@ -33,7 +33,7 @@ pub fn game_json(conn: &Connection, game: &Game, which: Orders) -> Result<Value,
         }
     }
     let mut phases = Vec::new();
-    let records = store::phases_of_game(conn, game.id)?;
+    let records = store::phases::phases_of_game(conn, game.id)?;
     // A finished game's final position is no phase played: shown apart.
     let last = final_row(game, &records);
     let mut final_position = Value::Null;
@@ -68,7 +68,7 @@ fn phase_json(
     let stored = if secret {
         Vec::new()
     } else {
-        store::orders_of_phase(conn, game.id, &record.phase)?
+        store::orders::orders_of_phase(conn, game.id, &record.phase)?
     };
     for o in stored {
         if let Value::Array(list) = orders

@@ -3,11 +3,11 @@
 
 pub mod clock;
 pub mod deadline;
-pub mod draw;
+pub mod draw_votes;
 pub mod export;
-pub mod maps;
 pub mod order_entry;
 pub mod orders;
+pub mod pictures;
 pub mod preorders;
 pub mod process;
 pub mod schedule;
@@ -22,7 +22,9 @@ use rusqlite::Connection;
 use crate::engine::map::{Map, Power};
 use crate::engine::position::Position;
 use crate::interchange::PositionJson;
-use crate::store::{self, Game, PhaseRecord, Seat, SeatStatus, StoreError};
+use crate::store::{
+    self, games::Game, phases::PhaseRecord, seats::Seat, seats::SeatStatus, StoreError,
+};
 
 pub use settings::GameSettings;
 
@@ -48,11 +50,11 @@ pub fn announce(
     text: String,
     now: i64,
 ) -> Result<GameMail, StoreError> {
-    store::append_archive(
+    store::history::append_history(
         conn,
         game.id,
         phase,
-        store::ArchiveKind::Notice,
+        store::history::HistoryKind::Notice,
         &subject,
         &text,
         now,
@@ -74,7 +76,7 @@ pub struct Current {
 
 /// The current (latest) phase of a game, if it has started.
 pub fn current(conn: &Connection, game_id: i64) -> Result<Option<Current>, StoreError> {
-    let Some(record) = store::current_phase(conn, game_id)? else {
+    let Some(record) = store::phases::current_phase(conn, game_id)? else {
         return Ok(None);
     };
     let position = position_of(&record)?;
@@ -117,7 +119,7 @@ pub fn bloc_powers(conn: &Connection, seat: &Seat) -> Result<Vec<Power>, StoreEr
     };
     let mut powers = vec![own];
     if let Some(bloc) = seat.bloc {
-        for other in store::seats_of_game(conn, seat.game_id)? {
+        for other in store::seats::seats_of_game(conn, seat.game_id)? {
             if other.bloc == Some(bloc) && other.id != seat.id {
                 powers.extend(power_of(&other));
             }
@@ -147,14 +149,14 @@ pub fn playing(seat: &Seat) -> bool {
 /// Everyone who gets mail sent to the whole game: the players, the Master
 /// and the observers.
 pub fn everyone(conn: &Connection, game: &Game) -> Result<Vec<String>, StoreError> {
-    let mut to: Vec<String> = store::seats_of_game(conn, game.id)?
+    let mut to: Vec<String> = store::seats::seats_of_game(conn, game.id)?
         .into_iter()
-        .filter(|s| s.status != SeatStatus::Resigned && s.address != store::VACANT)
+        .filter(|s| s.status != SeatStatus::Resigned && s.address != store::seats::VACANT)
         .map(|s| s.address)
         .collect();
     to.extend(game.master_address.clone());
     to.extend(
-        store::observers_of_game(conn, game.id)?
+        store::seats::observers_of_game(conn, game.id)?
             .into_iter()
             .map(|o| o.address),
     );
@@ -171,9 +173,9 @@ pub fn add_bloc_seat(
     phase: &str,
     now: i64,
 ) -> Result<(), StoreError> {
-    let id = store::add_seat(
+    let id = store::seats::add_seat(
         conn,
-        &store::NewSeat {
+        &store::seats::NewSeat {
             game_id: first.game_id,
             power: None,
             address: &first.address,
@@ -183,11 +185,11 @@ pub fn add_bloc_seat(
         },
         now,
     )?;
-    store::assign_power(conn, id, power.upper(), phase)?;
+    store::seats::assign_power(conn, id, power.upper(), phase)?;
     let bloc = first.bloc.unwrap_or(first.id);
-    store::set_seat_bloc(conn, id, Some(bloc))?;
+    store::seats::set_seat_bloc(conn, id, Some(bloc))?;
     if first.bloc.is_none() {
-        store::set_seat_bloc(conn, first.id, Some(bloc))?;
+        store::seats::set_seat_bloc(conn, first.id, Some(bloc))?;
     }
     Ok(())
 }

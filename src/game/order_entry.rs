@@ -12,7 +12,7 @@ use crate::engine::order::{Order, OrderKind};
 use crate::engine::parse::{OrderError, Understood};
 use crate::engine::phase::PhaseKind;
 use crate::engine::position::Position;
-use crate::store::{self, Game, NewOrder, SeatStatus, StoreError};
+use crate::store::{self, games::Game, orders::NewOrder, seats::SeatStatus, StoreError};
 
 /// Complaints that only say an order is not for one of a player's
 /// countries: with several, another country's complaint tells more
@@ -65,7 +65,7 @@ pub fn refusal(
     order: &Order,
 ) -> Result<Option<String>, StoreError> {
     let map = Map::standard();
-    let disorder = store::seat_by_power(conn, game.id, owner.upper())?
+    let disorder = store::seats::seat_by_power(conn, game.id, owner.upper())?
         .is_some_and(|seat| seat.status == SeatStatus::CivilDisorder);
     let in_disorder: Vec<Power> = disorder.then_some(owner).into_iter().collect();
     let rules = variant_of(game).rules_at(map, cur.position.phase, &in_disorder);
@@ -88,7 +88,7 @@ pub fn power_orders(
     position: &Position,
     power: Power,
 ) -> Result<Vec<Order>, StoreError> {
-    let texts: Vec<String> = store::orders_of_power(conn, game_id, phase, power.upper())?
+    let texts: Vec<String> = store::orders::orders_of_power(conn, game_id, phase, power.upper())?
         .into_iter()
         .map(|r| r.understood)
         .collect();
@@ -116,7 +116,7 @@ pub fn store_order(
 ) -> Result<(), StoreError> {
     let map = Map::standard();
     let waives = if order.kind == OrderKind::Waive {
-        store::orders_of_power(conn, game_id, &cur.record.phase, owner.upper())?
+        store::orders::orders_of_power(conn, game_id, &cur.record.phase, owner.upper())?
             .iter()
             .filter(|r| r.unit.starts_with("WAIVE"))
             .count()
@@ -124,7 +124,7 @@ pub fn store_order(
         0
     };
     let key = order_key(map, order, waives);
-    store::set_order(
+    store::orders::set_order(
         conn,
         &NewOrder {
             game_id,

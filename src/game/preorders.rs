@@ -18,7 +18,7 @@ use crate::engine::map::{Map, Power};
 use crate::engine::parse::parse_orders_understood;
 use crate::engine::phase::{Phase, PhaseKind, Season};
 use crate::report::{game_subject, title};
-use crate::store::{self, Game, PreOrder, SeatStatus, StoreError};
+use crate::store::{self, games::Game, preorders::PreOrder, seats::SeatStatus, StoreError};
 
 /// "Fall 1901 Retreats (F1901R)".
 pub fn phase_words(phase: Phase) -> String {
@@ -97,7 +97,7 @@ pub fn listing(
     game_id: i64,
     powers: &[Power],
 ) -> Result<Option<String>, StoreError> {
-    let mine: Vec<PreOrder> = store::preorders_of_game(conn, game_id)?
+    let mine: Vec<PreOrder> = store::preorders::preorders_of_game(conn, game_id)?
         .into_iter()
         .filter(|p| powers.iter().any(|q| q.upper() == p.power))
         .collect();
@@ -123,7 +123,7 @@ pub fn enter_preorders(
     ended: bool,
     now: i64,
 ) -> Result<Vec<GameMail>, StoreError> {
-    let stored = store::preorders_of_game(conn, game.id)?;
+    let stored = store::preorders::preorders_of_game(conn, game.id)?;
     if stored.is_empty() {
         return Ok(Vec::new());
     }
@@ -144,9 +144,9 @@ pub fn enter_preorders(
         let mut phases: Vec<&str> = pres.iter().map(|p| p.phase.as_str()).collect();
         phases.dedup();
         for phase in phases {
-            store::delete_preorders(conn, game.id, &power_name, phase)?;
+            store::preorders::delete_preorders(conn, game.id, &power_name, phase)?;
         }
-        let Some(seat) = store::seat_by_power(conn, game.id, &power_name)? else {
+        let Some(seat) = store::seats::seat_by_power(conn, game.id, &power_name)? else {
             continue;
         };
         let Some(power) = power_of(&seat) else {
@@ -163,7 +163,7 @@ pub fn enter_preorders(
             let powers = bloc_powers(conn, &seat)?;
             blocks.push(enter_due(conn, game, cur, &powers, &due, now)?);
         }
-        if seat.address == store::VACANT || !super::playing(&seat) {
+        if seat.address == store::seats::VACANT || !super::playing(&seat) {
             continue;
         }
         mails.push(GameMail {
@@ -289,7 +289,7 @@ fn order_set(
         out.push("  (none)".to_string());
     }
     out.extend(orders.iter().map(|o| format!("  {}", o.long(map))));
-    let in_disorder = store::seat_by_power(conn, game.id, power.upper())?
+    let in_disorder = store::seats::seat_by_power(conn, game.id, power.upper())?
         .is_some_and(|seat| seat.status == SeatStatus::CivilDisorder);
     out.push(order_status(
         map,

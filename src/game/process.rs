@@ -5,7 +5,7 @@
 use rusqlite::Connection;
 
 use super::clock::format_time;
-use super::draw;
+use super::draw_votes;
 // The commands and the clock name it here too.
 pub use super::order_entry::power_orders;
 // The commands name it here too.
@@ -20,7 +20,10 @@ use crate::engine::phase::{Phase, Season};
 use crate::engine::position::Position;
 use crate::interchange::PositionJson;
 use crate::report::{render_results, render_subject, ResultsContext, Templates};
-use crate::store::{self, ArchiveKind, Game, GameState, Seat, SeatStatus, StoreError};
+use crate::store::{
+    self, games::Game, games::GameState, history::HistoryKind, seats::Seat, seats::SeatStatus,
+    StoreError,
+};
 
 /// What a processing did, for the caller's reply and the mails to send.
 pub struct Processed {
@@ -115,7 +118,7 @@ fn adjudicate_current(conn: &Connection, game: &Game, now: i64) -> Result<Adjudi
         return Err(StoreError::NotFound(format!("a phase of {}", game.name)));
     };
     let variant = variant_of(game);
-    let seats = store::seats_of_game(conn, game.id)?;
+    let seats = store::seats::seats_of_game(conn, game.id)?;
     // Countries in civil disorder hold, give no support and build nothing.
     let in_disorder: Vec<Power> = seats
         .iter()
@@ -227,11 +230,11 @@ fn store_outcome(
         .iter()
         .map(|(o, outcome)| (o.short(map), outcome.summary()))
         .collect();
-    store::mark_processed(conn, game.id, phase_name, &results, now)?;
-    store::clear_waits(conn, game.id)?;
+    store::phases::mark_processed(conn, game.id, phase_name, &results, now)?;
+    store::seats::clear_waits(conn, game.id)?;
     // Draw votes and concessions count for one phase (njudge).
-    store::clear_draw_votes(conn, game.id)?;
-    store::clear_concessions(conn, game.id)?;
+    store::seats::clear_draw_votes(conn, game.id)?;
+    store::seats::clear_concessions(conn, game.id)?;
     if let Some(side) = done.toss {
         // Italy goes to the first seat of the winning side's player.
         let first = done
@@ -246,17 +249,17 @@ fn store_outcome(
         Some(result) => {
             finish_game(conn, game, (phase_name, next), result, now)?;
             // The final mail ends with the game's summary.
-            let finished = store::game_by_id(conn, game.id)?.expect("the game");
+            let finished = store::games::game_by_id(conn, game.id)?.expect("the game");
             let summary = super::summary::summary_text(conn, &finished)?;
             processed.body = format!("{}\n\n{summary}\n", processed.body.trim_end());
         }
         None => insert_next_phase(conn, game, next, (done.deadline, done.grace), now)?,
     }
-    store::append_archive(
+    store::history::append_history(
         conn,
         game.id,
         Some(phase_name),
-        ArchiveKind::Results,
+        HistoryKind::Results,
         &processed.subject,
         &processed.body,
         now,
@@ -272,7 +275,7 @@ fn insert_next_phase(
     (deadline, grace): (Option<i64>, Option<i64>),
     now: i64,
 ) -> Result<(), StoreError> {
-    store::insert_phase(
+    store::phases::insert_phase(
         conn,
         game.id,
         &next.phase.to_string(),
@@ -295,7 +298,7 @@ fn finish_game(
     result: &str,
     now: i64,
 ) -> Result<(), StoreError> {
-    store::end_game(
+    store::games::end_game(
         conn,
         game.id,
         GameState::Finished,
@@ -304,14 +307,14 @@ fn finish_game(
     )?;
     insert_next_phase(conn, game, last, (None, None), now)?;
     let last_phase = last.phase.to_string();
-    store::mark_processed(conn, game.id, &last_phase, &serde_json::json!({}), now)?;
-    store::close_seat_history(conn, game.id, played)
+    store::phases::mark_processed(conn, game.id, &last_phase, &serde_json::json!({}), now)?;
+    store::seats::close_seat_history(conn, game.id, played)
 }
 
 /// Seats after a processing: the late are back to active; the powers with
 /// nothing left are out.
 fn update_seats(conn: &Connection, game: &Game, next: &Position) -> Result<(), StoreError> {
-    for seat in store::seats_of_game(conn, game.id)? {
+    for seat in store::seats::seats_of_game(conn, game.id)? {
         let Some(power) = power_of(&seat) else {
             continue;
         };
@@ -319,9 +322,9 @@ fn update_seats(conn: &Connection, game: &Game, next: &Position) -> Result<(), S
             && next.centre_count(power) == 0
             && seat.status != SeatStatus::Eliminated
         {
-            store::set_seat_status(conn, seat.id, SeatStatus::Eliminated)?;
+            store::seats::set_seat_status(conn, seat.id, SeatStatus::Eliminated)?;
         } else if seat.status == SeatStatus::Late {
-            store::set_seat_status(conn, seat.id, SeatStatus::Active)?;
+            store::seats::set_seat_status(conn, seat.id, SeatStatus::Active)?;
         }
     }
     Ok(())
@@ -366,9 +369,9 @@ fn end_of_game(
     }
     let vote_of = |p: Power| {
         let text = seat_of(p)?.draw_vote.as_deref()?;
-        draw::decode(text, phase)
+        draw_votes::decode(text, phase)
     };
-    if let Some(drawn) = draw::agreed(&alive, vote_of, !settings.nodias) {
+    if let Some(drawn) = draw_votes::agreed(&alive, vote_of, !settings.nodias) {
         // A draw of one player is the others' concession (njudge).
         if let Some(winner) = alive
             .iter()

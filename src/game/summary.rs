@@ -7,7 +7,7 @@ use rusqlite::Connection;
 use super::position_of;
 use crate::engine::map::Power;
 use crate::engine::phase::{PhaseKind, Season};
-use crate::store::{self, Game, GameState, PhaseRecord, StoreError};
+use crate::store::{self, games::Game, games::GameState, phases::PhaseRecord, StoreError};
 
 /// The index in `records` (a game's phases in order) of the row holding
 /// the position a finished game ended in: stored after the last phase
@@ -25,7 +25,7 @@ pub fn final_row(game: &Game, records: &[PhaseRecord]) -> Option<usize> {
 /// The table's rows: the centres at the start of each year, and where
 /// the game ended ("end").
 fn centre_rows(conn: &Connection, game: &Game, out: &mut Vec<String>) -> Result<(), StoreError> {
-    let records = store::phases_of_game(conn, game.id)?;
+    let records = store::phases::phases_of_game(conn, game.id)?;
     let last = final_row(game, &records);
     for (i, record) in records.iter().enumerate() {
         let position = position_of(record)?;
@@ -61,7 +61,7 @@ pub fn summary_text(conn: &Connection, game: &Game) -> Result<String, StoreError
         String::new(),
         "Who played which power:".to_string(),
     ];
-    let tenures = store::seat_history(conn, game.id)?;
+    let tenures = store::seats::seat_history(conn, game.id)?;
     if tenures.is_empty() {
         out.push("  (no powers assigned yet)".to_string());
     }

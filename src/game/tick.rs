@@ -10,10 +10,10 @@
 //! nothing due, the moment before which nothing can be due (the reminder
 //! time, the deadline, the end of grace, the next late notice, the early
 //! processing time after the last order) and a fingerprint of everything
-//! the clock read ([`store::clock_fingerprints`]). A later tick skips the
+//! the clock read ([`store::phases::clock_fingerprints`]). A later tick skips the
 //! game while the fingerprint is unchanged and that moment has not come;
 //! when nothing at all was written since the last tick
-//! ([`store::change_counter`]) and no game's moment has come, it skips
+//! ([`store::phases::change_counter`]) and no game's moment has come, it skips
 //! even the fingerprints.
 
 use std::collections::HashMap;
@@ -28,7 +28,9 @@ use super::settings::{schedule_for, ClockSettings, GameSettings};
 use super::{announce, current, everyone, power_of, settings_of, Current, GameMail};
 use crate::engine::map::{Map, Power};
 use crate::report::{game_subject, title, wrap_filter, Templates};
-use crate::store::{self, Game, GameState, Seat, SeatStatus, StoreError};
+use crate::store::{
+    self, games::Game, games::GameState, seats::Seat, seats::SeatStatus, StoreError,
+};
 
 const LAST_TICK: &str = "last_tick";
 
@@ -82,7 +84,7 @@ impl TickCache {
     /// skipped.
     fn nothing_due(&mut self, conn: &Connection, now: i64) -> Result<bool, StoreError> {
         let unchanged =
-            self.written.is_some() && self.written == Some(store::change_counter(conn)?);
+            self.written.is_some() && self.written == Some(store::phases::change_counter(conn)?);
         if unchanged && self.quiet.values().all(|&(_, until)| now < until) {
             self.skipped = self.quiet.len();
             return Ok(true);
@@ -109,7 +111,7 @@ impl TickCache {
     ) -> Result<(), StoreError> {
         self.skipped = skipped;
         self.written = if quiet.len() == looked_at {
-            Some(store::change_counter(conn)?)
+            Some(store::phases::change_counter(conn)?)
         } else {
             None
         };
@@ -155,28 +157,28 @@ fn tick_with(
 ) -> Result<(TickReport, Vec<GameMail>), StoreError> {
     let mut report = TickReport::default();
     let mut mails = Vec::new();
-    let last = store::meta_get(conn, LAST_TICK)?.and_then(|v| v.parse::<i64>().ok());
+    let last = store::phases::meta_get(conn, LAST_TICK)?.and_then(|v| v.parse::<i64>().ok());
     let outage = last.filter(|&l| now - l >= i64::from(clock.outage_minutes) * 60);
     if let Some(cache) = cache.as_deref_mut() {
         if outage.is_none() && cache.nothing_due(conn, now)? {
             set_last_tick(conn, now, last)?;
-            cache.written = Some(store::change_counter(conn)?);
+            cache.written = Some(store::phases::change_counter(conn)?);
             return Ok((report, mails));
         }
     }
     let fingerprints = match cache {
-        Some(_) => store::clock_fingerprints(conn)?,
+        Some(_) => store::phases::clock_fingerprints(conn)?,
         None => HashMap::new(),
     };
     let mut quiet = HashMap::new();
     let mut skipped = 0;
     // A game marked failed is left alone for a while, then tried again.
-    let failed = store::failed_games(conn)?;
-    let mut games = store::games_in_state(conn, GameState::Active)?;
+    let failed = store::games::failed_games(conn)?;
+    let mut games = store::games::games_in_state(conn, GameState::Active)?;
     games.retain(|g| {
         failed
             .get(&g.id)
-            .is_none_or(|&at| now >= at + store::GAME_RETRY)
+            .is_none_or(|&at| now >= at + store::games::GAME_RETRY)
     });
     let looked_at = games.len();
     for game in games {
@@ -205,7 +207,7 @@ fn tick_with(
             continue;
         };
         if failed.contains_key(&game.id) {
-            store::clear_game_failure(conn, game.id)?;
+            store::games::clear_game_failure(conn, game.id)?;
             report.recovered.push(game.name.clone());
         }
         if let (Some(until), Some(fp)) = (until, fingerprint) {
@@ -257,7 +259,7 @@ fn tick_contained<T>(
     store::undo_savepoint(conn, "tick_game")?;
     *report = report_before;
     mails.truncate(mails_before);
-    let news = store::mark_game_failed(conn, game.id, &why, now)?;
+    let news = store::games::mark_game_failed(conn, game.id, &why, now)?;
     report.failed.push((game.name.clone(), why, news));
     Ok(None)
 }
@@ -278,7 +280,7 @@ fn set_last_tick(conn: &Connection, now: i64, last: Option<i64>) -> Result<(), S
             format_time(now)
         );
     }
-    store::meta_set(conn, LAST_TICK, &now.to_string())
+    store::phases::meta_set(conn, LAST_TICK, &now.to_string())
 }
 
 /// The seats whose orders the phase waits for: assigned, still playing,
@@ -290,7 +292,9 @@ fn waited_for(seat: &Seat) -> bool {
 /// A power left without a player (ejected): never processed early, so a
 /// replacement has until the deadline.
 fn open(seat: &Seat) -> bool {
-    seat.power.is_some() && seat.status == SeatStatus::Abandoned && seat.address == store::VACANT
+    seat.power.is_some()
+        && seat.status == SeatStatus::Abandoned
+        && seat.address == store::seats::VACANT
 }
 
 /// Nothing will ever be due (until the game's rows change).
@@ -368,7 +372,7 @@ fn tick_game(
         tick.push_after_outage(down_since)?;
         return Ok(None);
     }
-    let seats = store::seats_of_game(conn, game.id)?;
+    let seats = store::seats::seats_of_game(conn, game.id)?;
     // NoNMR: while a power is abandoned the game waits for a replacement.
     let waiting_for_replacement = !tick.settings.nmr
         && seats
@@ -425,10 +429,10 @@ impl GameTick<'_> {
         let schedule = schedule_for(&self.settings, self.cur.position.phase.kind);
         let new = now + i64::from(self.clock.outage_margin_hours) * 3600;
         let new_grace = new + i64::from(schedule.grace_hours) * 3600;
-        store::set_deadline(conn, game.id, phase, Some(new), Some(new_grace))?;
+        store::phases::set_deadline(conn, game.id, phase, Some(new), Some(new_grace))?;
         // The notice below tells everyone the new deadline: it stands for
         // this phase's reminder.
-        store::set_reminded(conn, self.cur.record.id, now)?;
+        store::phases::set_reminded(conn, self.cur.record.id, now)?;
         let text = format!(
             "The judge was not running from {} to {}, past the deadline of {phase} in '{}'.\n\
              Nothing was processed. The deadline is now {}, grace until {}.\n",
@@ -472,7 +476,7 @@ impl GameTick<'_> {
     /// Every order is in: processed early, or at the deadline.
     fn all_in(&mut self, seats: &[Seat]) -> Result<Option<i64>, StoreError> {
         let anyone_waits = seats.iter().any(|s| waited_for(s) && s.wait);
-        let last_order = store::last_order_at(self.conn, self.game.id, self.phase())?
+        let last_order = store::phases::last_order_at(self.conn, self.game.id, self.phase())?
             .unwrap_or(self.cur.record.started_at);
         // Early only for orders somebody gave: a game whose powers are all
         // in civil disorder keeps to its deadlines instead of running away.
@@ -518,7 +522,7 @@ impl GameTick<'_> {
             self.mails.push(self.to_one(&m.seat, title::REMINDER, text));
             self.report.reminders += 1;
         }
-        store::set_reminded(self.conn, record.id, self.now)?;
+        store::phases::set_reminded(self.conn, record.id, self.now)?;
         Ok(None)
     }
 
@@ -530,13 +534,13 @@ impl GameTick<'_> {
         let (conn, game, phase) = (self.conn, self.game, &self.cur.record.phase);
         if self.settings.nmr {
             for m in missing.iter().filter(|m| !m.gave_some) {
-                store::set_seat_status(conn, m.seat.id, SeatStatus::CivilDisorder)?;
+                store::seats::set_seat_status(conn, m.seat.id, SeatStatus::CivilDisorder)?;
             }
             return self.process();
         }
         let names: Vec<&str> = missing.iter().map(|m| m.power.name()).collect();
         for m in missing {
-            store::set_seat_status(conn, m.seat.id, SeatStatus::Abandoned)?;
+            store::seats::set_seat_status(conn, m.seat.id, SeatStatus::Abandoned)?;
         }
         let text = format!(
             "Grace for {phase} in '{}' has ended without orders from {}.\n\
@@ -565,13 +569,13 @@ impl GameTick<'_> {
             return Ok(Some(self.grace.min(next_notice)));
         }
         for m in missing {
-            store::set_seat_status(self.conn, m.seat.id, SeatStatus::Late)?;
+            store::seats::set_seat_status(self.conn, m.seat.id, SeatStatus::Late)?;
             self.mails
                 .push(self.to_one(&m.seat, title::LATE, self.late_text(m)));
             self.report.late_notices += 1;
         }
         self.mails.push(self.others_told_of(missing)?);
-        store::set_late_notice(self.conn, self.cur.record.id, self.now)?;
+        store::phases::set_late_notice(self.conn, self.cur.record.id, self.now)?;
         Ok(None)
     }
 

@@ -3,7 +3,8 @@
 
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
-use super::{expect_one, text_enum, unique_as_duplicate, PasswordHash, Result};
+use super::password::PasswordHash;
+use super::{expect_one, text_enum, unique_as_duplicate, Result};
 
 text_enum! {
     /// Where a game is in its life.

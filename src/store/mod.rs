@@ -1,7 +1,7 @@
 //! The store: one SQLite file (WAL mode) that holds everything the judge
 //! knows — games, seats (the players' accounts), phases with their
 //! positions, orders, press, every mail received and every mail to send,
-//! and each game's archive.
+//! and each game's history (everything sent to the whole game).
 //!
 //! The schema is `schema.sql` at the top of the repository, compiled in and
 //! applied by [`Store::open`] at every start-up (it is idempotent), with the
@@ -37,7 +37,8 @@
 //! - `press`: press messages.
 //! - `mailbox`: inbound mail (deduplicated by Message-ID) and the outbound
 //!   queue with retry backoff.
-//! - `archive`: what was sent to the whole game.
+//! - `history`: what was sent to the whole game (HISTORY; table `archive`).
+//! - `map_opt_outs`: who wants no map pictures (SET MAPS).
 //! - `throttle`: failed sign-ons and locks, replies to strangers.
 //! - `web`: what the web archive has published of each game.
 //! - `password`: argon2id hashing of passwords.
@@ -49,33 +50,19 @@ pub use rusqlite;
 use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior};
 
-mod archive;
-mod games;
-mod mailbox;
-mod maps;
-mod orders;
-mod password;
-mod phases;
-mod preorders;
-mod press;
-mod seats;
-mod throttle;
-mod web;
-mod zones;
-
-pub use archive::*;
-pub use games::*;
-pub use mailbox::*;
-pub use maps::*;
-pub use orders::*;
-pub use password::*;
-pub use phases::*;
-pub use preorders::*;
-pub use press::*;
-pub use seats::*;
-pub use throttle::*;
-pub use web::*;
-pub use zones::*;
+pub mod games;
+pub mod history;
+pub mod mailbox;
+pub mod map_opt_outs;
+pub mod orders;
+pub mod password;
+pub mod phases;
+pub mod preorders;
+pub mod press;
+pub mod seats;
+pub mod throttle;
+pub mod web;
+pub mod zones;
 
 /// The schema, applied (idempotently) at every open.
 pub const SCHEMA: &str = include_str!("../../schema.sql");

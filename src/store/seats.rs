@@ -3,7 +3,8 @@
 
 use rusqlite::{params, Connection, OptionalExtension, Row};
 
-use super::{expect_one, text_enum, unique_as_duplicate, PasswordHash, Result};
+use super::password::PasswordHash;
+use super::{expect_one, text_enum, unique_as_duplicate, Result};
 
 text_enum! {
     /// A seat's standing.
@@ -36,7 +37,7 @@ pub struct Seat {
     pub preferences: Option<String>,
     /// SET WAIT.
     pub wait: bool,
-    /// SET DRAW: the vote as `game::draw` keeps it ("ALL", or "POWERS"
+    /// SET DRAW: the vote as `game::draw_votes` keeps it ("ALL", or "POWERS"
     /// and the powers' names); cleared when the phase is processed.
     pub draw_vote: Option<String>,
     pub joined_at: i64,
@@ -237,7 +238,7 @@ pub fn set_seat_wait(conn: &Connection, seat_id: i64, wait: bool) -> Result<()> 
     )
 }
 
-/// SET DRAW (`vote` as `game::draw::encode` writes it: "ALL" or
+/// SET DRAW (`vote` as `game::draw_votes::encode` writes it: "ALL" or
 /// "POWERS A B ...") or, with `vote` None, SET NODRAW. (The `draw_powers`
 /// column is no longer used: the powers of a draw are in the vote.)
 pub fn set_seat_draw(conn: &Connection, seat_id: i64, vote: Option<&str>) -> Result<()> {

@@ -5,7 +5,8 @@
 
 use rusqlite::{params, Connection, Row};
 
-use super::{GameState, Result};
+use super::games::GameState;
+use super::Result;
 
 /// A game as the web pass sees it: what it holds now, and what was
 /// published of it (None: nothing yet, or it was withdrawn).

@@ -33,7 +33,7 @@ use rusqlite::Connection;
 
 use crate::config::Config;
 use crate::game::export::{game_json, Orders};
-use crate::store::{self, Game, IndexRow, Published, StoreError, WebState};
+use crate::store::{self, games::Game, web::IndexRow, web::Published, web::WebState, StoreError};
 pub use feed::Publisher;
 pub use files::FileError;
 
@@ -130,7 +130,7 @@ pub fn write_game(
 ) -> Result<GameWritten, WebError> {
     let dir = site.game_dir(&game.name)?;
     files::ensure_dir(&dir)?;
-    let records = store::phases_of_game(conn, game.id)?;
+    let records = store::phases::phases_of_game(conn, game.id)?;
     let played = view::played_rows(game, &records);
     let processed: Vec<usize> = (0..played).filter(|&i| records[i].is_processed()).collect();
     let phase_code = |k: usize| records[processed[k]].phase.as_str();
@@ -169,7 +169,7 @@ pub fn write_game(
 /// Writes the top `index.html` (the rows of every published game, as the
 /// store keeps them) and `style.css`.
 fn write_site_index(conn: &Connection, site: &Site) -> Result<(), WebError> {
-    let rows = store::index_rows(conn)?;
+    let rows = store::web::index_rows(conn)?;
     files::ensure_dir(&site.dir)?;
     files::write_atomic(&site.dir.join("style.css"), html::STYLE.as_bytes())?;
     let index = pages::site_index(&site.name, &rows);
@@ -227,7 +227,7 @@ pub struct PassReport {
 /// Reads outside any transaction of the store's writers; what it could
 /// not write stays unrecorded, so the next pass tries again.
 pub fn publish_due(conn: &Connection, site: &Site, now: i64) -> Result<PassReport, WebError> {
-    let states = store::web_states(conn)?;
+    let states = store::web::web_states(conn)?;
     let mut report = PassReport::default();
     let mut done = Vec::new();
     for state in &states {
@@ -238,11 +238,17 @@ pub fn publish_due(conn: &Connection, site: &Site, now: i64) -> Result<PassRepor
         if !state.is_stale() {
             continue;
         }
-        let game = store::game_by_id(conn, state.game_id)?
+        let game = store::games::game_by_id(conn, state.game_id)?
             .ok_or_else(|| StoreError::NotFound(format!("game #{}", state.game_id)))?;
         match write_game(conn, site, &game, first_to_write(state)) {
             Ok(w) => {
-                store::set_web_published(conn, state.game_id, &published_now(state), &w.row, now)?;
+                store::web::set_web_published(
+                    conn,
+                    state.game_id,
+                    &published_now(state),
+                    &w.row,
+                    now,
+                )?;
                 report.written.push((state.name.clone(), w.phases));
                 done.push(state.game_id);
             }
@@ -272,7 +278,7 @@ pub fn index_or_forget(
         Ok(()) => Ok(None),
         Err(e) => {
             for &id in written {
-                store::forget_web_published(conn, id)?;
+                store::web::forget_web_published(conn, id)?;
             }
             Ok(Some(format!("the index: {e}")))
         }
@@ -291,7 +297,7 @@ fn withdraw(
     }
     match remove_game(site, &state.name) {
         Ok(_) => {
-            store::forget_web_published(conn, state.game_id)?;
+            store::web::forget_web_published(conn, state.game_id)?;
             report.removed.push(state.name.clone());
         }
         Err(e) => report.failures.push(format!("game '{}': {e}", state.name)),

@@ -10,7 +10,7 @@ use crate::engine::map::{Map, Power};
 use crate::engine::phase::{Phase, PhaseKind};
 use crate::engine::position::Position;
 use crate::report::void_reason;
-use crate::store::IndexRow;
+use crate::store::web::IndexRow;
 
 /// "Spring 1901 Movement".
 pub fn phase_words(phase: Phase) -> String {

@@ -11,11 +11,13 @@ use crate::engine::order::Order;
 use crate::engine::outcome::Outcome;
 use crate::engine::phase::{Phase, PhaseKind};
 use crate::engine::position::{Dislodged, Position};
-use crate::game::maps::picture_of_phase;
+use crate::game::pictures::picture_of_phase;
 use crate::game::schedule::schedule_words;
 use crate::game::summary::final_row;
 use crate::game::{position_of, settings_of, GameSettings};
-use crate::store::{self, ArchiveKind, Game, GameState, PhaseRecord, StoreError};
+use crate::store::{
+    self, games::Game, games::GameState, history::HistoryKind, phases::PhaseRecord, StoreError,
+};
 
 /// A game as the list of games shows it.
 pub struct GameCard {
@@ -107,10 +109,10 @@ fn card_of(
             .max(record.started_at)
             .max(record.processed_at.unwrap_or(0));
     }
-    activity = activity.max(store::last_archived_at(conn, game.id)?.unwrap_or(0));
+    activity = activity.max(store::history::last_history_at(conn, game.id)?.unwrap_or(0));
     let now = records.last().map(position_of).transpose()?;
     let mut centres = Vec::new();
-    for seat in store::seats_of_game(conn, game.id)? {
+    for seat in store::seats::seats_of_game(conn, game.id)? {
         if let Some(power) = crate::game::power_of(&seat) {
             centres.push((power, now.as_ref().map_or(0, |p| p.centre_count(power))));
         }
@@ -128,7 +130,7 @@ fn card_of(
 }
 
 pub fn game_view(conn: &Connection, game: &Game) -> Result<GameView, StoreError> {
-    let records = store::phases_of_game(conn, game.id)?;
+    let records = store::phases::phases_of_game(conn, game.id)?;
     let played = played_rows(game, &records);
     let phases = records[..played]
         .iter()
@@ -194,7 +196,7 @@ fn settings_lines(s: &GameSettings, as_of: i64) -> Vec<(&'static str, String)> {
 
 /// The powers that have had a player, and when each player held it.
 fn tenures(conn: &Connection, game: &Game) -> Result<Vec<PowerView>, StoreError> {
-    let history = store::seat_history(conn, game.id)?;
+    let history = store::seats::seat_history(conn, game.id)?;
     Ok(Power::ALL
         .into_iter()
         .filter_map(|power| {
@@ -229,9 +231,9 @@ fn years(records: &[PhaseRecord], played: usize) -> Result<Vec<(String, [usize; 
 
 /// What went to the whole game as press: the archive's broadcasts.
 pub fn public_press(conn: &Connection, game_id: i64) -> Result<Vec<PressItem>, StoreError> {
-    Ok(store::archive_of_game(conn, game_id)?
+    Ok(store::history::history_of_game(conn, game_id)?
         .into_iter()
-        .filter(|e| e.kind == ArchiveKind::Broadcast)
+        .filter(|e| e.kind == HistoryKind::Broadcast)
         .map(|e| PressItem {
             id: e.id,
             phase: e.phase,
@@ -267,7 +269,7 @@ pub fn phase_view(
     } else {
         orders.sort_by_key(|(o, _)| o.power);
     }
-    let results_mail = store::results_mail_of_phase(conn, game.id, &record.phase)?;
+    let results_mail = store::history::results_mail_of_phase(conn, game.id, &record.phase)?;
     Ok(Some(PhaseView {
         results_mail: results_mail.map(|m| m.body),
         game: game.name.clone(),

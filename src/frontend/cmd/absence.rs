@@ -10,7 +10,7 @@ use crate::frontend::session::{Session, Signed};
 use crate::game::clock::format_time;
 use crate::game::{current, settings_of};
 use crate::report::title;
-use crate::store::{self, Game, Seat, StoreError};
+use crate::store::{self, games::Game, seats::Seat, StoreError};
 
 const DAY: i64 = 86_400;
 
@@ -26,7 +26,7 @@ pub fn absence(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Resu
     let Some((game, seat)) = player(s, line) else {
         return Ok(());
     };
-    let game = store::game_by_id(s.tx, game.id)?.unwrap_or(game);
+    let game = store::games::game_by_id(s.tx, game.id)?.unwrap_or(game);
     if what == "NOABSENCE" && !rest.trim().is_empty() {
         return cancel_one(s, line, &game, &seat, rest);
     }
@@ -69,7 +69,7 @@ fn limit(s: &mut Session<'_>, line: &Line, rest: &str) -> Result<(), StoreError>
         );
         return Ok(());
     };
-    let game = store::game_by_id(s.tx, game.id)?.unwrap_or(game);
+    let game = store::games::game_by_id(s.tx, game.id)?.unwrap_or(game);
     let mut settings = settings_of(&game)?;
     settings.absence_days = days;
     save_settings(s, &game, &settings)?;
@@ -80,7 +80,7 @@ fn limit(s: &mut Session<'_>, line: &Line, rest: &str) -> Result<(), StoreError>
 
 /// Seconds of the seat's absences not yet over at `now`.
 fn announced(s: &Session<'_>, seat: &Seat) -> Result<i64, StoreError> {
-    Ok(store::absences_of_game(s.tx, seat.game_id, s.now)?
+    Ok(store::seats::absences_of_game(s.tx, seat.game_id, s.now)?
         .iter()
         .filter(|a| a.seat_id == seat.id)
         .map(|a| a.ends - a.starts.max(s.now))
@@ -133,7 +133,7 @@ fn set(
         );
         return Ok(());
     }
-    store::add_absence(s.tx, seat.id, a, b)?;
+    store::seats::add_absence(s.tx, seat.id, a, b)?;
     push_deadline(s, game, seat)?;
     let said = format!("from {} to {}", format_time(a), format_time(b));
     let told = tell_master(s, game, seat, &format!("has announced an absence {said}"));
@@ -190,7 +190,7 @@ fn push_deadline(s: &mut Session<'_>, game: &Game, seat: &Seat) -> Result<(), St
 /// SET NOABSENCE: the player's absences to come are cancelled, one under
 /// way ends now.
 fn cancel(s: &mut Session<'_>, line: &Line, game: &Game, seat: &Seat) -> Result<(), StoreError> {
-    let n = store::cancel_absences(s.tx, seat.id, s.now)?;
+    let n = store::seats::cancel_absences(s.tx, seat.id, s.now)?;
     if n == 0 {
         s.reply.refuse(
             line,
@@ -224,7 +224,7 @@ fn cancel_one(
         );
         return Ok(());
     };
-    let gone = store::cancel_absences_at(s.tx, seat.id, t, s.now)?;
+    let gone = store::seats::cancel_absences_at(s.tx, seat.id, t, s.now)?;
     if gone.is_empty() {
         s.reply.refuse(
             line,

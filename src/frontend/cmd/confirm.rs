@@ -41,8 +41,14 @@ pub fn ask(s: &mut Session<'_>, address: &str, naming: Naming<'_>) -> Result<Ask
         subject,
         or_else,
     } = naming;
-    let request =
-        store::request_confirmation(s.tx, address, named_by, seat_id, &random_token(), s.now)?;
+    let request = store::throttle::request_confirmation(
+        s.tx,
+        address,
+        named_by,
+        seat_id,
+        &random_token(),
+        s.now,
+    )?;
     if request.mail_now {
         let or_else = or_else.map(|o| format!("{o}, or ")).unwrap_or_default();
         let body = format!(
@@ -65,7 +71,7 @@ pub fn ask(s: &mut Session<'_>, address: &str, naming: Naming<'_>) -> Result<Ask
 /// CONFIRM <token>: the address the token went to gets the judge's mail
 /// from now on, and becomes the address of the seat it was named for.
 pub fn confirm(s: &mut Session<'_>, line: &Line, token: &str) -> Result<(), StoreError> {
-    let Some(confirmed) = store::confirm_token(s.tx, token, s.now)? else {
+    let Some(confirmed) = store::throttle::confirm_token(s.tx, token, s.now)? else {
         s.reply.refuse(
             line,
             "No confirmation waits for that token: it was used already, or is mistyped. \
@@ -75,13 +81,14 @@ pub fn confirm(s: &mut Session<'_>, line: &Line, token: &str) -> Result<(), Stor
     };
     let address = confirmed.address;
     let seat = match confirmed.seat_id {
-        Some(id) => store::seat_by_id(s.tx, id)?,
+        Some(id) => store::seats::seat_by_id(s.tx, id)?,
         None => None,
     };
     // Only while the seat is still held by the player who named it.
     let named_by = confirmed.named_by;
-    let still_theirs =
-        |seat: &store::Seat| seat.power.is_some() && seat.address.eq_ignore_ascii_case(&named_by);
+    let still_theirs = |seat: &store::seats::Seat| {
+        seat.power.is_some() && seat.address.eq_ignore_ascii_case(&named_by)
+    };
     let Some(seat) = seat.filter(still_theirs) else {
         s.reply.ok(
             line,
@@ -89,10 +96,10 @@ pub fn confirm(s: &mut Session<'_>, line: &Line, token: &str) -> Result<(), Stor
         );
         return Ok(());
     };
-    store::set_player_address(s.tx, seat.id, &address)?;
+    store::seats::set_player_address(s.tx, seat.id, &address)?;
     // SET ZONE is kept by address: the new one sees deadlines as before.
-    store::carry_zone(s.tx, &seat.address, &address)?;
-    let game = store::game_by_id(s.tx, seat.game_id)?;
+    store::zones::carry_zone(s.tx, &seat.address, &address)?;
+    let game = store::games::game_by_id(s.tx, seat.game_id)?;
     let game_name = game.map(|g| g.name).unwrap_or_default();
     let power = crate::game::power_of(&seat).map_or("", |p| p.name());
     s.reply.also_to.push(seat.address.clone());

@@ -7,7 +7,7 @@ use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
 use crate::game::variant::{Variant, VARIANTS};
 use crate::game::GameSettings;
-use crate::store::{self, NewGame, StoreError};
+use crate::store::{self, games::NewGame, StoreError};
 
 /// Game names: letters, digits, `-` and `_`, at most 20.
 pub fn valid_game_name(name: &str) -> bool {
@@ -43,21 +43,21 @@ pub fn create(
         );
         return Ok(());
     };
-    if store::game_by_name(s.tx, name)?.is_some() {
+    if store::games::game_by_name(s.tx, name)?.is_some() {
         s.reply.refuse(
             line,
             format!("A game named '{name}' already exists: choose another name."),
         );
         return Ok(());
     }
-    let hash = store::hash_password(password)?;
+    let hash = store::password::hash_password(password)?;
     let mut settings = GameSettings::new(&s.config.games);
     settings.players = variant.players();
     let settings = serde_json::to_string(&settings)?;
     let sender = s.sender();
     let mut seed = [0u8; 8];
     OsRng.fill_bytes(&mut seed);
-    let id = store::create_game(
+    let id = store::games::create_game(
         s.tx,
         &NewGame {
             name,
@@ -69,7 +69,7 @@ pub fn create(
         },
         s.now,
     )?;
-    let game = store::game_by_id(s.tx, id)?.expect("just created");
+    let game = store::games::game_by_id(s.tx, id)?.expect("just created");
     s.reply.game = Some(game.name.clone());
     s.reply.ok(
         line,

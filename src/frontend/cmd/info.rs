@@ -7,7 +7,7 @@ use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
 use crate::game::clock::format_time;
 use crate::game::{current, power_of, settings_of};
-use crate::store::{self, GameState, StoreError};
+use crate::store::{self, games::GameState, StoreError};
 
 /// The help files: built in, overridable by `templates/help/<name>.txt`
 /// beside the configuration.
@@ -147,11 +147,11 @@ fn named_or_signed(s: &mut Session<'_>, line: &Line, name: &str, usage: &str) ->
 
 fn list_games(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
     let mut rows = Vec::new();
-    for game in store::list_games(s.tx)? {
+    for game in store::games::list_games(s.tx)? {
         if game.state.is_over() || !visible(s, &game)? {
             continue;
         }
-        let seats = store::seats_of_game(s.tx, game.id)?.len();
+        let seats = store::seats::seats_of_game(s.tx, game.id)?.len();
         let phase = current(s.tx, game.id)?
             .map(|c| c.record.phase)
             .unwrap_or_else(|| "-".to_string());
@@ -191,7 +191,7 @@ fn list_game(s: &mut Session<'_>, line: &Line, name: &str) -> Result<(), StoreEr
         listing::state_words(game.state),
         game.variant
     )];
-    let seats = store::seats_of_game(s.tx, game.id)?;
+    let seats = store::seats::seats_of_game(s.tx, game.id)?;
     let cur = current(s.tx, game.id)?;
     if game.state == GameState::Forming {
         out.push(format!(
@@ -256,7 +256,7 @@ fn own_preorders(s: &Session<'_>, game_id: i64) -> Result<Vec<String>, StoreErro
 
 /// The powers with orders stored for the phase (shown to the Master).
 fn ordered_powers(s: &Session<'_>, game_id: i64, phase: &str) -> Result<Vec<String>, StoreError> {
-    let mut powers: Vec<String> = store::orders_of_phase(s.tx, game_id, phase)?
+    let mut powers: Vec<String> = store::orders::orders_of_phase(s.tx, game_id, phase)?
         .into_iter()
         .map(|o| o.power)
         .collect();
@@ -267,7 +267,7 @@ fn ordered_powers(s: &Session<'_>, game_id: i64, phase: &str) -> Result<Vec<Stri
 /// A power's seat, centres and units; for the Master, whether it has
 /// ordered this phase.
 fn power_lines(
-    seats: &[store::Seat],
+    seats: &[store::seats::Seat],
     position: &Position,
     power: Power,
     ordered: Option<&[String]>,
@@ -351,7 +351,7 @@ pub fn history(
             return Ok(());
         }
     };
-    let entries = store::archive_between(s.tx, game.id, from, to)?;
+    let entries = store::history::history_between(s.tx, game.id, from, to)?;
     if entries.is_empty() {
         s.reply.ok(
             line,
@@ -397,7 +397,7 @@ pub fn get_map(
     phase: Option<&str>,
 ) -> Result<(), StoreError> {
     let game = match (game, &s.signed) {
-        (Some(name), _) => store::game_by_name(s.tx, name)?,
+        (Some(name), _) => store::games::game_by_name(s.tx, name)?,
         (None, Some(signed)) => Some(signed.game().clone()),
         (None, None) => {
             get(s, line, "map");
@@ -414,8 +414,8 @@ pub fn get_map(
         return Ok(());
     };
     let record = match phase {
-        Some(p) => store::phase_by_name(s.tx, game.id, &p.to_ascii_uppercase())?,
-        None => store::current_phase(s.tx, game.id)?,
+        Some(p) => store::phases::phase_by_name(s.tx, game.id, &p.to_ascii_uppercase())?,
+        None => store::phases::current_phase(s.tx, game.id)?,
     };
     let Some(record) = record else {
         let what = match phase {

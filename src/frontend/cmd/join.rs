@@ -14,7 +14,9 @@ use crate::game::variant::Variant;
 use crate::game::{settings_of, variant_of};
 use crate::interchange::PositionJson;
 use crate::report::title;
-use crate::store::{self, Game, GameState, NewSeat, Seat, SeatStatus, StoreError};
+use crate::store::{
+    self, games::Game, games::GameState, seats::NewSeat, seats::Seat, seats::SeatStatus, StoreError,
+};
 
 pub fn join(
     s: &mut Session<'_>,
@@ -23,7 +25,7 @@ pub fn join(
     password: &str,
 ) -> Result<(), StoreError> {
     let sender = s.sender();
-    let seats = store::seats_of_game(s.tx, game.id)?;
+    let seats = store::seats::seats_of_game(s.tx, game.id)?;
     if game.state != GameState::Forming {
         return super::takeover::unnamed(s, line, &game);
     }
@@ -90,8 +92,8 @@ fn rejoin(s: &mut Session<'_>, line: &Line, game: Game, seat: Seat, count: usize
 
 /// A seat without a power yet for the sender, in a forming game.
 fn add_player(s: &mut Session<'_>, game: &Game, password: &str) -> Result<Seat, StoreError> {
-    let hash = store::hash_password(password)?;
-    let id = store::add_seat(
+    let hash = store::password::hash_password(password)?;
+    let id = store::seats::add_seat(
         s.tx,
         &NewSeat {
             game_id: game.id,
@@ -103,7 +105,7 @@ fn add_player(s: &mut Session<'_>, game: &Game, password: &str) -> Result<Seat, 
         },
         s.now,
     )?;
-    Ok(store::seat_by_id(s.tx, id)?.expect("just added"))
+    Ok(store::seats::seat_by_id(s.tx, id)?.expect("just added"))
 }
 
 /// SET PREFERENCE <initials>, for a player of a forming game.
@@ -121,7 +123,7 @@ pub fn set_preference(s: &mut Session<'_>, line: &Line, text: &str) -> Result<()
     let (flat, drew) = match super::preference::read(text, s.now ^ seat.id) {
         Ok(super::preference::Wish::List(flat, drew)) => (flat, drew),
         Ok(super::preference::Wish::Lot) => {
-            store::set_seat_preferences(s.tx, seat.id, None)?;
+            store::seats::set_seat_preferences(s.tx, seat.id, None)?;
             s.reply.ok(line, "No preference: you get a power by lot.");
             return Ok(());
         }
@@ -133,7 +135,7 @@ pub fn set_preference(s: &mut Session<'_>, line: &Line, text: &str) -> Result<()
     match read_preferences(&flat) {
         Ok(list) if !list.is_empty() => {
             let initials: String = list.iter().map(|p| p.initial()).collect();
-            store::set_seat_preferences(s.tx, seat.id, Some(&initials))?;
+            store::seats::set_seat_preferences(s.tx, seat.id, Some(&initials))?;
             let names: Vec<&str> = list.iter().map(|p| p.name()).collect();
             let drawn = if drew {
                 " (the powers you bracketed as equal in an order drawn by lot)"
@@ -162,13 +164,13 @@ pub fn set_preference(s: &mut Session<'_>, line: &Line, text: &str) -> Result<()
 /// lot; a player with several countries gets a seat per country, all
 /// sharing the player's address and password.
 pub fn start_if_full(s: &mut Session<'_>, game: &Game) -> Result<(), StoreError> {
-    let game = store::game_by_id(s.tx, game.id)?.expect("game");
+    let game = store::games::game_by_id(s.tx, game.id)?.expect("game");
     if game.state != GameState::Forming {
         return Ok(());
     }
     let settings = settings_of(&game)?;
     let variant = variant_of(&game);
-    let seats = store::seats_of_game(s.tx, game.id)?;
+    let seats = store::seats::seats_of_game(s.tx, game.id)?;
     // Exactly full: the lot gives each player one of the variant's blocs.
     if seats.len() != settings.players {
         return Ok(());
@@ -179,7 +181,7 @@ pub fn start_if_full(s: &mut Session<'_>, game: &Game) -> Result<(), StoreError>
     let blocs = draw_lots(s, &game, &variant, &seats, &phase)?;
     let schedule = schedule_for(&settings, position.phase.kind);
     let (deadline, grace) = deadline_for(s.tx, game.id, schedule, s.now)?;
-    store::insert_phase(
+    store::phases::insert_phase(
         s.tx,
         game.id,
         &phase,
@@ -188,7 +190,7 @@ pub fn start_if_full(s: &mut Session<'_>, game: &Game) -> Result<(), StoreError>
         Some(grace),
         s.now,
     )?;
-    store::set_game_state(s.tx, game.id, GameState::Active, s.now)?;
+    store::games::set_game_state(s.tx, game.id, GameState::Active, s.now)?;
     let start = Start {
         game: &game,
         variant: &variant,
@@ -234,10 +236,10 @@ fn draw_lots(
     let blocs = assign_blocs(&preferences, variant.blocs, game.seed);
     for (seat, &b) in seats.iter().zip(&blocs) {
         let powers = variant.blocs[b];
-        store::assign_power(s.tx, seat.id, powers[0].upper(), phase)?;
-        store::set_seat_status(s.tx, seat.id, SeatStatus::Active)?;
+        store::seats::assign_power(s.tx, seat.id, powers[0].upper(), phase)?;
+        store::seats::set_seat_status(s.tx, seat.id, SeatStatus::Active)?;
         if powers.len() > 1 {
-            store::set_seat_bloc(s.tx, seat.id, Some(seat.id))?;
+            store::seats::set_seat_bloc(s.tx, seat.id, Some(seat.id))?;
             for &other in &powers[1..] {
                 add_bloc_seat(s, seat, other, phase)?;
             }
@@ -307,7 +309,7 @@ impl Start<'_> {
         s.send(vec![seat.address.clone()], subject, body, Some(game.id));
         // The opening position's map goes with it.
         let pictures =
-            crate::game::maps::opening_parts(&s.config.maps, game.id, &game.name, &phase);
+            crate::game::pictures::opening_parts(&s.config.maps, game.id, &game.name, &phase);
         if let Some(mail) = s.outgoing.last_mut() {
             mail.pictures = pictures;
         }

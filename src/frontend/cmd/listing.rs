@@ -3,7 +3,7 @@
 
 use crate::game::schedule::schedule_lines;
 use crate::game::settings::{GameSettings, ObserverPress};
-use crate::store::{GameState, SeatStatus};
+use crate::store::{games::GameState, seats::SeatStatus};
 
 /// A seat's standing in words (never the stored `civil_disorder`).
 pub fn seat_words(status: SeatStatus) -> &'static str {

@@ -11,13 +11,15 @@ use crate::game::preorders::enter_preorders;
 use crate::game::process::{process as process_phase, schedule_for};
 use crate::game::{announce, current, settings_of};
 use crate::report::title;
-use crate::store::{self, Game, GameState, Seat, SeatStatus, StoreError};
+use crate::store::{
+    self, games::Game, games::GameState, seats::Seat, seats::SeatStatus, StoreError,
+};
 
 pub fn process(s: &mut Session<'_>, line: &Line, phase: Option<&str>) -> Result<(), StoreError> {
     let Some(game) = master_game(s, line) else {
         return Ok(());
     };
-    let game = store::game_by_id(s.tx, game.id)?.expect("game");
+    let game = store::games::game_by_id(s.tx, game.id)?.expect("game");
     if game.state != GameState::Active {
         s.reply.refuse(
             line,
@@ -104,7 +106,7 @@ pub fn pause(s: &mut Session<'_>, line: &Line, pause: bool) -> Result<(), StoreE
     let Some(game) = master_game(s, line) else {
         return Ok(());
     };
-    let game = store::game_by_id(s.tx, game.id)?.expect("game");
+    let game = store::games::game_by_id(s.tx, game.id)?.expect("game");
     let (from, to, word) = if pause {
         (GameState::Active, GameState::Paused, title::PAUSED)
     } else {
@@ -121,7 +123,7 @@ pub fn pause(s: &mut Session<'_>, line: &Line, pause: bool) -> Result<(), StoreE
         );
         return Ok(());
     }
-    store::set_game_state(s.tx, game.id, to, s.now)?;
+    store::games::set_game_state(s.tx, game.id, to, s.now)?;
     let mut text = format!("Game '{}' is {word}.", game.name);
     if !pause {
         // A fresh deadline: the pause may have eaten the old one.
@@ -141,14 +143,14 @@ pub fn terminate(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
     let Some(game) = master_game(s, line) else {
         return Ok(());
     };
-    let game = store::game_by_id(s.tx, game.id)?.expect("game");
+    let game = store::games::game_by_id(s.tx, game.id)?.expect("game");
     if game.state.is_over() {
         s.reply
             .refuse(line, format!("'{}' is already over.", game.name));
         return Ok(());
     }
     let result = "Terminated by the Master.";
-    store::end_game(
+    store::games::end_game(
         s.tx,
         game.id,
         GameState::Terminated,
@@ -156,7 +158,7 @@ pub fn terminate(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
         s.now,
     )?;
     if let Some(cur) = current(s.tx, game.id)? {
-        store::close_seat_history(s.tx, game.id, &cur.record.phase)?;
+        store::seats::close_seat_history(s.tx, game.id, &cur.record.phase)?;
     }
     // As when processing ends the game: its pre-orders are dropped, and
     // their players told.
@@ -174,8 +176,8 @@ pub fn rollback(s: &mut Session<'_>, line: &Line, phase: Option<&str>) -> Result
     let Some(game) = master_game(s, line) else {
         return Ok(());
     };
-    let game = store::game_by_id(s.tx, game.id)?.expect("game");
-    let phases = store::phases_of_game(s.tx, game.id)?;
+    let game = store::games::game_by_id(s.tx, game.id)?.expect("game");
+    let phases = store::phases::phases_of_game(s.tx, game.id)?;
     let names: Vec<&str> = phases.iter().map(|r| r.phase.as_str()).collect();
     let phase = match phase
         .map(|p| super::njudge::rollback_phase(p, &names))
@@ -203,29 +205,29 @@ pub fn rollback(s: &mut Session<'_>, line: &Line, phase: Option<&str>) -> Result
         );
         return Ok(());
     };
-    let removed = store::rollback_to(s.tx, game.id, &target.phase)?;
+    let removed = store::phases::rollback_to(s.tx, game.id, &target.phase)?;
     // Pre-orders were written for the game as it went on from a position
     // now undone: every one is dropped, and the notice says so.
-    let dropped = store::delete_preorders_of_game(s.tx, game.id)?;
+    let dropped = store::preorders::delete_preorders_of_game(s.tx, game.id)?;
     if game.state.is_over() {
-        store::set_game_state(s.tx, game.id, GameState::Active, s.now)?;
+        store::games::set_game_state(s.tx, game.id, GameState::Active, s.now)?;
     }
     let settings = settings_of(&game)?;
     let position = crate::game::position_of(&target)?;
     // Powers eliminated in the phases undone are back in the game.
-    for seat in store::seats_of_game(s.tx, game.id)? {
+    for seat in store::seats::seats_of_game(s.tx, game.id)? {
         if seat.status != SeatStatus::Eliminated {
             continue;
         }
         if let Some(p) = crate::game::power_of(&seat) {
             if position.unit_count(p) > 0 || position.centre_count(p) > 0 {
-                store::set_seat_status(s.tx, seat.id, SeatStatus::Active)?;
+                store::seats::set_seat_status(s.tx, seat.id, SeatStatus::Active)?;
             }
         }
     }
     let schedule = schedule_for(&settings, position.phase.kind);
     let (deadline, grace) = deadline_for(s.tx, game.id, schedule, s.now)?;
-    store::set_deadline(s.tx, game.id, &target.phase, Some(deadline), Some(grace))?;
+    store::phases::set_deadline(s.tx, game.id, &target.phase, Some(deadline), Some(grace))?;
     let mut text = format!(
         "Game '{}' is rolled back to the start of {} ({}); \
          orders for it must be given again. The deadline is {}.",
@@ -289,7 +291,7 @@ fn master_seat(
     let Some(power) = power_named(s, line, text) else {
         return Ok(None);
     };
-    let Some(seat) = store::seat_by_power(s.tx, game.id, power.upper())? else {
+    let Some(seat) = store::seats::seat_by_power(s.tx, game.id, power.upper())? else {
         s.reply.refuse(
             line,
             format!("Nobody plays {} in '{}'.", power.name(), game.name),
@@ -401,13 +403,13 @@ pub fn start(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
     let Some(game) = master_game(s, line) else {
         return Ok(());
     };
-    let game = store::game_by_id(s.tx, game.id)?.expect("game");
+    let game = store::games::game_by_id(s.tx, game.id)?.expect("game");
     if game.state != GameState::Forming {
         s.reply
             .refuse(line, format!("'{}' has already started.", game.name));
         return Ok(());
     }
-    let seats = store::seats_of_game(s.tx, game.id)?.len();
+    let seats = store::seats::seats_of_game(s.tx, game.id)?.len();
     let settings = settings_of(&game)?;
     if seats < settings.players {
         s.reply.refuse(

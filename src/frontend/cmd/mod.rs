@@ -3,7 +3,7 @@
 pub mod absence;
 pub mod confirm;
 pub mod create;
-pub mod draw;
+pub mod draw_votes;
 pub mod info;
 pub mod join;
 pub mod listing;
@@ -24,7 +24,7 @@ pub mod zone;
 use super::script::Line;
 use super::session::{Session, Signed};
 use crate::engine::map::Power;
-use crate::store::{self, Game, Seat};
+use crate::store::{self, games::Game, seats::Seat};
 
 /// The lines that follow speak for this seat's player (`power` is `None`
 /// until a forming game starts).
@@ -38,7 +38,7 @@ pub fn find_game(
     line: &Line,
     name: &str,
 ) -> Result<Option<Game>, crate::store::StoreError> {
-    let game = store::game_by_name(s.tx, name)?;
+    let game = store::games::game_by_name(s.tx, name)?;
     if game.is_none() {
         s.reply.refuse(
             line,
@@ -56,7 +56,7 @@ pub fn find_visible_game(
     line: &Line,
     name: &str,
 ) -> Result<Option<Game>, crate::store::StoreError> {
-    let game = store::game_by_name(s.tx, name)?;
+    let game = store::games::game_by_name(s.tx, name)?;
     match game {
         Some(game) if visible(s, &game)? => Ok(Some(game)),
         _ => {
@@ -82,10 +82,10 @@ pub fn visible(s: &Session<'_>, game: &Game) -> Result<bool, crate::store::Store
     let sender = s.sender();
     let is = |a: &str| a.eq_ignore_ascii_case(&sender);
     Ok(game.master_address.as_deref().is_some_and(is)
-        || store::seats_of_game(s.tx, game.id)?
+        || store::seats::seats_of_game(s.tx, game.id)?
             .iter()
             .any(|seat| is(&seat.address))
-        || store::observer_by_address(s.tx, game.id, &sender)?.is_some())
+        || store::seats::observer_by_address(s.tx, game.id, &sender)?.is_some())
 }
 
 /// The Master's game, or a refusal.

@@ -51,7 +51,7 @@ pub fn not_offered(
     let why = match form {
         Njudge::Phase => return super::preorders::phase_block(s, line, held),
         // A game that is really called "full" is listed, as LIST <game>.
-        Njudge::ListFull if store::game_by_name(s.tx, "full")?.is_some() => {
+        Njudge::ListFull if store::games::game_by_name(s.tx, "full")?.is_some() => {
             return super::info::list(s, line, Some("full"))
         }
         Njudge::Conditional => format!(

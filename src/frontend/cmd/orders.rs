@@ -10,7 +10,7 @@ use crate::game::clock::{format_span, format_time};
 use crate::game::order_entry::{reading, refusal, store_order, Written};
 use crate::game::orders::{order_status, read_stored};
 use crate::game::{current, Current};
-use crate::store::{self, Game, GameState, SeatStatus, StoreError};
+use crate::store::{self, games::Game, games::GameState, seats::SeatStatus, StoreError};
 
 /// At most this many order lines are read from one mail (a whole board
 /// holds 34 units): a mail of thousands of lines gets a short answer, fast.
@@ -67,7 +67,7 @@ pub fn ordering_power(s: &Session<'_>) -> Result<Result<Ordering, String>, Store
             ));
         }
     };
-    let game = store::game_by_id(s.tx, game.id)?.expect("signed-on game");
+    let game = store::games::game_by_id(s.tx, game.id)?.expect("signed-on game");
     if game.state != GameState::Active && game.state != GameState::Paused {
         return Ok(Err(format!(
             "Game '{}' is not running: no orders are taken.",
@@ -188,10 +188,10 @@ pub fn clear(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
     for &p in &powers {
         let orders = crate::game::process::power_orders(s.tx, game.id, phase, &cur.position, p)?;
         cleared.extend(orders.iter().map(|o| format!("\n    {}", o.long(map))));
-        store::clear_orders(s.tx, game.id, phase, p.upper())?;
+        store::orders::clear_orders(s.tx, game.id, phase, p.upper())?;
     }
     s.orders_touched = true;
-    let waiting = store::preorders_of_game(s.tx, game.id)?
+    let waiting = store::preorders::preorders_of_game(s.tx, game.id)?
         .iter()
         .any(|p| powers.iter().any(|q| q.upper() == p.power));
     let ahead = if waiting {
@@ -229,7 +229,7 @@ pub fn finish(s: &mut Session<'_>) -> Result<(), StoreError> {
         ));
     }
     for game_id in std::mem::take(&mut s.joined) {
-        if let Some(game) = store::game_by_id(s.tx, game_id)? {
+        if let Some(game) = store::games::game_by_id(s.tx, game_id)? {
             join::start_if_full(s, &game)?;
         }
     }
@@ -251,7 +251,7 @@ pub fn finish(s: &mut Session<'_>) -> Result<(), StoreError> {
     else {
         return Ok(());
     };
-    let game = store::game_by_id(s.tx, game.id)?.expect("game");
+    let game = store::games::game_by_id(s.tx, game.id)?.expect("game");
     if game.state.is_over() {
         return Ok(());
     }
@@ -279,7 +279,7 @@ pub fn order_set_text(
 ) -> Result<String, StoreError> {
     let map = Map::standard();
     let texts: Vec<String> =
-        store::orders_of_power(s.tx, game.id, &cur.record.phase, power.upper())?
+        store::orders::orders_of_power(s.tx, game.id, &cur.record.phase, power.upper())?
             .into_iter()
             .map(|r| r.understood)
             .collect();
@@ -301,7 +301,7 @@ pub fn order_set_text(
         out.push(format!("  {}", o.long(map)));
     }
     out.push(String::new());
-    let seat = store::seat_by_power(s.tx, game.id, power.upper())?;
+    let seat = store::seats::seat_by_power(s.tx, game.id, power.upper())?;
     let in_disorder = seat
         .as_ref()
         .is_some_and(|seat| seat.status == SeatStatus::CivilDisorder);

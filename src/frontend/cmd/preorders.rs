@@ -172,11 +172,12 @@ fn store_block(
     }
     let key = phase.to_string();
     let before = if clear.is_some() {
-        store::replace_preorders(s.tx, game.id, power.upper(), &key, &[], s.now)?
+        store::preorders::replace_preorders(s.tx, game.id, power.upper(), &key, &[], s.now)?
     } else {
         0
     };
-    let kept_before = store::add_preorders(s.tx, game.id, power.upper(), &key, &kept, s.now)?;
+    let kept_before =
+        store::preorders::add_preorders(s.tx, game.id, power.upper(), &key, &kept, s.now)?;
     let text = stored_text(phase, power.name(), &kept, (before, kept_before));
     s.reply.ok(line, text);
     Ok(())

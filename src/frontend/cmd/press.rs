@@ -6,7 +6,7 @@ use crate::frontend::session::{Session, Signed};
 use crate::game::settings::{GameSettings, ObserverPress};
 use crate::game::{current, power_of, settings_of};
 use crate::report::title;
-use crate::store::{self, ArchiveKind, Game, NewPress, StoreError};
+use crate::store::{self, games::Game, history::HistoryKind, press::NewPress, StoreError};
 
 /// One recipient of press: a power, or the Master.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -261,7 +261,7 @@ fn destinations(
         addresses = crate::game::everyone(s.tx, game)?;
         names.push("everyone".to_string());
     }
-    let seats = store::seats_of_game(s.tx, game.id)?;
+    let seats = store::seats::seats_of_game(s.tx, game.id)?;
     for r in recipients {
         match r {
             To::Master => {
@@ -309,13 +309,13 @@ fn record(
         body: &message.text,
         inbound_id: Some(s.inbound_id),
     };
-    store::insert_press(s.tx, &press, s.now)?;
+    store::press::insert_press(s.tx, &press, s.now)?;
     if to_everyone {
-        store::append_archive(
+        store::history::append_history(
             s.tx,
             game.id,
             phase,
-            ArchiveKind::Broadcast,
+            HistoryKind::Broadcast,
             &message.subject,
             &message.mail_body,
             s.now,

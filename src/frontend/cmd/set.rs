@@ -10,7 +10,7 @@ use crate::game::schedule::schedule_words;
 use crate::game::settings::{GameSettings, ObserverPress, PhaseStart, Schedule};
 use crate::game::{current, settings_of};
 use crate::mail::Address;
-use crate::store::{self, Game, GameState, StoreError};
+use crate::store::{self, games::Game, games::GameState, StoreError};
 
 const PLAYER_SETTINGS: &str =
     "WAIT, NOWAIT, PASSWORD, ADDRESS, ABSENCE, DRAW, NODRAW, CONCEDE, NOCONCEDE, PREFERENCE, MAPS, ZONE";
@@ -26,8 +26,8 @@ pub fn set(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Result<(
         "ADDRESS" => player_address(s, line, rest),
         "ABSENCE" | "NOABSENCE" => super::absence::absence(s, line, what, rest),
         "TAKEOVER" | "TAKEOVERS" => super::takeover::set_takeover(s, line, rest),
-        "DRAW" | "NODRAW" => super::draw::player_draw(s, line, what == "DRAW", rest),
-        "DIAS" | "NODIAS" => super::draw::master_dias(s, line, what == "DIAS"),
+        "DRAW" | "NODRAW" => super::draw_votes::player_draw(s, line, what == "DRAW", rest),
+        "DIAS" | "NODIAS" => super::draw_votes::master_dias(s, line, what == "DIAS"),
         "CONCEDE" | "NOCONCEDE" => player_concede(s, line, what == "CONCEDE", rest),
         "MAPS" | "MAP" => player_maps(s, line, rest),
         "ZONE" | "NOZONE" => super::zone::set_zone(s, line, rest, what == "NOZONE"),
@@ -61,7 +61,10 @@ fn unknown(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Result<(
 }
 
 /// The signed-on player's game and seat, or a refusal.
-fn player(s: &mut Session<'_>, line: &Line) -> Option<(crate::store::Game, crate::store::Seat)> {
+fn player(
+    s: &mut Session<'_>,
+    line: &Line,
+) -> Option<(crate::store::games::Game, crate::store::seats::Seat)> {
     match &s.signed {
         Some(Signed::Player { game, seat, .. }) => Some((game.clone(), seat.clone())),
         _ => {
@@ -88,7 +91,7 @@ fn player_maps(s: &mut Session<'_>, line: &Line, rest: &str) -> Result<(), Store
     let Some((game, seat)) = player(s, line) else {
         return Ok(());
     };
-    store::set_maps(s.tx, game.id, &seat.address, on)?;
+    store::map_opt_outs::set_wants_maps(s.tx, game.id, &seat.address, on)?;
     s.reply.ok(
         line,
         if on {
@@ -104,7 +107,7 @@ fn player_wait(s: &mut Session<'_>, line: &Line, wait: bool) -> Result<(), Store
     let Some((_, seat)) = player(s, line) else {
         return Ok(());
     };
-    store::set_seat_wait(s.tx, seat.id, wait)?;
+    store::seats::set_seat_wait(s.tx, seat.id, wait)?;
     s.reply.ok(
         line,
         if wait {
@@ -127,8 +130,8 @@ fn player_password(s: &mut Session<'_>, line: &Line, new: &str) -> Result<(), St
         );
         return Ok(());
     }
-    let hash = store::hash_password(new)?;
-    store::set_player_password(s.tx, seat.id, &hash)?;
+    let hash = store::password::hash_password(new)?;
+    store::seats::set_player_password(s.tx, seat.id, &hash)?;
     s.reply.ok(
         line,
         "Your password is changed. Use the new one from your next mail on.",
@@ -160,7 +163,7 @@ fn player_address(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), St
     // The address this mail came from was confirmed by the sign-on; any
     // other must say it wants the judge's mail first.
     let from_it = new.eq_ignore_ascii_case(&s.sender());
-    if !from_it && !store::address_confirmed(s.tx, &new)? {
+    if !from_it && !store::throttle::address_confirmed(s.tx, &new)? {
         let game = s.signed.as_ref().map(|g| g.game().clone());
         let (game_id, game_name) = game.map_or((None, String::new()), |g| (Some(g.id), g.name));
         let power = crate::game::power_of(&seat).map_or("", |p| p.name());
@@ -191,9 +194,9 @@ fn player_address(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), St
         );
         return Ok(());
     }
-    store::set_player_address(s.tx, seat.id, &new)?;
+    store::seats::set_player_address(s.tx, seat.id, &new)?;
     // SET ZONE is kept by address: the new one sees deadlines as before.
-    store::carry_zone(s.tx, &seat.address, &new)?;
+    store::zones::carry_zone(s.tx, &seat.address, &new)?;
     // Both the old and the new address hear of the change.
     s.reply.also_to.push(seat.address.clone());
     s.reply.also_to.push(new.clone());
@@ -214,7 +217,7 @@ fn player_concede(
         return Ok(());
     };
     if !concede {
-        store::set_seat_concession(s.tx, seat.id, None)?;
+        store::seats::set_seat_concession(s.tx, seat.id, None)?;
         s.reply.ok(line, "Your concession is withdrawn.");
         return Ok(());
     }
@@ -223,7 +226,7 @@ fn player_concede(
             .refuse(line, "Write SET CONCEDE <power>, e.g. SET CONCEDE France.");
         return Ok(());
     };
-    store::set_seat_concession(s.tx, seat.id, Some(power.upper()))?;
+    store::seats::set_seat_concession(s.tx, seat.id, Some(power.upper()))?;
     s.reply.ok(
         line,
         format!(
@@ -280,7 +283,7 @@ fn master_time(s: &mut Session<'_>, line: &Line, what: &str, text: &str) -> Resu
             return Ok(());
         }
     };
-    store::set_deadline(s.tx, game.id, &phase, Some(deadline), Some(grace))?;
+    store::phases::set_deadline(s.tx, game.id, &phase, Some(deadline), Some(grace))?;
     let said = format!(
         "The deadline for {phase} is now {}; grace until {}.",
         format_time(deadline),
@@ -336,7 +339,7 @@ fn master_start(
     let moved = t > deadline;
     let said = if moved {
         let grace = grace.max(t + i64::from(schedule.grace_hours) * 3600);
-        store::set_deadline(s.tx, game.id, &phase, Some(t), Some(grace))?;
+        store::phases::set_deadline(s.tx, game.id, &phase, Some(t), Some(grace))?;
         format!(
             "{held} The deadline moves to it: {}; grace until {}.",
             format_time(t),
@@ -706,7 +709,9 @@ fn master_now(s: &mut Session<'_>, line: &Line) -> Result<Option<Game>, StoreErr
     let Some(game) = master_game(s, line) else {
         return Ok(None);
     };
-    Ok(Some(store::game_by_id(s.tx, game.id)?.unwrap_or(game)))
+    Ok(Some(
+        store::games::game_by_id(s.tx, game.id)?.unwrap_or(game),
+    ))
 }
 
 /// SET OBSERVER ANY|NO|WHITE: what observers may send.

@@ -7,7 +7,7 @@ use crate::frontend::session::{Session, Signed};
 use crate::game::current;
 use crate::game::settings::GameSettings;
 use crate::report::title;
-use crate::store::{self, Game, StoreError};
+use crate::store::{self, games::Game, StoreError};
 
 /// Stores a game's new settings, and keeps the signed-on copy of the game
 /// up to date for the commands after this one in the mail.
@@ -17,7 +17,7 @@ pub(super) fn save_settings(
     settings: &GameSettings,
 ) -> Result<(), StoreError> {
     let text = serde_json::to_string(settings)?;
-    store::set_game_settings(s.tx, game.id, &text)?;
+    store::games::set_game_settings(s.tx, game.id, &text)?;
     if let Some(
         Signed::Player { game: g, .. } | Signed::Master { game: g } | Signed::Observer { game: g },
     ) = &mut s.signed

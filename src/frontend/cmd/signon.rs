@@ -6,7 +6,9 @@ use crate::frontend::script::{Line, SignOnAs};
 use crate::frontend::session::{Session, Signed};
 use crate::game::current;
 use crate::report::title;
-use crate::store::{self, Game, GameState, Seat, SeatStatus, StoreError};
+use crate::store::{
+    self, games::Game, games::GameState, seats::Seat, seats::SeatStatus, StoreError,
+};
 
 /// What a failed sign-on says: never which part was wrong.
 const FAILED: &str = "Sign-on failed: no such power in that game, or a wrong password.";
@@ -40,7 +42,7 @@ struct Guarded<'a> {
     owner: Option<&'a str>,
     /// What the owner can do about a guessed password, by role.
     advice: &'static str,
-    hash: &'a store::PasswordHash,
+    hash: &'a store::password::PasswordHash,
 }
 
 /// Checks a password, unless repeated failures from this sender have
@@ -61,27 +63,27 @@ fn check_guarded(
         .owner
         .is_some_and(|owner| owner.eq_ignore_ascii_case(&sender));
     if !is_owner {
-        if let Some(lock) = store::sign_on_lock(s.tx, &guarded.target, &sender, s.now)? {
+        if let Some(lock) = store::throttle::sign_on_lock(s.tx, &guarded.target, &sender, s.now)? {
             s.reply.refuse(line, LOCKED);
             if lock.told_today {
                 s.silent = true;
             } else {
-                store::sign_on_lock_told(s.tx, &guarded.target, &sender, s.now)?;
+                store::throttle::sign_on_lock_told(s.tx, &guarded.target, &sender, s.now)?;
             }
             return Ok(false);
         }
     }
     if s.credentials.check(password, guarded.hash) {
         // Signing on from an address confirms it wants the judge's mail.
-        store::mark_address_confirmed(s.tx, &sender, s.now)?;
+        store::throttle::mark_address_confirmed(s.tx, &sender, s.now)?;
         return Ok(true);
     }
     s.reply.refuse(line, FAILED);
-    let failure = store::record_sign_on_failure(s.tx, &guarded.target, &sender, s.now)?;
+    let failure = store::throttle::record_sign_on_failure(s.tx, &guarded.target, &sender, s.now)?;
     if failure.locked {
         log::warn!(
             "{} failed sign-ons to {} from {sender}: its tries locked for an hour",
-            store::SIGN_ON_FAILURES_TO_LOCK,
+            store::throttle::SIGN_ON_FAILURES_TO_LOCK,
             guarded.target
         );
     }
@@ -91,7 +93,7 @@ fn check_guarded(
              address's further tries are refused unchecked for an hour; yours, from {owner}, are \
              never refused. If these were not yours, someone may be guessing your \
              password: {}. (You hear of this at most once a day.)\n",
-            store::SIGN_ON_FAILURES_TO_LOCK,
+            store::throttle::SIGN_ON_FAILURES_TO_LOCK,
             guarded.what,
             guarded.advice,
         );
@@ -181,7 +183,7 @@ fn sign_on_power(
         );
         return Ok(());
     };
-    let Some(seat) = store::seat_by_power(s.tx, game.id, power.upper())? else {
+    let Some(seat) = store::seats::seat_by_power(s.tx, game.id, power.upper())? else {
         s.reply.refuse(line, FAILED);
         return Ok(());
     };
@@ -247,7 +249,7 @@ fn copy_to_record(s: &mut Session<'_>, record: &str, advice: &str) {
 /// once the player signs on (with any one of their initials): what the
 /// reply says of it (nothing when only late).
 fn back_in_play(s: &mut Session<'_>, seat: &Seat) -> Result<&'static str, StoreError> {
-    Ok(match store::bring_player_back(s.tx, seat.id)? {
+    Ok(match store::seats::bring_player_back(s.tx, seat.id)? {
         0 => "",
         1 => " Welcome back: your power is in play again.",
         _ => " Welcome back: your powers are in play again.",
@@ -266,7 +268,7 @@ pub fn observe(
         return Ok(());
     };
     let sender = s.sender();
-    match store::observer_by_address(s.tx, game.id, &sender)? {
+    match store::seats::observer_by_address(s.tx, game.id, &sender)? {
         Some(obs) => {
             let guarded = Guarded {
                 target: format!("observer:{}", obs.id),
@@ -284,8 +286,8 @@ pub fn observe(
             );
         }
         None => {
-            let hash = store::hash_password(password)?;
-            store::add_observer(s.tx, game.id, &sender, &hash, s.now)?;
+            let hash = store::password::hash_password(password)?;
+            store::seats::add_observer(s.tx, game.id, &sender, &hash, s.now)?;
             s.reply.ok(
                 line,
                 format!(
@@ -312,7 +314,7 @@ pub fn unobserve(s: &mut Session<'_>, line: &Line, name: &str) -> Result<(), Sto
             s.signed = None;
         }
     }
-    if store::remove_observer(s.tx, game.id, &s.sender())? {
+    if store::seats::remove_observer(s.tx, game.id, &s.sender())? {
         s.reply
             .ok(line, format!("You no longer observe '{}'.", game.name));
     } else {
@@ -365,7 +367,7 @@ pub fn resign(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
         return Ok(());
     };
     if game.state == GameState::Forming {
-        store::remove_seat(s.tx, seat.id)?;
+        store::seats::remove_seat(s.tx, seat.id)?;
         s.reply.ok(
             line,
             format!("You have left '{}' before it started.", game.name),

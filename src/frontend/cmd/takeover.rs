@@ -13,12 +13,13 @@ use crate::game::deadline::refresh_deadline;
 use crate::game::settings::GameSettings;
 use crate::game::{power_of, settings_of};
 use crate::report::title;
-use crate::store::{self, Game, Seat, SeatStatus, StoreError};
+use crate::store::{self, games::Game, seats::Seat, seats::SeatStatus, StoreError};
 
 /// Whether the seat has nobody: its player was ejected or resigned. The
 /// old password opens nothing; only a newcomer signs on to it.
 pub fn vacant(seat: &Seat) -> bool {
-    seat.power.is_some() && (seat.address == store::VACANT || seat.status == SeatStatus::Resigned)
+    seat.power.is_some()
+        && (seat.address == store::seats::VACANT || seat.status == SeatStatus::Resigned)
 }
 
 /// Whether a newcomer may take the seat over: it has nobody, or its
@@ -34,7 +35,7 @@ fn plays_in(
     game: &Game,
     address: &str,
 ) -> Result<Option<Power>, StoreError> {
-    Ok(store::seats_of_game(conn, game.id)?
+    Ok(store::seats::seats_of_game(conn, game.id)?
         .iter()
         .filter(|seat| seat.address.eq_ignore_ascii_case(address) && !vacant(seat))
         .filter(|seat| seat.status != SeatStatus::Eliminated)
@@ -73,7 +74,7 @@ pub fn how_to(
 /// SIGNON ?<game> in a game that has started: the newcomer must name the
 /// power.
 pub fn unnamed(s: &mut Session<'_>, line: &Line, game: &Game) -> Result<(), StoreError> {
-    let open: Vec<Power> = store::seats_of_game(s.tx, game.id)?
+    let open: Vec<Power> = store::seats::seats_of_game(s.tx, game.id)?
         .iter()
         .filter(|seat| waiting(seat))
         .filter_map(power_of)
@@ -163,20 +164,20 @@ fn take_over(
     open: &Seat,
     password: &str,
 ) -> Result<(), StoreError> {
-    let hash = store::hash_password(password)?;
+    let hash = store::password::hash_password(password)?;
     let sender = s.sender();
     let phase = s.reply.phase.clone().unwrap_or_default();
     let power = power_of(open).expect("an assigned seat");
-    store::replace_player(s.tx, open.id, &sender, &hash, &phase)?;
+    store::seats::replace_player(s.tx, open.id, &sender, &hash, &phase)?;
     // The approval is used up.
     let fresh = reload(s.tx, &game)?;
     let mut settings = settings_of(&fresh)?;
     if settings.approved.remove(power.upper()).is_some() {
-        store::set_game_settings(s.tx, game.id, &serde_json::to_string(&settings)?)?;
+        store::games::set_game_settings(s.tx, game.id, &serde_json::to_string(&settings)?)?;
     }
     // A fresh deadline for the newcomer.
     refresh_deadline(s.tx, &game, s.now)?;
-    let seat = store::seat_by_id(s.tx, open.id)?.expect("seat");
+    let seat = store::seats::seat_by_id(s.tx, open.id)?.expect("seat");
     // The others hear of the newcomer and of the deadline.
     if let Some(cur) = crate::game::current(s.tx, game.id)? {
         let mut to = crate::game::everyone(s.tx, &game)?;
@@ -246,7 +247,7 @@ pub fn set_takeover(s: &mut Session<'_>, line: &Line, rest: &str) -> Result<(), 
         },
         _ => return refuse_takeover(s, line),
     };
-    store::set_game_settings(s.tx, game.id, &serde_json::to_string(&settings)?)?;
+    store::games::set_game_settings(s.tx, game.id, &serde_json::to_string(&settings)?)?;
     s.reply.ok(line, said);
     Ok(())
 }
@@ -277,7 +278,7 @@ fn approve(
         return Ok(());
     };
     let address = address.addr_spec();
-    let seat = store::seat_by_power(s.tx, game.id, power.upper())?;
+    let seat = store::seats::seat_by_power(s.tx, game.id, power.upper())?;
     if !seat.as_ref().is_some_and(waiting) {
         s.reply.refuse(
             line,
@@ -305,7 +306,7 @@ fn approve(
     settings
         .approved
         .insert(power.upper().to_string(), address.clone());
-    store::set_game_settings(s.tx, game.id, &serde_json::to_string(&settings)?)?;
+    store::games::set_game_settings(s.tx, game.id, &serde_json::to_string(&settings)?)?;
     let sign_on = format!("SIGNON {}{} <password>", power.initial(), game.name);
     let subject = s.subject(
         &game.name,
@@ -318,7 +319,7 @@ fn approve(
         game.name,
         power.name()
     );
-    let told = if store::address_confirmed(s.tx, &address)? {
+    let told = if store::throttle::address_confirmed(s.tx, &address)? {
         s.send(
             vec![address.clone()],
             subject,
@@ -379,16 +380,16 @@ pub fn vacate_player(
     let powers = crate::game::bloc_powers(s.tx, seat)?;
     let names: Vec<&str> = powers.iter().map(|p| p.name()).collect();
     let names = crate::game::process::join_names(&names);
-    for id in store::player_seat_ids(s.tx, seat.id)? {
-        store::vacate_seat(s.tx, id, &phase, status)?;
+    for id in store::seats::player_seat_ids(s.tx, seat.id)? {
+        store::seats::vacate_seat(s.tx, id, &phase, status)?;
     }
     for p in &powers {
-        store::delete_preorders_of_power(s.tx, game.id, p.upper())?;
+        store::preorders::delete_preorders_of_power(s.tx, game.id, p.upper())?;
     }
     Ok((powers, names))
 }
 
 /// The game as it stands now (earlier lines of the mail may have changed it).
 fn reload(conn: &rusqlite::Connection, game: &Game) -> Result<Game, StoreError> {
-    Ok(store::game_by_id(conn, game.id)?.unwrap_or_else(|| game.clone()))
+    Ok(store::games::game_by_id(conn, game.id)?.unwrap_or_else(|| game.clone()))
 }

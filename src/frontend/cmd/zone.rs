@@ -8,7 +8,7 @@ use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
 use crate::game::clock::read_zone;
 use crate::game::settings_of;
-use crate::store::{self, Game, StoreError};
+use crate::store::{self, games::Game, StoreError};
 
 const FORM: &str = "Write SET ZONE <IANA time zone>, e.g. SET ZONE Europe/Amsterdam \
                     (SET ZONE UTC or SET NOZONE: UTC only).";
@@ -44,7 +44,7 @@ pub fn set_zone(
             }
         },
     };
-    store::set_zone(s.tx, &address, zone.map(|z| z.name()))?;
+    store::zones::set_zone(s.tx, &address, zone.map(|z| z.name()))?;
     let said = match zone {
         Some(z) => format!(
             "Deadlines in your mails are shown in UTC and, beside it, in {}.",
@@ -68,7 +68,7 @@ pub fn zone_for(
     game: Option<&Game>,
     address: &str,
 ) -> Result<Option<Tz>, StoreError> {
-    if let Some(own) = store::zone_of(conn, address)? {
+    if let Some(own) = store::zones::zone_of(conn, address)? {
         return Ok(own.parse::<Tz>().ok());
     }
     let Some(game) = game else {

@@ -17,7 +17,7 @@ use crate::engine::outcome::Outcome;
 use crate::engine::phase::{Phase, PhaseKind};
 use crate::engine::position::{Dislodged, Position};
 use crate::mail::{fill_pictures, PicturePart};
-use crate::store::{self, Game, StoreError};
+use crate::store::{self, games::Game, StoreError};
 
 /// The map pictures: in the results mails, for `GET MAP` and `judge map`
 /// (`[maps]` in `judge.toml`).
@@ -182,7 +182,7 @@ pub fn picture_of_phase(
                 .ok_or_else(|| StoreError::NotFound(format!("a phase of {}", game.name)))?;
             cur.record
         }
-        Some(name) => store::phase_by_name(conn, game.id, &name.to_ascii_uppercase())?
+        Some(name) => store::phases::phase_by_name(conn, game.id, &name.to_ascii_uppercase())?
             .ok_or_else(|| StoreError::NotFound(format!("phase {name} of {}", game.name)))?,
     };
     let position = position_of(&record)?;
@@ -224,7 +224,7 @@ pub fn results_parts(
     if !maps.enabled {
         return Ok(Vec::new());
     }
-    let game = store::game_by_id(conn, game_id)?;
+    let game = store::games::game_by_id(conn, game_id)?;
     // A game that has ended has no next orders (its last phase stays
     // stored unplayed).
     let ended = game.as_ref().is_some_and(|g| g.ended_at.is_some());
@@ -239,7 +239,7 @@ pub fn results_parts(
     );
     if maps.next && !ended {
         // The phase the results lead to.
-        let phases = store::phases_of_game(conn, game_id)?;
+        let phases = store::phases::phases_of_game(conn, game_id)?;
         let after = phases
             .iter()
             .position(|p| p.phase == phase)
@@ -381,13 +381,13 @@ fn draw_reference(
         return Err("not a picture reference".to_string());
     };
     let id: i64 = id.parse().map_err(|_| "not a game id".to_string())?;
-    let game = store::game_by_id(conn, id)
+    let game = store::games::game_by_id(conn, id)
         .map_err(|e| e.to_string())?
         .ok_or_else(|| format!("no game {id}"))?;
     let picture = if kind == "position" {
         // The position at the phase's start, even once it is processed
         // (a mail may be sent after the next processing).
-        let record = store::phase_by_name(conn, id, phase)
+        let record = store::phases::phase_by_name(conn, id, phase)
             .map_err(|e| e.to_string())?
             .ok_or_else(|| format!("no phase {phase} of game {id}"))?;
         let position = position_of(&record).map_err(|e| e.to_string())?;

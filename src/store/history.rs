@@ -1,4 +1,4 @@
-//! The per-game archive: everything sent to the whole game (results,
+//! The per-game history: everything sent to the whole game (results,
 //! broadcasts, notices, summaries; never partial press), for HISTORY.
 
 use rusqlite::{params, Connection, Row};
@@ -7,7 +7,7 @@ use super::{text_enum, Result};
 
 text_enum! {
     /// What kind of mail to the whole game.
-    ArchiveKind {
+    HistoryKind {
         Results = "results",
         Broadcast = "broadcast",
         Notice = "notice",
@@ -16,11 +16,11 @@ text_enum! {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ArchiveEntry {
+pub struct HistoryEntry {
     pub id: i64,
     pub game_id: i64,
     pub phase: Option<String>,
-    pub kind: ArchiveKind,
+    pub kind: HistoryKind,
     pub subject: String,
     pub body: String,
     pub created_at: i64,
@@ -28,8 +28,8 @@ pub struct ArchiveEntry {
 
 const COLUMNS: &str = "id, game_id, phase, kind, subject, body, created_at";
 
-fn from_row(r: &Row<'_>) -> rusqlite::Result<ArchiveEntry> {
-    Ok(ArchiveEntry {
+fn from_row(r: &Row<'_>) -> rusqlite::Result<HistoryEntry> {
+    Ok(HistoryEntry {
         id: r.get(0)?,
         game_id: r.get(1)?,
         phase: r.get(2)?,
@@ -41,11 +41,11 @@ fn from_row(r: &Row<'_>) -> rusqlite::Result<ArchiveEntry> {
 }
 
 /// Adds a mail sent to the whole game at `now`; its id.
-pub fn append_archive(
+pub fn append_history(
     conn: &Connection,
     game_id: i64,
     phase: Option<&str>,
-    kind: ArchiveKind,
+    kind: HistoryKind,
     subject: &str,
     body: &str,
     now: i64,
@@ -60,12 +60,12 @@ pub fn append_archive(
 
 /// The game's archive from `from` (inclusive) to `to` (exclusive), oldest
 /// first.
-pub fn archive_between(
+pub fn history_between(
     conn: &Connection,
     game_id: i64,
     from: i64,
     to: i64,
-) -> Result<Vec<ArchiveEntry>> {
+) -> Result<Vec<HistoryEntry>> {
     let mut stmt = conn.prepare(&format!(
         "SELECT {COLUMNS} FROM archive \
          WHERE game_id = ?1 AND created_at >= ?2 AND created_at < ?3 \
@@ -81,22 +81,22 @@ pub fn results_mail_of_phase(
     conn: &Connection,
     game_id: i64,
     phase: &str,
-) -> Result<Option<ArchiveEntry>> {
+) -> Result<Option<HistoryEntry>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM archive WHERE game_id = ?1 AND phase = ?2 AND kind = ?3 \
          ORDER BY id DESC LIMIT 1"
     ))?;
-    let mut rows = stmt.query_map(params![game_id, phase, ArchiveKind::Results], from_row)?;
+    let mut rows = stmt.query_map(params![game_id, phase, HistoryKind::Results], from_row)?;
     Ok(rows.next().transpose()?)
 }
 
 /// The game's whole archive, oldest first.
-pub fn archive_of_game(conn: &Connection, game_id: i64) -> Result<Vec<ArchiveEntry>> {
-    archive_between(conn, game_id, i64::MIN, i64::MAX)
+pub fn history_of_game(conn: &Connection, game_id: i64) -> Result<Vec<HistoryEntry>> {
+    history_between(conn, game_id, i64::MIN, i64::MAX)
 }
 
 /// When the game's archive last grew (None: it is empty).
-pub fn last_archived_at(conn: &Connection, game_id: i64) -> Result<Option<i64>> {
+pub fn last_history_at(conn: &Connection, game_id: i64) -> Result<Option<i64>> {
     Ok(conn
         .prepare_cached("SELECT max(created_at) FROM archive WHERE game_id = ?1")?
         .query_row([game_id], |r| r.get(0))?)

@@ -7,9 +7,9 @@ use super::settings_change::{announce, save_settings, Change};
 use crate::engine::map::Power;
 use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
-use crate::game::draw::{encode, in_order, Vote};
+use crate::game::draw_votes::{encode, in_order, Vote};
 use crate::game::{current, settings_of, GameSettings};
-use crate::store::{self, Game, Seat, StoreError};
+use crate::store::{self, games::Game, seats::Seat, StoreError};
 
 /// SET DRAW [<powers>] (`draw`) or SET NODRAW.
 pub fn player_draw(
@@ -22,7 +22,7 @@ pub fn player_draw(
         return Ok(());
     };
     if !draw {
-        store::set_seat_draw(s.tx, seat.id, None)?;
+        store::seats::set_seat_draw(s.tx, seat.id, None)?;
         s.reply.ok(line, "Your draw vote is withdrawn.");
         return Ok(());
     }
@@ -33,7 +33,7 @@ pub fn player_draw(
             return Ok(());
         }
     };
-    store::set_seat_draw(s.tx, seat.id, Some(&encode(&vote)))?;
+    store::seats::set_seat_draw(s.tx, seat.id, Some(&encode(&vote)))?;
     let what = match &vote {
         Vote::All => "a draw including all survivors".to_string(),
         Vote::Powers(powers) => format!("a draw between {}", names(powers)),
@@ -147,7 +147,7 @@ pub fn master_dias(s: &mut Session<'_>, line: &Line, dias: bool) -> Result<(), S
     let Some(game) = master_game(s, line) else {
         return Ok(());
     };
-    let game = store::game_by_id(s.tx, game.id)?.unwrap_or(game);
+    let game = store::games::game_by_id(s.tx, game.id)?.unwrap_or(game);
     let mut settings: GameSettings = settings_of(&game)?;
     settings.nodias = !dias;
     save_settings(s, &game, &settings)?;

@@ -5,7 +5,7 @@ use rusqlite::{params, Connection};
 use super::Result;
 
 /// Records `address`'s choice for the game: maps (`on`) or none.
-pub fn set_maps(conn: &Connection, game_id: i64, address: &str, on: bool) -> Result<()> {
+pub fn set_wants_maps(conn: &Connection, game_id: i64, address: &str, on: bool) -> Result<()> {
     if on {
         conn.execute(
             "DELETE FROM map_optouts WHERE game_id = ?1 AND address = ?2",
@@ -21,7 +21,7 @@ pub fn set_maps(conn: &Connection, game_id: i64, address: &str, on: bool) -> Res
 }
 
 /// The addresses (lower case) that asked for no maps in the game.
-pub fn maps_off(conn: &Connection, game_id: i64) -> Result<Vec<String>> {
+pub fn opted_out(conn: &Connection, game_id: i64) -> Result<Vec<String>> {
     let mut stmt =
         conn.prepare_cached("SELECT lower(address) FROM map_optouts WHERE game_id = ?1")?;
     let rows = stmt.query_map([game_id], |r| r.get(0))?;
@@ -43,10 +43,10 @@ mod tests {
         )
         .unwrap();
         let game = 1;
-        set_maps(conn, game, "Al@Example.net", false).unwrap();
-        set_maps(conn, game, "al@example.net", false).unwrap();
-        assert_eq!(maps_off(conn, game).unwrap(), ["al@example.net"]);
-        set_maps(conn, game, "AL@example.NET", true).unwrap();
-        assert!(maps_off(conn, game).unwrap().is_empty());
+        set_wants_maps(conn, game, "Al@Example.net", false).unwrap();
+        set_wants_maps(conn, game, "al@example.net", false).unwrap();
+        assert_eq!(opted_out(conn, game).unwrap(), ["al@example.net"]);
+        set_wants_maps(conn, game, "AL@example.NET", true).unwrap();
+        assert!(opted_out(conn, game).unwrap().is_empty());
     }
 }
