@@ -121,7 +121,10 @@ impl Judge {
                 config.database_path().display()
             )
         })?;
-        let templates = Templates::from_dir(config.resolve(std::path::Path::new("templates")))
+        let dir = config.resolve(std::path::Path::new("templates"));
+        let words = crate::report::words::Words::from_dir(&dir).map_err(|e| e.to_string())?;
+        crate::report::words::install(std::sync::Arc::new(words));
+        let templates = Templates::from_dir(dir)
             .map_err(|e| e.to_string())?
             .with_archive_url(config.web.public_url());
         Ok(Judge {

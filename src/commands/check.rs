@@ -50,6 +50,9 @@ pub fn run(config_path: &Path) -> (Vec<String>, bool) {
     for result in mailbox_checks(&config) {
         check(result);
     }
+    for result in template_checks(&config) {
+        check(result);
+    }
     if config.web.enabled {
         let www = config.web_path();
         check(writable_dir(&www).map(|_| format!("[web] {} is writable", www.display())));
@@ -61,6 +64,31 @@ pub fn run(config_path: &Path) -> (Vec<String>, bool) {
         check(Err(e));
     }
     (lines, ok)
+}
+
+/// The templates beside the configuration (or the built-in ones): every
+/// one compiles, and every words entry renders with sample values of the
+/// variables its header names.
+fn template_checks(config: &Config) -> Vec<Result<String, String>> {
+    use crate::report::{words::Words, Templates};
+    let dir = config.resolve(Path::new("templates"));
+    let mut results = vec![Templates::from_dir(&dir)
+        .map(|_| format!("the results template in {} compiles", dir.display()))
+        .map_err(|e| e.to_string())];
+    match Words::from_dir(&dir) {
+        Ok(words) => {
+            let problems = words.try_all();
+            if problems.is_empty() {
+                results.push(Ok(format!(
+                    "the judge's words in {} compile and render",
+                    dir.display()
+                )));
+            }
+            results.extend(problems.into_iter().map(Err));
+        }
+        Err(e) => results.push(Err(e.to_string())),
+    }
+    results
 }
 
 /// `[inbox]` and `[outbox]`: a Maildir can be written; a server answers

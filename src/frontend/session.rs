@@ -251,6 +251,11 @@ impl Session<'_> {
         });
     }
 
+    /// Queues the mails the game layer decided on.
+    pub fn send_all(&mut self, mails: Vec<crate::game::GameMail>) {
+        self.outgoing.extend(mails.iter().map(Outgoing::from));
+    }
+
     /// Queues the results of `phase` to be sent with this mail's: with
     /// the map of the phase attached.
     pub fn send_results(

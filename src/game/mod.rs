@@ -1,10 +1,12 @@
 //! Games as the judge runs them, between the mail front end and the
 //! store: settings, deadlines, order sets, starting and processing.
 
+pub mod absence;
 pub mod clock;
 pub mod deadline;
 pub mod draw_votes;
 pub mod export;
+pub mod lookup;
 pub mod order_entry;
 pub mod orders;
 pub mod pictures;
@@ -22,10 +24,13 @@ use rusqlite::Connection;
 use crate::engine::map::{Map, Power};
 use crate::engine::position::Position;
 use crate::interchange::PositionJson;
-use crate::store::{
-    self, games::Game, phases::PhaseRecord, seats::Seat, seats::SeatStatus, StoreError,
-};
+use crate::store::{self, phases::PhaseRecord};
 
+/// The store's records and error as the layers above see them: they call
+/// the game, never the store (`tests/layers.rs`).
+pub use crate::store::games::{Game, GameState};
+pub use crate::store::seats::{Seat, SeatStatus};
+pub use crate::store::StoreError;
 pub use settings::GameSettings;
 
 /// A mail to a game's people, as the game layer decides it: the front end
@@ -66,6 +71,11 @@ pub fn announce(
         game_id: game.id,
         results_of: None,
     })
+}
+
+/// The game with this id, as stored now.
+pub fn game_by_id(conn: &Connection, id: i64) -> Result<Option<Game>, StoreError> {
+    store::games::game_by_id(conn, id)
 }
 
 /// A game's current phase and its position.

@@ -239,3 +239,15 @@ impl Default for ClockSettings {
         }
     }
 }
+
+/// Stores a game's settings; returns them as stored (JSON), for the
+/// caller's copy of the game.
+pub fn save(
+    conn: &rusqlite::Connection,
+    game_id: i64,
+    settings: &GameSettings,
+) -> Result<String, crate::store::StoreError> {
+    let text = serde_json::to_string(settings)?;
+    crate::store::games::set_game_settings(conn, game_id, &text)?;
+    Ok(text)
+}

@@ -22,6 +22,7 @@
 
 mod reasons;
 mod results;
+pub mod words;
 mod wrap;
 
 use std::fmt;

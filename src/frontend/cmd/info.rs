@@ -9,29 +9,11 @@ use crate::game::clock::format_time;
 use crate::game::{current, power_of, settings_of};
 use crate::store::{self, games::GameState, StoreError};
 
-/// The help files: built in, overridable by `templates/help/<name>.txt`
-/// beside the configuration.
-const HELP_FILES: [(&str, &str); 8] = [
-    ("help", include_str!("../../../templates/help/help.txt")),
-    ("info", include_str!("../../../templates/help/info.txt")),
-    ("syntax", include_str!("../../../templates/help/syntax.txt")),
-    (
-        "deadlines",
-        include_str!("../../../templates/help/deadlines.txt"),
-    ),
-    ("press", include_str!("../../../templates/help/press.txt")),
-    ("master", include_str!("../../../templates/help/master.txt")),
-    ("rules", include_str!("../../../templates/help/rules.txt")),
-    ("map", include_str!("../../../templates/help/map.txt")),
-];
-
-fn help_file(s: &Session<'_>, name: &str) -> Option<String> {
-    let builtin = HELP_FILES.iter().find(|(n, _)| *n == name)?.1;
-    let path = s
-        .config
-        .resolve(std::path::Path::new("templates/help"))
-        .join(format!("{name}.txt"));
-    Some(std::fs::read_to_string(path).unwrap_or_else(|_| builtin.to_string()))
+/// The help file `name`, as loaded when the judge started.
+fn help_file(_s: &Session<'_>, name: &str) -> Option<String> {
+    crate::report::words::current()
+        .help(name)
+        .map(str::to_string)
 }
 
 pub fn help(s: &mut Session<'_>, line: &Line) {
@@ -55,7 +37,7 @@ const NJUDGE_FILES: [(&str, &str, &str); 5] = [
 
 /// njudge's files this judge has no file for: what it offers instead.
 fn njudge_file_answer(name: &str) -> Option<String> {
-    let names: Vec<&str> = HELP_FILES.iter().map(|(n, _)| *n).collect();
+    let names: Vec<&str> = crate::report::words::current().help_names();
     let text = match name {
         "flist" => format!(
             "The files of this judge, each with GET <file>: {}. njudge's index, guide, \
@@ -97,7 +79,7 @@ pub fn get(s: &mut Session<'_>, line: &Line, name: &str) {
         None => match njudge_file_answer(name) {
             Some(text) => s.reply.ok(line, text),
             None => {
-                let names: Vec<&str> = HELP_FILES.iter().map(|(n, _)| *n).collect();
+                let names: Vec<&str> = crate::report::words::current().help_names();
                 s.reply.refuse(
                     line,
                     format!(

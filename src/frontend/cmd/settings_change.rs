@@ -6,8 +6,8 @@
 use crate::frontend::session::{Session, Signed};
 use crate::game::current;
 use crate::game::settings::GameSettings;
+use crate::game::{Game, StoreError};
 use crate::report::title;
-use crate::store::{self, games::Game, StoreError};
 
 /// Stores a game's new settings, and keeps the signed-on copy of the game
 /// up to date for the commands after this one in the mail.
@@ -16,8 +16,7 @@ pub(super) fn save_settings(
     game: &Game,
     settings: &GameSettings,
 ) -> Result<(), StoreError> {
-    let text = serde_json::to_string(settings)?;
-    store::games::set_game_settings(s.tx, game.id, &text)?;
+    let text = crate::game::settings::save(s.tx, game.id, settings)?;
     if let Some(
         Signed::Player { game: g, .. } | Signed::Master { game: g } | Signed::Observer { game: g },
     ) = &mut s.signed
