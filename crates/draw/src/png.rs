@@ -88,8 +88,8 @@ struct BoardRaster {
     palette: Palette,
     /// The pixels in order, as runs of one province: each run's length
     /// and its province index, [`ISLANDS`], [`WATERS`], or 255 for the
-    /// paper. A row crosses a few dozen borders: a picture is some 30,000
-    /// runs, each filled with one colour at the speed of a copy.
+    /// paper. A row crosses a few dozen borders: each run is filled with
+    /// one colour at the speed of a copy.
     province_runs: Vec<(u32, u8)>,
     lines: tiny_skia::Pixmap,
     /// The runs of pixels (first, past the last) that a line covers at
@@ -288,7 +288,7 @@ pub fn rasterize_scene(
 fn paint_board(board: &BoardRaster, colour_of: &[[u8; 4]; 256]) -> Vec<u8> {
     let pixels: usize = board.province_runs.iter().map(|&(n, _)| n as usize).sum();
     let mut data = Vec::with_capacity(pixels * 4);
-    // A row's worth of one colour, copied a slice at a time.
+    // 64 pixels of one colour, copied into the picture a slice at a time.
     let mut same = [0u8; 4 * 64];
     for &(len, at) in &board.province_runs {
         let fill = colour_of[usize::from(at)];
