@@ -86,10 +86,15 @@ pub fn render_scene(map: &Map, scene: &Scene<'_>, width: u32) -> Result<Vec<u8>,
 struct BoardRaster {
     width: u32,
     palette: Palette,
-    /// Per pixel: a province index, [`ISLANDS`], [`WATERS`], or 255 for
-    /// the paper.
-    province_at: Vec<u8>,
+    /// The pixels in order, as runs of one province: each run's length
+    /// and its province index, [`ISLANDS`], [`WATERS`], or 255 for the
+    /// paper. A row crosses a few dozen borders: each run is filled with
+    /// one colour at the speed of a copy.
+    province_runs: Vec<(u32, u8)>,
     lines: tiny_skia::Pixmap,
+    /// The runs of pixels (first, past the last) that a line covers at
+    /// all: the only ones that need blending.
+    line_runs: Vec<(u32, u32)>,
     /// Per province: its name's pixels where the board puts it.
     labels: Vec<Patch>,
 }
@@ -119,26 +124,53 @@ fn board_raster(map: &Map, width: u32, palette: Palette) -> Result<Arc<BoardRast
     let index = rasterize(&layers::board_index(map), width)?;
     // Without anti-aliasing every pixel is covered or not: red is the
     // province's number where covered.
-    let province_at = index
-        .pixels()
-        .iter()
-        .map(|p| {
-            if p.alpha() == 255 {
-                p.red()
-            } else {
-                PAPER_INDEX
-            }
-        })
-        .collect();
+    let province_at = index.pixels().iter().map(|p| {
+        if p.alpha() == 255 {
+            p.red()
+        } else {
+            PAPER_INDEX
+        }
+    });
+    let lines = rasterize(&layers::board_lines(palette), width)?;
     let made = Arc::new(BoardRaster {
         width,
         palette,
-        province_at,
-        lines: rasterize(&layers::board_lines(palette), width)?,
+        province_runs: runs_of(province_at),
+        line_runs: covered_runs(&lines),
+        lines,
         labels: label_patches(map, width)?,
     });
     cache.push(made.clone());
     Ok(made)
+}
+
+/// `values` as runs of equal values: each run's length and value.
+fn runs_of(values: impl Iterator<Item = u8>) -> Vec<(u32, u8)> {
+    let mut runs: Vec<(u32, u8)> = Vec::new();
+    for v in values {
+        match runs.last_mut() {
+            Some((len, last)) if *last == v => *len += 1,
+            _ => runs.push((1, v)),
+        }
+    }
+    runs
+}
+
+/// The runs of `pixmap`'s pixels that are not transparent: (first, past
+/// the last).
+fn covered_runs(pixmap: &tiny_skia::Pixmap) -> Vec<(u32, u32)> {
+    let mut runs: Vec<(u32, u32)> = Vec::new();
+    for (i, p) in pixmap.pixels().iter().enumerate() {
+        if p.alpha() == 0 {
+            continue;
+        }
+        let i = i as u32;
+        match runs.last_mut() {
+            Some((_, end)) if *end == i => *end += 1,
+            _ => runs.push((i, i + 1)),
+        }
+    }
+    runs
 }
 
 /// Every province's name where the board puts it, cut from one raster of
@@ -221,28 +253,10 @@ pub fn rasterize_scene(
     colour_of[usize::from(WATERS)] = rgba(super::style::SEA);
     let marks = parse(&layers::scene_marks(map, scene, &layout))?;
     let (zoom, height) = scale(&marks, width);
-    let mut pixmap = tiny_skia::Pixmap::new(width, height)
+    let size = tiny_skia::IntSize::from_wh(width, height)
         .ok_or_else(|| format!("no picture of {width}x{height} pixels"))?;
-    // One pass: each pixel its province's colour, the board's lines
-    // laid over it (premultiplied "source over"; most pixels have no line).
-    let lines = board.lines.data().chunks_exact(4);
-    for ((pixel, &at), line) in pixmap
-        .data_mut()
-        .chunks_exact_mut(4)
-        .zip(&board.province_at)
-        .zip(lines)
-    {
-        let fill = colour_of[usize::from(at)];
-        let cover = u16::from(line[3]);
-        if cover == 0 {
-            pixel.copy_from_slice(&fill);
-        } else {
-            for k in 0..4 {
-                let under = u16::from(fill[k]) * (255 - cover) / 255;
-                pixel[k] = (u16::from(line[k]) + under).min(255) as u8;
-            }
-        }
-    }
+    let mut pixmap = tiny_skia::Pixmap::from_vec(paint_board(&board, &colour_of), size)
+        .ok_or_else(|| format!("no picture of {width}x{height} pixels"))?;
     // The names, each where the placement pass put it (a moved one to
     // the nearest whole pixel), and the key.
     let board_labels = map.provinces().map(|p| place::board_label(map, p));
@@ -265,6 +279,44 @@ pub fn rasterize_scene(
     }
     draw_over(&marks, zoom, &mut pixmap);
     Ok(pixmap)
+}
+
+/// The board's pixels: each its province's colour (`colour_of` its
+/// index), the board's lines laid over (premultiplied "source over").
+/// Written run by run, each byte once: most pixels are a province's
+/// colour, copied; only those a line covers are blended.
+fn paint_board(board: &BoardRaster, colour_of: &[[u8; 4]; 256]) -> Vec<u8> {
+    let pixels: usize = board.province_runs.iter().map(|&(n, _)| n as usize).sum();
+    let mut data = Vec::with_capacity(pixels * 4);
+    // 64 pixels of one colour, copied into the picture a slice at a time.
+    let mut same = [0u8; 4 * 64];
+    for &(len, at) in &board.province_runs {
+        let fill = colour_of[usize::from(at)];
+        for pixel in same.chunks_exact_mut(4) {
+            pixel.copy_from_slice(&fill);
+        }
+        let mut left = len as usize * 4;
+        while left > 0 {
+            let n = left.min(same.len());
+            data.extend_from_slice(&same[..n]);
+            left -= n;
+        }
+    }
+    let lines = board.lines.data();
+    for &(first, end) in &board.line_runs {
+        let bytes = first as usize * 4..end as usize * 4;
+        for (pixel, line) in data[bytes.clone()]
+            .chunks_exact_mut(4)
+            .zip(lines[bytes].chunks_exact(4))
+        {
+            let cover = u16::from(line[3]);
+            for k in 0..4 {
+                let under = u16::from(pixel[k]) * (255 - cover) / 255;
+                pixel[k] = (u16::from(line[k]) + under).min(255) as u8;
+            }
+        }
+    }
+    data
 }
 
 /// A power's counts in the legend at `width` pixels, rasterised once per
@@ -388,14 +440,15 @@ pub struct Encoding {
 }
 
 impl Default for Encoding {
-    /// Indexed, with fdeflate's fast mode and each row's best filter: the
-    /// map's large flat areas compress well at a fraction of zlib's time
-    /// (`benches/README.md` has the choices measured).
+    /// Indexed, with fdeflate's fast mode and the Paeth filter: the map's
+    /// large flat areas compress well at a fraction of zlib's time. Each
+    /// row's best filter ("adaptive") tries all five on every row for a
+    /// file 1.4 % smaller (`benches/README.md` has the choices measured).
     fn default() -> Self {
         Encoding {
             indexed: true,
             compression: ::png::Compression::Fast,
-            filter: ::png::Filter::Adaptive,
+            filter: ::png::Filter::Paeth,
             palette: Palette::default(),
         }
     }
@@ -468,25 +521,28 @@ fn to_indexed(pixmap: &tiny_skia::Pixmap, palette: Palette) -> (Vec<u8>, Vec<u8>
     // No premultiplied pixel has colour without alpha: a key none is.
     const NO_PIXEL: u32 = 0x00FF_FFFF;
     let mut seen = vec![(NO_PIXEL, 0u8); 4096];
-    let mut last_pixel = None;
-    let mut last_index = 0u8;
-    let indices = pixmap
-        .pixels()
-        .iter()
-        .map(|&pixel| {
-            if last_pixel != Some(pixel) {
-                let rgba = [pixel.red(), pixel.green(), pixel.blue(), pixel.alpha()];
-                let key = u32::from_le_bytes(rgba);
-                let slot = (key.wrapping_mul(2_654_435_761) >> 20) as usize;
-                if seen[slot].0 != key {
-                    seen[slot] = (key, index_of(opaque_rgb(&rgba)));
-                }
-                last_pixel = Some(pixel);
-                last_index = seen[slot].1;
-            }
-            last_index
-        })
-        .collect();
+    let pixels = pixmap.pixels();
+    let mut indices = Vec::with_capacity(pixels.len());
+    let mut rest = pixels;
+    while let Some(&pixel) = rest.first() {
+        let mut run = 1;
+        while run < rest.len() && rest[run] == pixel {
+            run += 1;
+        }
+        let rgba = [pixel.red(), pixel.green(), pixel.blue(), pixel.alpha()];
+        let key = u32::from_le_bytes(rgba);
+        let slot = (key.wrapping_mul(2_654_435_761) >> 20) as usize;
+        if seen[slot].0 != key {
+            seen[slot] = (key, index_of(opaque_rgb(&rgba)));
+        }
+        // Most runs are one pixel (the anti-aliased edges).
+        if run == 1 {
+            indices.push(seen[slot].1);
+        } else {
+            indices.resize(indices.len() + run, seen[slot].1);
+        }
+        rest = &rest[run..];
+    }
     (palette, indices)
 }
 
