@@ -155,7 +155,7 @@ impl Outgoing {
             }
             _ => self.body.clone(),
         };
-        Ok(match cmd::zone::zone_for(tx, game, &to.addr_spec())? {
+        Ok(match crate::game::zones::zone_for(tx, game, &to.addr_spec())? {
             Some(zone) => crate::game::clock::beside_utc(&body, zone),
             None => body,
         })

@@ -3,6 +3,7 @@
 
 pub mod absence;
 pub mod clock;
+pub mod create;
 pub mod deadline;
 pub mod draw_votes;
 pub mod export;
@@ -18,6 +19,7 @@ pub mod start;
 pub mod summary;
 pub mod tick;
 pub mod variant;
+pub mod zones;
 
 use rusqlite::Connection;
 

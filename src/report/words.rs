@@ -41,6 +41,8 @@ use super::ReportError;
 const BUILTIN_WORDS: &[(&str, &str)] = &[
     ("absence", include_str!("../../templates/words/absence.txt")),
     ("common", include_str!("../../templates/words/common.txt")),
+    ("create", include_str!("../../templates/words/create.txt")),
+    ("zone", include_str!("../../templates/words/zone.txt")),
 ];
 
 /// The help files built in: HELP's name and text.
