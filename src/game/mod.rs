@@ -3,6 +3,7 @@
 
 pub mod absence;
 pub mod clock;
+pub mod confirm;
 pub mod create;
 pub mod deadline;
 pub mod draw_votes;
@@ -17,6 +18,7 @@ pub mod schedule;
 pub mod settings;
 pub mod start;
 pub mod summary;
+pub mod takeover;
 pub mod tick;
 pub mod variant;
 pub mod zones;

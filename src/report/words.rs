@@ -41,6 +41,8 @@ use super::ReportError;
 const BUILTIN_WORDS: &[(&str, &str)] = &[
     ("absence", include_str!("../../templates/words/absence.txt")),
     ("common", include_str!("../../templates/words/common.txt")),
+    ("takeover", include_str!("../../templates/words/takeover.txt")),
+    ("confirm", include_str!("../../templates/words/confirm.txt")),
     ("create", include_str!("../../templates/words/create.txt")),
     ("zone", include_str!("../../templates/words/zone.txt")),
 ];
