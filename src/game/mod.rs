@@ -16,6 +16,7 @@ pub mod preorders;
 pub mod process;
 pub mod schedule;
 pub mod settings;
+pub mod sign_on;
 pub mod start;
 pub mod summary;
 pub mod takeover;
