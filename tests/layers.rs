@@ -257,7 +257,6 @@ fn engine_and_draw_depend_on_nothing_of_ours() {
 const NOT_YET_MOVED: &[&str] = &[
     "src/frontend/cmd/draw_votes.rs",
     "src/frontend/cmd/info.rs",
-    "src/frontend/cmd/join.rs",
     "src/frontend/cmd/listing.rs",
     "src/frontend/cmd/master.rs",
     "src/frontend/cmd/mod.rs",

@@ -41,6 +41,7 @@ use super::ReportError;
 const BUILTIN_WORDS: &[(&str, &str)] = &[
     ("absence", include_str!("../../templates/words/absence.txt")),
     ("common", include_str!("../../templates/words/common.txt")),
+    ("join", include_str!("../../templates/words/join.txt")),
     ("sign_on", include_str!("../../templates/words/sign_on.txt")),
     ("takeover", include_str!("../../templates/words/takeover.txt")),
     ("confirm", include_str!("../../templates/words/confirm.txt")),
