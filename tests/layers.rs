@@ -259,15 +259,11 @@ const NOT_YET_MOVED: &[&str] = &[
     "src/frontend/cmd/info.rs",
     "src/frontend/cmd/listing.rs",
     "src/frontend/cmd/master.rs",
-    "src/frontend/cmd/mod.rs",
     "src/frontend/cmd/njudge.rs",
     "src/frontend/cmd/orders.rs",
     "src/frontend/cmd/preorders.rs",
     "src/frontend/cmd/press.rs",
     "src/frontend/cmd/set.rs",
-    "src/frontend/credentials.rs",
-    "src/frontend/mod.rs",
-    "src/frontend/session.rs",
 ];
 
 /// The front end parses, authorises, calls the game and replies: every

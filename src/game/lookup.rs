@@ -37,3 +37,9 @@ pub fn observer_by_address(
 ) -> Result<Option<Observer>, StoreError> {
     store::seats::observer_by_address(conn, game_id, address)
 }
+
+/// The addresses (lower case) that SET MAPS OFF in a game: its results
+/// mail goes to them without the map.
+pub fn maps_opted_out(conn: &Connection, game_id: i64) -> Result<Vec<String>, StoreError> {
+    store::map_opt_outs::opted_out(conn, game_id)
+}

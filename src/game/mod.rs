@@ -8,6 +8,7 @@ pub mod create;
 pub mod deadline;
 pub mod draw_votes;
 pub mod export;
+pub mod intake;
 pub mod join;
 pub mod lookup;
 pub mod order_entry;

@@ -68,8 +68,10 @@ pub fn sign_on_line(power: Power, game: &str) -> String {
 /// How a newcomer takes `power` over, in one sentence.
 pub fn how_to(conn: &Connection, game: &Game, power: Power) -> Result<String, StoreError> {
     let settings = settings_of(&reload(conn, game)?)?;
-    Ok(say!("takeover.how_to", power => power.name(), open => settings.takeovers,
-            sign_on => sign_on_line(power, &game.name)))
+    Ok(
+        say!("takeover.how_to", power => power.name(), open => settings.takeovers,
+            sign_on => sign_on_line(power, &game.name)),
+    )
 }
 
 /// Whether `address` may take `seat` (of `power`) over now.

@@ -44,8 +44,7 @@ pub fn ask(s: &mut Session<'_>, address: &str, naming: Naming<'_>) -> Result<Ask
         subject,
         or_else,
     } = naming;
-    let request =
-        confirming::request(s.tx, address, named_by, seat_id, &random_token(), s.now)?;
+    let request = confirming::request(s.tx, address, named_by, seat_id, &random_token(), s.now)?;
     if request.mail_now {
         let body = say!("confirm.request", named_by, address, why, or_else,
                         token => request.token);
@@ -74,8 +73,10 @@ pub fn confirm(s: &mut Session<'_>, line: &Line, token: &str) -> Result<(), Stor
         } => {
             s.reply.also_to.push(old.clone());
             s.reply.also_to.push(address.clone());
-            s.reply
-                .ok(line, say!("confirm.seat_address", address, old, power, game));
+            s.reply.ok(
+                line,
+                say!("confirm.seat_address", address, old, power, game),
+            );
         }
     }
     Ok(())

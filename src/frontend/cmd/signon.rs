@@ -134,7 +134,8 @@ fn sign_on_power(
     password: &str,
 ) -> Result<(), StoreError> {
     let Some(power) = Power::from_initial(initial) else {
-        s.reply.refuse(line, say!("sign_on.not_an_initial", initial));
+        s.reply
+            .refuse(line, say!("sign_on.not_an_initial", initial));
         return Ok(());
     };
     let Some(seat) = lookup::seat_by_power(s.tx, game.id, power.upper())? else {

@@ -9,7 +9,9 @@ use super::{master_game, sign_on_player};
 use crate::engine::map::Power;
 use crate::frontend::script::Line;
 use crate::frontend::session::Session;
-use crate::game::takeover::{self as takeovers, sign_on_line, waiting, Approval, Eligibility, Policy};
+use crate::game::takeover::{
+    self as takeovers, sign_on_line, waiting, Approval, Eligibility, Policy,
+};
 use crate::game::{power_of, Game, Seat, SeatStatus, StoreError};
 use crate::report::title;
 use crate::say;
