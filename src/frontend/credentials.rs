@@ -10,7 +10,7 @@ use argon2::password_hash::rand_core::{OsRng, RngCore};
 use blake2::digest::{FixedOutput, KeyInit, Update};
 use blake2::Blake2bMac512;
 
-use crate::store::password::PasswordHash;
+use crate::game::sign_on::PasswordHash;
 
 pub struct CredentialCache {
     key: [u8; 32],

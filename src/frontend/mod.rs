@@ -27,13 +27,13 @@ mod session;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use rusqlite::Transaction;
-
 use crate::config::Config;
 use crate::fault::panic_message;
+use crate::game::intake::{self, Store, Tx};
+use crate::game::StoreError;
 use crate::mail::{read_mail, Incoming};
 use crate::report::Templates;
-use crate::store::{self, mailbox::InboundStatus, Store, StoreError};
+use crate::say;
 
 pub use credentials::CredentialCache;
 pub use session::Outgoing;
@@ -113,7 +113,7 @@ impl MailDesk<'_> {
             .and_then(|m| m.from.as_ref())
             .map(|a| a.addr_spec());
         let tx = self.store.transaction()?;
-        let id = store::mailbox::insert_inbound(&tx, &message_id, raw, sender.as_deref(), now)?;
+        let id = intake::store_inbound(&tx, &message_id, raw, sender.as_deref(), now)?;
         tx.commit()?;
         Ok(match id {
             Some(id) => Stored::New { id, mail },
@@ -151,7 +151,7 @@ impl MailDesk<'_> {
     pub fn handle_one_pending(&mut self, now: i64) -> Result<Option<(i64, Handled)>, StoreError> {
         // A read first: no write lock taken (and none waited for) when
         // there is nothing to do, as on most passes of `judge run`.
-        if store::mailbox::oldest_unhandled(self.store.conn(), i64::MAX)?.is_none() {
+        if intake::oldest_unhandled(self.store.conn(), i64::MAX)?.is_none() {
             return Ok(None);
         }
         self.handle_next(i64::MAX, &mut None, now)
@@ -169,20 +169,18 @@ impl MailDesk<'_> {
         now: i64,
     ) -> Result<Option<(i64, Handled)>, StoreError> {
         let tx = self.store.transaction()?;
-        let Some(id) = store::mailbox::oldest_unhandled(&tx, up_to)? else {
+        let Some(id) = intake::oldest_unhandled(&tx, up_to)? else {
             return Ok(None);
         };
         // Under the write lock nobody else can have it; the claim says so
         // in the one statement that would notice otherwise.
-        if !store::mailbox::claim_inbound(&tx, id, now)? {
+        if !intake::claim(&tx, id, now)? {
             return Ok(Some((id, Handled::HandledElsewhere)));
         }
         let mail = match own.take_if(|(own_id, _)| *own_id == id) {
             Some((_, mail)) => mail,
             None => {
-                let raw = store::mailbox::inbound_by_id(&tx, id)?
-                    .ok_or_else(|| StoreError::NotFound(format!("inbound mail #{id}")))?
-                    .raw;
+                let raw = intake::raw_inbound(&tx, id)?;
                 let max_bytes = self.config.mail.max_bytes;
                 catch_unwind(|| read_mail(&raw, max_bytes).ok()).unwrap_or(None)
             }
@@ -224,7 +222,7 @@ impl MailDesk<'_> {
         now: i64,
     ) -> Result<(), StoreError> {
         let tx = self.store.transaction()?;
-        if !store::mailbox::fail_inbound(&tx, id, why, now)? {
+        if !intake::mark_failed(&tx, id, why, now)? {
             return Ok(());
         }
         let code = &self.config.judge.code;
@@ -234,13 +232,11 @@ impl MailDesk<'_> {
                 "" => format!("{code}: Reply"),
                 s => format!("{code}: {s}"),
             };
-            let body = "Your mail could not be handled: the judge met an error, and \
-                        nothing in the mail was done. The judgekeeper has been told. \
-                        You may send it again later.\n";
+            let body = say!("session.failed_mail") + "\n";
             let reply = Outgoing {
                 to: to.into_iter().collect(),
                 subject,
-                body: body.to_string(),
+                body,
                 game_id: None,
                 answers: Some(session::answers(mail)),
                 results_of: None,
@@ -259,11 +255,7 @@ impl MailDesk<'_> {
             &tx,
             self.config,
             "a mail could not be handled",
-            format!(
-                "Stored mail #{id} {message_id} from {from} could not be handled:\n\n    {why}\n\n\
-                 Everything it did was undone and it is marked failed (status 'failed' in\n\
-                 the inbound table); the judge goes on with the rest. Its sender was told.\n"
-            ),
+            say!("session.failed_mail_keeper", id, message_id, from, why) + "\n",
             now,
         )?;
         tx.commit()?;
@@ -274,7 +266,7 @@ impl MailDesk<'_> {
 /// Runs one claimed mail's commands inside `tx`, queues what they produce
 /// and records what became of the mail.
 fn act_on(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     config: &Config,
     templates: &Templates,
     credentials: &mut CredentialCache,
@@ -304,17 +296,15 @@ fn act_on(
     // What GET info promises: no password kept as typed, here either (a
     // second write of the row, only for a mail that held one).
     if let Some(mail) = mail {
-        let raw = store::mailbox::inbound_by_id(tx, id)?
-            .ok_or_else(|| StoreError::NotFound(format!("inbound mail #{id}")))?
-            .raw;
+        let raw = intake::raw_inbound(tx, id)?;
         if let Some(redacted) = redact::kept_copy(&raw, mail) {
-            store::mailbox::set_inbound_raw(tx, id, &redacted)?;
+            intake::keep_redacted(tx, id, &redacted)?;
         }
     }
     // The claim recorded `handled` already; only a dropped mail changes it
     // (one write of the row, with its raw mail, per mail).
     if let Handled::Dropped(why) = &handled {
-        store::mailbox::mark_inbound(tx, id, InboundStatus::Dropped, Some(why), now)?;
+        intake::mark_dropped(tx, id, why, now)?;
     }
     Ok(handled)
 }
@@ -323,23 +313,16 @@ fn act_on(
 /// address that has signed on with a password; to any other, a few an
 /// hour at most, since its From may be forged to mail-bomb a third party
 /// (the mail is handled all the same).
-fn may_answer(
-    tx: &Transaction<'_>,
-    mail: &Incoming,
-    id: i64,
-    now: i64,
-) -> Result<bool, StoreError> {
+fn may_answer(tx: &Tx<'_>, mail: &Incoming, id: i64, now: i64) -> Result<bool, StoreError> {
     let Some(address) = mail.reply_address().map(|a| a.addr_spec()) else {
         return Ok(true);
     };
-    if store::throttle::is_known_address(tx, &address)?
-        || store::throttle::take_stranger_reply(tx, &address, now)?
-    {
+    if intake::may_reply_to(tx, &address, now)? {
         return Ok(true);
     }
     log::warn!(
         "mail #{id}: not answered: {address} has had {} replies this hour and never signed on",
-        store::throttle::STRANGER_REPLIES_PER_HOUR
+        intake::STRANGER_REPLIES_PER_HOUR
     );
     Ok(false)
 }
@@ -362,7 +345,7 @@ fn why_drop(mail: &Incoming, config: &Config) -> Option<String> {
 
 /// Queues a note to the judgekeeper (`[judge] keeper`), if one is set.
 pub fn tell_keeper(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     config: &Config,
     what: &str,
     body: String,

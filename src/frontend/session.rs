@@ -5,17 +5,17 @@
 use argon2::password_hash::rand_core::{OsRng, RngCore};
 use std::time::{Duration, UNIX_EPOCH};
 
-use rusqlite::Transaction;
-
 use super::cmd;
 use super::credentials::CredentialCache;
 use super::reply::Reply;
 use super::script::{mask_passwords, password_words, read_script, Command, Line};
 use crate::config::Config;
 use crate::engine::map::Power;
+use crate::game::intake::{self, Tx};
+use crate::game::{lookup, Game, Seat, StoreError};
 use crate::mail::{new_message_id, render, Address, Incoming, Letter, PicturePart};
 use crate::report::{title, Templates};
-use crate::store::{self, games::Game, mailbox::NewMail, seats::Seat, StoreError};
+use crate::say;
 
 /// Who the lines after a sign-on speak for.
 // One per mail: the variants' sizes do not matter.
@@ -66,7 +66,7 @@ pub struct Outgoing {
 impl Outgoing {
     /// Renders and queues the mail: one queued message per recipient, so
     /// that no player sees another's address.
-    pub fn queue(&self, tx: &Transaction<'_>, config: &Config, now: i64) -> Result<(), StoreError> {
+    pub fn queue(&self, tx: &Tx<'_>, config: &Config, now: i64) -> Result<(), StoreError> {
         let from = Address::parse(&config.judge.address)
             .map_err(|e| StoreError::Setup(format!("judge address: {e}")))?
             .with_name(&config.judge.name);
@@ -74,7 +74,7 @@ impl Outgoing {
         // Observers are told in every mail of the game how to stop: anyone
         // can make an address an observer.
         let game = match self.game_id {
-            Some(id) => store::games::game_by_id(tx, id)?,
+            Some(id) => crate::game::game_by_id(tx, id)?,
             None => None,
         };
         let (in_reply_to, references) = self.threading();
@@ -113,13 +113,13 @@ impl Outgoing {
     /// who SET MAPS OFF: a results mail carries the map of its phase.
     fn pictures(
         &self,
-        tx: &Transaction<'_>,
+        tx: &Tx<'_>,
         config: &Config,
     ) -> Result<(Vec<PicturePart>, Vec<String>), StoreError> {
         Ok(match (self.game_id, &self.results_of) {
             (Some(game_id), Some(phase)) => (
                 crate::game::pictures::results_parts(tx, game_id, phase, &config.maps)?,
-                store::map_opt_outs::opted_out(tx, game_id)?,
+                lookup::maps_opted_out(tx, game_id)?,
             ),
             _ => (self.pictures.clone(), Vec::new()),
         })
@@ -143,43 +143,37 @@ impl Outgoing {
     /// are shown in `to`'s zone beside UTC.
     fn body_for(
         &self,
-        tx: &Transaction<'_>,
+        tx: &Tx<'_>,
         game: Option<&Game>,
         to: &Address,
     ) -> Result<String, StoreError> {
         let body = match game {
-            Some(game)
-                if store::seats::observer_by_address(tx, game.id, &to.addr_spec())?.is_some() =>
-            {
+            Some(game) if lookup::observer_by_address(tx, game.id, &to.addr_spec())?.is_some() => {
                 with_unobserve_line(&self.body, &game.name)
             }
             _ => self.body.clone(),
         };
-        Ok(match cmd::zone::zone_for(tx, game, &to.addr_spec())? {
-            Some(zone) => crate::game::clock::beside_utc(&body, zone),
-            None => body,
-        })
+        Ok(
+            match crate::game::zones::zone_for(tx, game, &to.addr_spec())? {
+                Some(zone) => crate::game::clock::beside_utc(&body, zone),
+                None => body,
+            },
+        )
     }
 
-    fn queue_letter(
-        &self,
-        tx: &Transaction<'_>,
-        letter: &Letter,
-        now: i64,
-    ) -> Result<(), StoreError> {
+    fn queue_letter(&self, tx: &Tx<'_>, letter: &Letter, now: i64) -> Result<(), StoreError> {
         let recipient = letter.to[0].addr_spec();
-        store::mailbox::queue_mail(
+        intake::queue(
             tx,
-            &NewMail {
+            &intake::Queued {
                 message_id: &letter.message_id,
                 game_id: self.game_id,
-                recipients: &[recipient.as_str()],
+                recipient: &recipient,
                 subject: &self.subject,
                 raw: &render(letter),
             },
             now,
         )
-        .map(|_| ())
     }
 }
 
@@ -192,7 +186,7 @@ pub fn random_token() -> String {
 
 /// The state of one mail's run.
 pub struct Session<'a> {
-    pub tx: &'a Transaction<'a>,
+    pub tx: &'a Tx<'a>,
     pub config: &'a Config,
     pub templates: &'a Templates,
     pub credentials: &'a mut CredentialCache,
@@ -278,10 +272,7 @@ impl Session<'_> {
     }
 
     pub fn footer(&self) -> String {
-        format!(
-            "-- \n{} ({}): mail HELP for the commands, GET syntax for how to write orders.",
-            self.config.judge.name, self.config.judge.code
-        )
+        say!("common.footer", name => &self.config.judge.name, code => &self.config.judge.code)
     }
 }
 
@@ -298,7 +289,7 @@ pub fn answers(mail: &Incoming) -> (String, Vec<String>) {
 
 /// Runs a mail's commands; returns every mail to queue, the reply first.
 pub fn run(
-    tx: &Transaction<'_>,
+    tx: &Tx<'_>,
     config: &Config,
     templates: &Templates,
     credentials: &mut CredentialCache,
@@ -328,16 +319,13 @@ pub fn run(
         secrets: Vec::new(),
     };
     if mail.oversized {
-        s.reply.refuse_text(format!(
-            "Your mail is {} bytes, over this judge's limit of {} bytes; it was not read. \
-             Send the commands alone, as plain text.",
-            mail.size, config.mail.max_bytes
-        ));
+        s.reply
+            .refuse_text(say!("session.oversized", size => mail.size,
+                                 limit => config.mail.max_bytes));
     } else {
         let lines = read_script(&mail.lines);
         if lines.is_empty() {
-            s.reply
-                .refuse_text("Your mail held no commands. Mail HELP for the list of commands.");
+            s.reply.refuse_text(say!("session.no_commands"));
         }
         run_lines(&mut s, &lines)?;
         cmd::orders::finish(&mut s)?;
@@ -347,7 +335,7 @@ pub fn run(
     let mut to = vec![s.sender()];
     to.extend(s.reply.also_to.iter().cloned());
     let game_id = s.signed.as_ref().map(|g| g.game().id);
-    store::throttle::record_mails_caused(tx, &s.sender(), mails_caused(&s.outgoing), now)?;
+    intake::record_mails_caused(tx, &s.sender(), mails_caused(&s.outgoing), now)?;
     let mut out = Vec::new();
     if !s.silent {
         out.push(Outgoing {
@@ -367,7 +355,7 @@ pub fn run(
 /// `body` with the line that tells an observer of `game` how to stop,
 /// before the signature when there is one.
 fn with_unobserve_line(body: &str, game: &str) -> String {
-    let line = format!("You observe '{game}': mail UNOBSERVE {game} to stop.\n");
+    let line = say!("session.observer_stops", game) + "\n";
     match body.rfind("\n-- \n") {
         Some(at) => format!("{}\n{line}{}", &body[..at], &body[at..]),
         None => format!("{body}\n{line}"),
@@ -410,10 +398,8 @@ fn run_lines(s: &mut Session<'_>, lines: &[Line]) -> Result<(), StoreError> {
         if !matches!(c, Command::Other(_)) {
             commands += 1;
             if commands > MAX_COMMANDS {
-                s.reply.refuse_text(format!(
-                    "Only the first {MAX_COMMANDS} commands of a mail are read: this line \
-                     and the {rest} after it were not."
-                ));
+                s.reply.refuse_text(say!("session.too_many_commands",
+                                         most => MAX_COMMANDS, rest));
                 break;
             }
         }
@@ -425,10 +411,7 @@ fn run_lines(s: &mut Session<'_>, lines: &[Line]) -> Result<(), StoreError> {
             if passwords > MAX_PASSWORD_COMMANDS {
                 s.reply.refuse(
                     line,
-                    format!(
-                        "At most {MAX_PASSWORD_COMMANDS} sign-ons, CREATEs and password \
-                         changes are read from one mail. Nothing after this line was done."
-                    ),
+                    say!("session.too_many_passwords", most => MAX_PASSWORD_COMMANDS),
                 );
                 break;
             }
@@ -447,7 +430,7 @@ fn run_lines(s: &mut Session<'_>, lines: &[Line]) -> Result<(), StoreError> {
             let key = line.text.split_whitespace().collect::<Vec<_>>().join(" ");
             let key = key.to_ascii_uppercase();
             if answered.contains(&key) {
-                s.reply.ok(line, "(Answered above.)");
+                s.reply.ok(line, say!("session.answered_above"));
                 continue;
             }
             answered.push(key);
@@ -460,7 +443,7 @@ fn run_lines(s: &mut Session<'_>, lines: &[Line]) -> Result<(), StoreError> {
         let signing_on = matches!(c, Command::SignOn { .. } | Command::Observe { .. });
         if signing_on && s.signed.is_none() {
             if rest > 0 {
-                s.reply.add_to_last("Nothing after this line was done.");
+                s.reply.add_to_last(&say!("session.nothing_after"));
             }
             break;
         }
@@ -484,24 +467,17 @@ struct MailBudget {
 
 impl MailBudget {
     fn for_sender(s: &Session<'_>) -> Result<MailBudget, StoreError> {
-        let hour = store::throttle::mails_caused_since(
-            s.tx,
-            &s.sender(),
-            s.now - store::throttle::THROTTLE_WINDOW,
-        )?;
+        let hour = intake::mails_caused_in_the_hour(s.tx, &s.sender(), s.now)?;
         let hour_left = (MAX_MAILS_PER_SENDER_HOUR - hour).max(0);
         Ok(if hour_left < MAX_MAILS_PER_MAIL {
             MailBudget {
                 left: hour_left,
-                limit: format!(
-                    "the judge sends at most {MAX_MAILS_PER_SENDER_HOUR} mails an hour on the \
-                     word of one address, and yours has had {hour}"
-                ),
+                limit: say!("session.sender_limit", most => MAX_MAILS_PER_SENDER_HOUR, hour),
             }
         } else {
             MailBudget {
                 left: MAX_MAILS_PER_MAIL,
-                limit: format!("one mail may make the judge send at most {MAX_MAILS_PER_MAIL}"),
+                limit: say!("session.mail_limit", most => MAX_MAILS_PER_MAIL),
             }
         })
     }
@@ -528,30 +504,21 @@ fn within_mail_budget(
 ) -> Result<bool, StoreError> {
     let before = mails_caused(&s.outgoing);
     let (queued, said, joined) = (s.outgoing.len(), s.reply.mark(), s.joined.len());
-    s.tx.execute_batch("SAVEPOINT command")?;
+    intake::begin_command(s.tx)?;
     dispatch(s, line)?;
     let caused = mails_caused(&s.outgoing) - before;
     if caused <= budget.left {
-        s.tx.execute_batch("RELEASE command")?;
+        intake::keep_command(s.tx)?;
         budget.left -= caused;
         return Ok(true);
     }
-    s.tx.execute_batch("ROLLBACK TO command; RELEASE command")?;
+    intake::undo_command(s.tx)?;
     s.outgoing.truncate(queued);
     s.reply.rewind(said);
     s.joined.truncate(joined);
-    let after = match rest {
-        0 => String::new(),
-        1 => " It and the line after it were not done.".to_string(),
-        n => format!(" It and the {n} lines after it were not done."),
-    };
     s.reply.refuse(
         line,
-        format!(
-            "Not done: this would make the judge send {caused} mails, and {} ({} left \
-             for this mail).{after}",
-            budget.limit, budget.left
-        ),
+        say!("session.over_budget", caused, limit => &budget.limit, left => budget.left, rest),
     );
     Ok(false)
 }
@@ -693,7 +660,9 @@ fn dispatch(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
         Command::Become(power) => cmd::master::become_power(s, line, power)?,
         Command::Start => cmd::master::start(s, line)?,
         Command::Other(text) => cmd::orders::order_line(s, line, text)?,
-        Command::Malformed { usage } => s.reply.refuse(line, format!("Write it as: {usage}")),
+        Command::Malformed { usage } => s
+            .reply
+            .refuse(line, say!("session.write_it_as", usage => *usage)),
     }
     Ok(())
 }

@@ -3,9 +3,13 @@
 
 pub mod absence;
 pub mod clock;
+pub mod confirm;
+pub mod create;
 pub mod deadline;
 pub mod draw_votes;
 pub mod export;
+pub mod intake;
+pub mod join;
 pub mod lookup;
 pub mod order_entry;
 pub mod orders;
@@ -14,10 +18,13 @@ pub mod preorders;
 pub mod process;
 pub mod schedule;
 pub mod settings;
+pub mod sign_on;
 pub mod start;
 pub mod summary;
+pub mod takeover;
 pub mod tick;
 pub mod variant;
+pub mod zones;
 
 use rusqlite::Connection;
 

@@ -41,6 +41,16 @@ use super::ReportError;
 const BUILTIN_WORDS: &[(&str, &str)] = &[
     ("absence", include_str!("../../templates/words/absence.txt")),
     ("common", include_str!("../../templates/words/common.txt")),
+    ("session", include_str!("../../templates/words/session.txt")),
+    ("join", include_str!("../../templates/words/join.txt")),
+    ("sign_on", include_str!("../../templates/words/sign_on.txt")),
+    (
+        "takeover",
+        include_str!("../../templates/words/takeover.txt"),
+    ),
+    ("confirm", include_str!("../../templates/words/confirm.txt")),
+    ("create", include_str!("../../templates/words/create.txt")),
+    ("zone", include_str!("../../templates/words/zone.txt")),
 ];
 
 /// The help files built in: HELP's name and text.

@@ -2,12 +2,15 @@
 //! (SET ADDRESS, a takeover's approval) gets one mail saying who named it
 //! and why, at most one a day, and nothing else from the judge until it
 //! answers with the token (or signs on from itself). So the judge is never
-//! made to mail a stranger on another's word.
+//! made to mail a stranger on another's word. `game::confirm` keeps the
+//! requests.
 
 use crate::frontend::script::Line;
 use crate::frontend::session::{random_token, Session};
+use crate::game::confirm::{self as confirming, Confirmed};
+use crate::game::StoreError;
 use crate::report::title;
-use crate::store::{self, StoreError};
+use crate::say;
 
 /// Whether a confirmation mail went out now (false: one did today).
 pub struct Asked {
@@ -41,27 +44,13 @@ pub fn ask(s: &mut Session<'_>, address: &str, naming: Naming<'_>) -> Result<Ask
         subject,
         or_else,
     } = naming;
-    let request = store::throttle::request_confirmation(
-        s.tx,
-        address,
-        named_by,
-        seat_id,
-        &random_token(),
-        s.now,
-    )?;
+    let request = confirming::request(s.tx, address, named_by, seat_id, &random_token(), s.now)?;
     if request.mail_now {
-        let or_else = or_else.map(|o| format!("{o}, or ")).unwrap_or_default();
-        let body = format!(
-            "{named_by} gave this address ({address}) to the Diplomacy judge {why}.\n\n\
-             The judge sends this address nothing else until it says it wants the judge's \
-             mail: {or_else}reply to this mail with this one line:\n\n    CONFIRM {}\n\n\
-             If you did not expect this mail, ignore it: you will hear nothing more. (The \
-             judge asks an address at most once a day.)\n",
-            request.token
-        );
+        let body = say!("confirm.request", named_by, address, why, or_else,
+                        token => request.token);
         let subject =
             subject.unwrap_or_else(|| format!("{}: {}", s.code(), title::CONFIRM_ADDRESS));
-        s.send(vec![address.to_string()], subject, body, game_id);
+        s.send(vec![address.to_string()], subject, body + "\n", game_id);
     }
     Ok(Asked {
         mailed: request.mail_now,
@@ -71,46 +60,24 @@ pub fn ask(s: &mut Session<'_>, address: &str, naming: Naming<'_>) -> Result<Ask
 /// CONFIRM <token>: the address the token went to gets the judge's mail
 /// from now on, and becomes the address of the seat it was named for.
 pub fn confirm(s: &mut Session<'_>, line: &Line, token: &str) -> Result<(), StoreError> {
-    let Some(confirmed) = store::throttle::confirm_token(s.tx, token, s.now)? else {
-        s.reply.refuse(
-            line,
-            "No confirmation waits for that token: it was used already, or is mistyped. \
-             Copy the CONFIRM line from the judge's mail as it stands.",
-        );
-        return Ok(());
-    };
-    let address = confirmed.address;
-    let seat = match confirmed.seat_id {
-        Some(id) => store::seats::seat_by_id(s.tx, id)?,
-        None => None,
-    };
-    // Only while the seat is still held by the player who named it.
-    let named_by = confirmed.named_by;
-    let still_theirs = |seat: &store::seats::Seat| {
-        seat.power.is_some() && seat.address.eq_ignore_ascii_case(&named_by)
-    };
-    let Some(seat) = seat.filter(still_theirs) else {
-        s.reply.ok(
-            line,
-            format!("Confirmed: {address} now gets the judge's mail."),
-        );
-        return Ok(());
-    };
-    store::seats::set_player_address(s.tx, seat.id, &address)?;
-    // SET ZONE is kept by address: the new one sees deadlines as before.
-    store::zones::carry_zone(s.tx, &seat.address, &address)?;
-    let game = store::games::game_by_id(s.tx, seat.game_id)?;
-    let game_name = game.map(|g| g.name).unwrap_or_default();
-    let power = crate::game::power_of(&seat).map_or("", |p| p.name());
-    s.reply.also_to.push(seat.address.clone());
-    s.reply.also_to.push(address.clone());
-    s.reply.ok(
-        line,
-        format!(
-            "Confirmed: {address} is now the address of record of {power} in '{game_name}' \
-             (it was {}).",
-            seat.address
-        ),
-    );
+    match confirming::confirm(s.tx, token, s.now)? {
+        Confirmed::Unknown => s.reply.refuse(line, say!("confirm.unknown_token")),
+        Confirmed::Address { address } => {
+            s.reply.ok(line, say!("confirm.address", address));
+        }
+        Confirmed::Seat {
+            address,
+            old,
+            power,
+            game,
+        } => {
+            s.reply.also_to.push(old.clone());
+            s.reply.also_to.push(address.clone());
+            s.reply.ok(
+                line,
+                say!("confirm.seat_address", address, old, power, game),
+            );
+        }
+    }
     Ok(())
 }

@@ -24,7 +24,8 @@ pub mod zone;
 use super::script::Line;
 use super::session::{Session, Signed};
 use crate::engine::map::Power;
-use crate::store::{self, games::Game, seats::Seat};
+use crate::game::{lookup, Game, Seat, StoreError};
+use crate::say;
 
 /// The lines that follow speak for this seat's player (`power` is `None`
 /// until a forming game starts).
@@ -33,17 +34,10 @@ pub fn sign_on_player(s: &mut Session<'_>, game: Game, seat: Seat, power: Option
 }
 
 /// The game a command names, or a refusal saying there is none.
-pub fn find_game(
-    s: &mut Session<'_>,
-    line: &Line,
-    name: &str,
-) -> Result<Option<Game>, crate::store::StoreError> {
-    let game = store::games::game_by_name(s.tx, name)?;
+pub fn find_game(s: &mut Session<'_>, line: &Line, name: &str) -> Result<Option<Game>, StoreError> {
+    let game = lookup::game_by_name(s.tx, name)?;
     if game.is_none() {
-        s.reply.refuse(
-            line,
-            format!("There is no game named '{name}' on this judge. Mail LIST for the games."),
-        );
+        s.reply.refuse(line, say!("common.no_such_game", name));
     }
     Ok(game)
 }
@@ -55,15 +49,12 @@ pub fn find_visible_game(
     s: &mut Session<'_>,
     line: &Line,
     name: &str,
-) -> Result<Option<Game>, crate::store::StoreError> {
-    let game = store::games::game_by_name(s.tx, name)?;
+) -> Result<Option<Game>, StoreError> {
+    let game = lookup::game_by_name(s.tx, name)?;
     match game {
         Some(game) if visible(s, &game)? => Ok(Some(game)),
         _ => {
-            s.reply.refuse(
-                line,
-                format!("There is no game named '{name}' on this judge. Mail LIST for the games."),
-            );
+            s.reply.refuse(line, say!("common.no_such_game", name));
             Ok(None)
         }
     }
@@ -72,7 +63,7 @@ pub fn find_visible_game(
 /// Whether the sender may see `game`'s state: any game that is not
 /// private; a private one only by its players, observers and Master (by
 /// address, or signed on to it in this mail).
-pub fn visible(s: &Session<'_>, game: &Game) -> Result<bool, crate::store::StoreError> {
+pub fn visible(s: &Session<'_>, game: &Game) -> Result<bool, StoreError> {
     if !crate::game::settings_of(game)?.private {
         return Ok(true);
     }
@@ -82,10 +73,10 @@ pub fn visible(s: &Session<'_>, game: &Game) -> Result<bool, crate::store::Store
     let sender = s.sender();
     let is = |a: &str| a.eq_ignore_ascii_case(&sender);
     Ok(game.master_address.as_deref().is_some_and(is)
-        || store::seats::seats_of_game(s.tx, game.id)?
+        || lookup::seats_of_game(s.tx, game.id)?
             .iter()
             .any(|seat| is(&seat.address))
-        || store::seats::observer_by_address(s.tx, game.id, &sender)?.is_some())
+        || lookup::observer_by_address(s.tx, game.id, &sender)?.is_some())
 }
 
 /// The Master's game, or a refusal.
@@ -93,10 +84,7 @@ pub fn master_game(s: &mut Session<'_>, line: &Line) -> Option<Game> {
     match &s.signed {
         Some(Signed::Master { game }) => Some(game.clone()),
         _ => {
-            s.reply.refuse(
-                line,
-                "Only the game's Master may do that: sign on first with SIGNON M<game> <password>.",
-            );
+            s.reply.refuse(line, say!("common.master_only"));
             None
         }
     }

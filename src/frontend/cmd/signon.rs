@@ -1,48 +1,28 @@
-//! SIGNON, OBSERVE and RESIGN: who the following lines speak for.
+//! SIGNON, OBSERVE and RESIGN: who the following lines speak for. What is
+//! kept of them (the guard on passwords, observers, resignations) is
+//! `game::sign_on`; here the sign-on is read and the replies said.
 
 use super::{find_game, join, sign_on_player};
 use crate::engine::map::Power;
 use crate::frontend::script::{Line, SignOnAs};
 use crate::frontend::session::{Session, Signed};
-use crate::game::current;
+use crate::game::lookup;
+use crate::game::sign_on::{self as sign_ons, Checked, Guarded, PasswordHash, Resigned};
+use crate::game::{current, Game, GameState, StoreError};
 use crate::report::title;
-use crate::store::{
-    self, games::Game, games::GameState, seats::Seat, seats::SeatStatus, StoreError,
-};
-
-/// What a failed sign-on says: never which part was wrong.
-const FAILED: &str = "Sign-on failed: no such power in that game, or a wrong password.";
-
-/// What a locked-out sender is told, once a day: its tries are not even
-/// checked. Only its own tries are locked; the owner's never are.
-const LOCKED: &str = "Sign-on failed: after repeated failed sign-ons from your address, \
-                      sign-ons from it to this are refused unchecked for an hour.";
-
-/// What a player can do when someone may be guessing their password.
-const PLAYER_ADVICE: &str = "choose a long one (SET PASSWORD)";
-
-/// What a player can do when someone else signed on as them.
-const PLAYER_ELSEWHERE: &str = "change your password (SET PASSWORD)";
-
-/// What a Master can do, in either case: SET PASSWORD is a player's only.
-const MASTER_ADVICE: &str = "tell the judgekeeper, as a Master's password cannot be \
-                             changed by mail";
-
-/// What an observer can do: their password is the one OBSERVE gave.
-const OBSERVER_ADVICE: &str = "choose a long one (UNOBSERVE <game>, then OBSERVE <game> \
-                               <new password>)";
+use crate::say;
 
 /// A password to check, and whose it is.
-struct Guarded<'a> {
-    /// What failures are counted against (`seat:<id>`, ...).
-    target: String,
+struct Guard<'a> {
+    /// What failures are counted against.
+    guarded: Guarded,
     /// In words, for the owner's notice: "your seat in 'g1'".
     what: String,
     /// The address of record, told once when a lock begins.
     owner: Option<&'a str>,
     /// What the owner can do about a guessed password, by role.
-    advice: &'static str,
-    hash: &'a store::password::PasswordHash,
+    advice: String,
+    hash: &'a PasswordHash,
 }
 
 /// Checks a password, unless repeated failures from this sender have
@@ -55,50 +35,30 @@ fn check_guarded(
     s: &mut Session<'_>,
     line: &Line,
     game: &Game,
-    guarded: Guarded<'_>,
+    guard: Guard<'_>,
     password: &str,
 ) -> Result<bool, StoreError> {
     let sender = s.sender();
-    let is_owner = guarded
+    let is_owner = guard
         .owner
         .is_some_and(|owner| owner.eq_ignore_ascii_case(&sender));
-    if !is_owner {
-        if let Some(lock) = store::throttle::sign_on_lock(s.tx, &guarded.target, &sender, s.now)? {
-            s.reply.refuse(line, LOCKED);
-            if lock.told_today {
-                s.silent = true;
-            } else {
-                store::throttle::sign_on_lock_told(s.tx, &guarded.target, &sender, s.now)?;
-            }
-            return Ok(false);
+    let credentials = &mut *s.credentials;
+    let matches = || credentials.check(password, guard.hash);
+    match sign_ons::check(s.tx, guard.guarded, &sender, is_owner, matches, s.now)? {
+        Checked::Passed => return Ok(true),
+        Checked::Locked { told_today } => {
+            s.reply.refuse(line, say!("sign_on.locked"));
+            s.silent |= told_today;
         }
-    }
-    if s.credentials.check(password, guarded.hash) {
-        // Signing on from an address confirms it wants the judge's mail.
-        store::throttle::mark_address_confirmed(s.tx, &sender, s.now)?;
-        return Ok(true);
-    }
-    s.reply.refuse(line, FAILED);
-    let failure = store::throttle::record_sign_on_failure(s.tx, &guarded.target, &sender, s.now)?;
-    if failure.locked {
-        log::warn!(
-            "{} failed sign-ons to {} from {sender}: its tries locked for an hour",
-            store::throttle::SIGN_ON_FAILURES_TO_LOCK,
-            guarded.target
-        );
-    }
-    if let (true, Some(owner)) = (failure.tell_owner, guarded.owner) {
-        let body = format!(
-            "There were {} failed sign-ons to {} within an hour from {sender}. That \
-             address's further tries are refused unchecked for an hour; yours, from {owner}, are \
-             never refused. If these were not yours, someone may be guessing your \
-             password: {}. (You hear of this at most once a day.)\n",
-            store::throttle::SIGN_ON_FAILURES_TO_LOCK,
-            guarded.what,
-            guarded.advice,
-        );
-        let subject = s.subject(&game.name, None, title::SIGN_ONS_LOCKED);
-        s.send(vec![owner.to_string()], subject, body, Some(game.id));
+        Checked::Failed { tell_owner, .. } => {
+            s.reply.refuse(line, say!("sign_on.failed"));
+            if let (true, Some(owner)) = (tell_owner, guard.owner) {
+                let body = say!("sign_on.owner_notice", failures => sign_ons::FAILURES_TO_LOCK,
+                                what => guard.what, sender, owner, advice => guard.advice);
+                let subject = s.subject(&game.name, None, title::SIGN_ONS_LOCKED);
+                s.send(vec![owner.to_string()], subject, body + "\n", Some(game.id));
+            }
+        }
     }
     Ok(false)
 }
@@ -142,23 +102,23 @@ fn sign_on_master(
     password: &str,
 ) -> Result<(), StoreError> {
     let Some(hash) = &game.master_password else {
-        s.reply.refuse(line, FAILED);
+        s.reply.refuse(line, say!("sign_on.failed"));
         return Ok(());
     };
-    let guarded = Guarded {
-        target: format!("master:{}", game.id),
-        what: format!("the Master of '{}'", game.name),
+    let guard = Guard {
+        guarded: Guarded::Master(game.id),
+        what: say!("sign_on.the_master", game => &game.name),
         owner: game.master_address.as_deref(),
-        advice: MASTER_ADVICE,
+        advice: say!("sign_on.master_advice"),
         hash,
     };
-    if !check_guarded(s, line, &game, guarded, password)? {
+    if !check_guarded(s, line, &game, guard, password)? {
         return Ok(());
     }
     s.reply
-        .ok(line, format!("Signed on as the Master of '{}'.", game.name));
+        .ok(line, say!("sign_on.master_signed_on", game => &game.name));
     if let Some(master) = &game.master_address {
-        copy_to_record(s, master, MASTER_ADVICE);
+        copy_to_record(s, master, &say!("sign_on.master_advice"));
     }
     s.signed = Some(Signed::Master { game });
     Ok(())
@@ -174,17 +134,12 @@ fn sign_on_power(
     password: &str,
 ) -> Result<(), StoreError> {
     let Some(power) = Power::from_initial(initial) else {
-        s.reply.refuse(
-            line,
-            format!(
-                "'{initial}' is not a power's initial: A E F G I R T, M for the Master, \
-                 O for an observer, ? to join."
-            ),
-        );
+        s.reply
+            .refuse(line, say!("sign_on.not_an_initial", initial));
         return Ok(());
     };
-    let Some(seat) = store::seats::seat_by_power(s.tx, game.id, power.upper())? else {
-        s.reply.refuse(line, FAILED);
+    let Some(seat) = lookup::seat_by_power(s.tx, game.id, power.upper())? else {
+        s.reply.refuse(line, say!("sign_on.failed"));
         return Ok(());
     };
     if !game.state.is_over()
@@ -192,40 +147,31 @@ fn sign_on_power(
     {
         return Ok(());
     }
-    let guarded = Guarded {
-        target: format!("seat:{}", seat.id),
-        what: format!("your seat ({}) in '{}'", power.name(), game.name),
+    let guard = Guard {
+        guarded: Guarded::Seat(seat.id),
+        what: say!("sign_on.your_seat", power => power.name(), game => &game.name),
         owner: Some(&seat.address),
-        advice: PLAYER_ADVICE,
+        advice: say!("sign_on.player_advice"),
         hash: &seat.password,
     };
-    if !check_guarded(s, line, &game, guarded, password)? {
+    if !check_guarded(s, line, &game, guard, password)? {
         return Ok(());
     }
     if game.state.is_over() {
-        s.reply.refuse(
-            line,
-            format!("Game '{}' is over; nothing more can be ordered.", game.name),
-        );
+        s.reply
+            .refuse(line, say!("sign_on.game_over", game => &game.name));
         return Ok(());
     }
-    let note = back_in_play(s, &seat)?;
-    let paused = if game.state == GameState::Paused {
-        " The game is paused by its Master."
-    } else {
-        ""
-    };
+    let back = sign_ons::bring_back(s.tx, &seat)?;
+    let paused = game.state == GameState::Paused;
     let bloc = crate::game::bloc_powers(s.tx, &seat)?;
     let names: Vec<&str> = bloc.iter().map(|p| p.name()).collect();
+    let names = crate::game::process::join_names(&names);
     s.reply.ok(
         line,
-        format!(
-            "Signed on as {} in '{}'.{note}{paused}",
-            crate::game::process::join_names(&names),
-            game.name
-        ),
+        say!("sign_on.player_signed_on", names, game => &game.name, back, paused),
     );
-    copy_to_record(s, &seat.address, PLAYER_ELSEWHERE);
+    copy_to_record(s, &seat.address, &say!("sign_on.player_elsewhere"));
     sign_on_player(s, game, seat, Some(power));
     Ok(())
 }
@@ -239,21 +185,8 @@ fn copy_to_record(s: &mut Session<'_>, record: &str, advice: &str) {
         return;
     }
     s.reply.also_to.push(record.to_string());
-    s.reply.text(format!(
-        "This sign-on came from {sender}, not from the address of record {record}: \
-         a copy of this reply goes to both. If it was not you, {advice}."
-    ));
-}
-
-/// Every country of a player left, in disorder or late is active again
-/// once the player signs on (with any one of their initials): what the
-/// reply says of it (nothing when only late).
-fn back_in_play(s: &mut Session<'_>, seat: &Seat) -> Result<&'static str, StoreError> {
-    Ok(match store::seats::bring_player_back(s.tx, seat.id)? {
-        0 => "",
-        1 => " Welcome back: your power is in play again.",
-        _ => " Welcome back: your powers are in play again.",
-    })
+    s.reply
+        .text(say!("sign_on.from_elsewhere", sender, record, advice));
 }
 
 /// OBSERVE <game> <password>, and SIGNON O<game> <password>: the first
@@ -268,33 +201,25 @@ pub fn observe(
         return Ok(());
     };
     let sender = s.sender();
-    match store::seats::observer_by_address(s.tx, game.id, &sender)? {
+    match lookup::observer_by_address(s.tx, game.id, &sender)? {
         Some(obs) => {
-            let guarded = Guarded {
-                target: format!("observer:{}", obs.id),
-                what: format!("your place as an observer of '{}'", game.name),
+            let guard = Guard {
+                guarded: Guarded::Observer(obs.id),
+                what: say!("sign_on.your_observing", game => &game.name),
                 owner: Some(&obs.address),
-                advice: OBSERVER_ADVICE,
+                advice: say!("sign_on.observer_advice"),
                 hash: &obs.password,
             };
-            if !check_guarded(s, line, &game, guarded, password)? {
+            if !check_guarded(s, line, &game, guard, password)? {
                 return Ok(());
             }
-            s.reply.ok(
-                line,
-                format!("Signed on as an observer of '{}'.", game.name),
-            );
+            s.reply
+                .ok(line, say!("sign_on.observer_signed_on", game => &game.name));
         }
         None => {
-            let hash = store::password::hash_password(password)?;
-            store::seats::add_observer(s.tx, game.id, &sender, &hash, s.now)?;
-            s.reply.ok(
-                line,
-                format!(
-                    "You now observe '{}': you will receive its results and broadcasts.",
-                    game.name
-                ),
-            );
+            sign_ons::add_observer(s.tx, &game, &sender, password, s.now)?;
+            s.reply
+                .ok(line, say!("sign_on.now_observing", game => &game.name));
         }
     }
     s.signed = Some(Signed::Observer { game });
@@ -314,80 +239,30 @@ pub fn unobserve(s: &mut Session<'_>, line: &Line, name: &str) -> Result<(), Sto
             s.signed = None;
         }
     }
-    if store::seats::remove_observer(s.tx, game.id, &s.sender())? {
+    if sign_ons::unobserve(s.tx, &game, &s.sender())? {
         s.reply
-            .ok(line, format!("You no longer observe '{}'.", game.name));
+            .ok(line, say!("sign_on.unobserved", game => &game.name));
     } else {
-        s.reply.refuse(
-            line,
-            format!("You do not observe '{}' (from this address).", game.name),
-        );
+        s.reply
+            .refuse(line, say!("sign_on.not_observing", game => &game.name));
     }
-    Ok(())
-}
-
-/// The whole game hears of a resignation (njudge), archived: who waits
-/// for a new player, and how one takes over.
-fn tell_game_of_resignation(
-    s: &mut Session<'_>,
-    game: &Game,
-    powers: &[Power],
-    name: &str,
-) -> Result<(), StoreError> {
-    let mut how = Vec::new();
-    for &p in powers {
-        how.push(super::takeover::how_to(s.tx, game, p)?);
-    }
-    let wait = if powers.len() > 1 {
-        "they wait"
-    } else {
-        "it waits"
-    };
-    let text = format!(
-        "The player of {name} in '{}' has resigned: {wait} for a new player. {}",
-        game.name,
-        how.join(" ")
-    );
-    let phase = current(s.tx, game.id)?.map(|c| c.record.phase);
-    let subject = s.subject(&game.name, None, &format!("{name} {}", title::RESIGNED));
-    let mail = crate::game::announce(s.tx, game, phase.as_deref(), subject, text, s.now)?;
-    s.send(
-        mail.to,
-        mail.subject,
-        format!("{}\n", mail.body),
-        Some(game.id),
-    );
     Ok(())
 }
 
 pub fn resign(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
     let Some(Signed::Player { game, seat, .. }) = s.signed.clone() else {
-        s.reply
-            .refuse(line, "RESIGN needs a sign-on as a player first.");
+        s.reply.refuse(line, say!("sign_on.resign_needs_player"));
         return Ok(());
     };
-    if game.state == GameState::Forming {
-        store::seats::remove_seat(s.tx, seat.id)?;
-        s.reply.ok(
-            line,
-            format!("You have left '{}' before it started.", game.name),
-        );
-    } else {
-        let (powers, names) =
-            super::takeover::vacate_player(s, &game, &seat, SeatStatus::Resigned)?;
-        let name = if names.is_empty() {
-            "your power"
-        } else {
-            names.as_str()
-        };
-        s.reply.ok(
-            line,
-            format!(
-                "You have resigned {name} in '{}'. The game has been told.",
-                game.name
-            ),
-        );
-        tell_game_of_resignation(s, &game, &powers, name)?;
+    match sign_ons::resign(s.tx, s.code(), &game, &seat, s.now)? {
+        Resigned::LeftForming => s
+            .reply
+            .ok(line, say!("sign_on.left_forming", game => &game.name)),
+        Resigned::Vacated { names, mails } => {
+            s.reply
+                .ok(line, say!("sign_on.resigned", names, game => &game.name));
+            s.send_all(mails);
+        }
     }
     s.signed = None;
     Ok(())

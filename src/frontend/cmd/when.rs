@@ -12,7 +12,7 @@ use chrono::{
 use chrono_tz::Tz;
 
 use crate::frontend::session::{Session, Signed};
-use crate::store::StoreError;
+use crate::game::StoreError;
 
 /// Which of the dates a yearless date or a weekday may name is meant.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -31,7 +31,7 @@ pub fn writer_zone(s: &Session<'_>) -> Result<Option<Tz>, StoreError> {
         Some(Signed::Master { game }) => game.master_address.clone().unwrap_or_else(|| s.sender()),
         _ => s.sender(),
     };
-    super::zone::zone_for(s.tx, None, &address)
+    crate::game::zones::zone_for(s.tx, None, &address)
 }
 
 /// What a date written without a time of day stands for.

@@ -1,0 +1,88 @@
+//! Addresses named by someone else (SET ADDRESS, a takeover's approval):
+//! asked to confirm, at most once a day, before the judge mails them
+//! anything else; CONFIRM <token> answers, and a seat named for the
+//! address gets it as its address of record.
+
+use rusqlite::Connection;
+
+use super::{power_of, Seat};
+use crate::store::{self, StoreError};
+
+/// Whether `address` has said it wants the judge's mail (signed on from
+/// it, or confirmed it).
+pub fn address_confirmed(conn: &Connection, address: &str) -> Result<bool, StoreError> {
+    store::throttle::address_confirmed(conn, address)
+}
+
+/// A request to confirm `address`: the token to send, and whether to mail
+/// it now (false: it was asked today, and the request now stands for the
+/// latest naming).
+pub struct Request {
+    pub token: String,
+    pub mail_now: bool,
+}
+
+/// `named_by` names `address` (for `seat_id`, whose address it becomes on
+/// confirmation); `fresh_token` is used unless one was sent today.
+pub fn request(
+    conn: &Connection,
+    address: &str,
+    named_by: &str,
+    seat_id: Option<i64>,
+    fresh_token: &str,
+    now: i64,
+) -> Result<Request, StoreError> {
+    let asked =
+        store::throttle::request_confirmation(conn, address, named_by, seat_id, fresh_token, now)?;
+    Ok(Request {
+        token: asked.token,
+        mail_now: asked.mail_now,
+    })
+}
+
+/// What a CONFIRM did.
+#[derive(Debug)]
+pub enum Confirmed {
+    /// No confirmation waits for the token.
+    Unknown,
+    /// The address gets the judge's mail from now on.
+    Address { address: String },
+    /// ... and is now the address of record of a seat, which had
+    /// `old`; the seat's power and game, named.
+    Seat {
+        address: String,
+        old: String,
+        power: String,
+        game: String,
+    },
+}
+
+/// CONFIRM <token>: the address the token went to is confirmed, and
+/// becomes the address of the seat it was named for, while the seat is
+/// still held by the player who named it. The time zone (SET ZONE) goes
+/// with it.
+pub fn confirm(conn: &Connection, token: &str, now: i64) -> Result<Confirmed, StoreError> {
+    let Some(confirmed) = store::throttle::confirm_token(conn, token, now)? else {
+        return Ok(Confirmed::Unknown);
+    };
+    let address = confirmed.address;
+    let seat = match confirmed.seat_id {
+        Some(id) => store::seats::seat_by_id(conn, id)?,
+        None => None,
+    };
+    let named_by = confirmed.named_by;
+    let still_theirs =
+        |seat: &Seat| seat.power.is_some() && seat.address.eq_ignore_ascii_case(&named_by);
+    let Some(seat) = seat.filter(still_theirs) else {
+        return Ok(Confirmed::Address { address });
+    };
+    store::seats::set_player_address(conn, seat.id, &address)?;
+    store::zones::carry_zone(conn, &seat.address, &address)?;
+    let game = store::games::game_by_id(conn, seat.game_id)?;
+    Ok(Confirmed::Seat {
+        power: power_of(&seat).map_or("", |p| p.name()).to_string(),
+        game: game.map(|g| g.name).unwrap_or_default(),
+        old: seat.address,
+        address,
+    })
+}
