@@ -18,9 +18,9 @@
 //! let mut db = Store::open("/var/lib/judge/judge.db")?;
 //! let now = 1_700_000_000;
 //! let tx = db.transaction()?;
-//! if let Some(id) = store::insert_inbound(&tx, "abc@example.org", b"raw mail", Some("a@b.c"), now)? {
+//! if let Some(id) = store::mailbox::insert_inbound(&tx, "abc@example.org", b"raw mail", Some("a@b.c"), now)? {
 //!     // ... act on it, queue the reply ...
-//!     store::mark_inbound(&tx, id, store::InboundStatus::Handled, None, now)?;
+//!     store::mailbox::mark_inbound(&tx, id, store::mailbox::InboundStatus::Handled, None, now)?;
 //! }
 //! tx.commit()?;
 //! # Ok(()) }
