@@ -40,7 +40,9 @@ use super::ReportError;
 /// The words files built in: area name and text.
 const BUILTIN_WORDS: &[(&str, &str)] = &[
     ("absence", include_str!("../../templates/words/absence.txt")),
+    ("clock", include_str!("../../templates/words/clock.txt")),
     ("common", include_str!("../../templates/words/common.txt")),
+    ("orders", include_str!("../../templates/words/orders.txt")),
 ];
 
 /// The help files built in: HELP's name and text.
