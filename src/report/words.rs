@@ -43,6 +43,7 @@ const BUILTIN_WORDS: &[(&str, &str)] = &[
     ("clock", include_str!("../../templates/words/clock.txt")),
     ("common", include_str!("../../templates/words/common.txt")),
     ("orders", include_str!("../../templates/words/orders.txt")),
+    ("process", include_str!("../../templates/words/process.txt")),
 ];
 
 /// The help files built in: HELP's name and text.
