@@ -43,6 +43,10 @@ const BUILTIN_WORDS: &[(&str, &str)] = &[
     ("clock", include_str!("../../templates/words/clock.txt")),
     ("common", include_str!("../../templates/words/common.txt")),
     ("orders", include_str!("../../templates/words/orders.txt")),
+    (
+        "preorders",
+        include_str!("../../templates/words/preorders.txt"),
+    ),
     ("process", include_str!("../../templates/words/process.txt")),
 ];
 
