@@ -42,12 +42,19 @@ const BUILTIN_WORDS: &[(&str, &str)] = &[
     ("absence", include_str!("../../templates/words/absence.txt")),
     ("clock", include_str!("../../templates/words/clock.txt")),
     ("common", include_str!("../../templates/words/common.txt")),
+    ("export", include_str!("../../templates/words/export.txt")),
     ("orders", include_str!("../../templates/words/orders.txt")),
+    (
+        "pictures",
+        include_str!("../../templates/words/pictures.txt"),
+    ),
     (
         "preorders",
         include_str!("../../templates/words/preorders.txt"),
     ),
     ("process", include_str!("../../templates/words/process.txt")),
+    ("start", include_str!("../../templates/words/start.txt")),
+    ("summary", include_str!("../../templates/words/summary.txt")),
 ];
 
 /// The help files built in: HELP's name and text.
