@@ -191,8 +191,7 @@ fn ordinal(n: usize) -> String {
 
 /// Why an adjustment order goes beyond what the power is due, given the
 /// orders it already has (an order for the same place replaces, so is not
-/// counted): "England is due 2 builds: the third, Build army Liverpool.,
-/// is refused." None when it fits.
+/// counted), in the words `orders.beyond_due`. None when it fits.
 pub fn beyond_due(
     map: &Map,
     position: &Position,

@@ -144,8 +144,8 @@ impl PhasePicture {
     }
 }
 
-/// "Judge JDG, game mygame: Spring 1901, movement results"; "...: Fall
-/// 1901, retreat orders due".
+/// The title drawn on a picture (words `pictures.title`): the judge, the
+/// game, the phase, and whether it shows results or the orders due.
 pub fn title(judge_code: &str, game: &str, phase: Phase, results: bool) -> String {
     say!("pictures.title", judge => judge_code, game, season => phase.season_name(),
          year => phase.year, kind => kind_word(phase), results)

@@ -192,8 +192,8 @@ fn by_phase(pres: Vec<PreOrder>) -> BTreeMap<Phase, Vec<String>> {
     out
 }
 
-/// "Your pre-orders for France for Spring 1901 Retreats (S1901R) were
-/// dropped: ..." and the lines.
+/// Why the pre-orders for `phase` were dropped (words
+/// `preorders.dropped`), and the lines.
 fn dropped_text(power: Power, phase: &Phase, lines: &[String], ended: bool) -> String {
     let why = match (ended, phase.kind) {
         (true, _) => say!("preorders.dropped_game_over"),

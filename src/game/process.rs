@@ -414,7 +414,7 @@ fn bloc_names(bloc: &[Power]) -> String {
     join_names(&names)
 }
 
-/// "France has won the game with 18 supply centres."
+/// The victory of `bloc` (words `process.victory`).
 fn victory(variant: &Variant, next: &Position, bloc: &[Power]) -> String {
     let units = variant.victory_units.is_some();
     let count: usize = bloc

@@ -53,6 +53,9 @@ const BUILTIN_WORDS: &[(&str, &str)] = &[
         include_str!("../../templates/words/preorders.txt"),
     ),
     ("process", include_str!("../../templates/words/process.txt")),
+    ("redact", include_str!("../../templates/words/redact.txt")),
+    ("reply", include_str!("../../templates/words/reply.txt")),
+    ("script", include_str!("../../templates/words/script.txt")),
     ("start", include_str!("../../templates/words/start.txt")),
     ("summary", include_str!("../../templates/words/summary.txt")),
 ];
