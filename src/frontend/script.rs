@@ -769,7 +769,6 @@ fn read_master(keyword: &str, args: &[&str]) -> Option<Command> {
     Some(command)
 }
 
-
 /// `PHASE <phase>`, `IF <condition>`, `ELSE`, `ENDIF`: njudge's forms for
 /// pre-orders and conditional orders.
 fn read_njudge(keyword: &str, args: &[&str]) -> Option<Command> {
