@@ -5,6 +5,7 @@
 
 use super::script::{mask_passwords, password_words};
 use crate::mail::Incoming;
+use crate::say;
 
 /// The copy of a handled mail to keep (in the store, in the mailbox):
 /// `raw` with its password words overwritten; None when nothing needs to
@@ -13,14 +14,8 @@ use crate::mail::Incoming;
 pub fn kept_copy(raw: &[u8], mail: &Incoming) -> Option<Vec<u8>> {
     if mail.oversized {
         let mut out = raw[..body_start(raw)].to_vec();
-        out.extend_from_slice(
-            format!(
-                "[The judge kept only the header of this mail of {} bytes: it was over \
-                 the size limit and never read.]\r\n",
-                mail.size
-            )
-            .as_bytes(),
-        );
+        out.extend_from_slice(say!("redact.oversized", bytes => mail.size).as_bytes());
+        out.extend_from_slice(b"\r\n");
         return Some(out);
     }
     redact_passwords(raw, &mail.lines)
@@ -45,10 +40,8 @@ pub fn redact_passwords(raw: &[u8], lines: &[String]) -> Option<Vec<u8>> {
     }
     if hidden_in_encoding {
         out.truncate(body_start(&out));
-        out.extend_from_slice(
-            b"[The judge replaced this body after handling it: it held passwords in an \
-              encoding. Its commands, passwords masked:]\r\n",
-        );
+        out.extend_from_slice(say!("redact.passwords_encoded").as_bytes());
+        out.extend_from_slice(b"\r\n");
         for line in lines {
             out.extend_from_slice(mask_passwords(line).as_bytes());
             out.extend_from_slice(b"\r\n");

@@ -3,6 +3,7 @@
 //! order sets and deadlines.
 
 use super::script::Line;
+use crate::say;
 
 /// The reply stops growing at about this size: further answers are left
 /// out with a note (a mail of a few kilobytes must not make megabytes).
@@ -96,15 +97,9 @@ impl Reply {
     pub fn body(&self, footer: &str) -> String {
         let mut body = self.blocks.join("\n\n");
         if self.left_out > 0 {
-            let left_out = match self.left_out {
-                1 => "the answer to 1 more command was".to_string(),
-                n => format!("the answers to {n} more commands were"),
-            };
-            body.push_str(&format!(
-                "\n\n*** This reply reached {} KiB: {left_out} left out. Ask for them in \
-                 another mail.",
-                MAX_REPLY_BYTES / 1024,
-            ));
+            body.push_str("\n\n");
+            body.push_str(&say!("reply.too_big", kib => MAX_REPLY_BYTES / 1024,
+                                left_out => self.left_out));
         }
         body.push_str("\n\n");
         body.push_str(footer);

@@ -2,6 +2,8 @@
 //! judges' language. Reading is separate from doing: this file only says
 //! what each line asks for.
 
+use crate::say;
+
 /// Who a `SIGNON` names.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SignOnAs {
@@ -109,7 +111,7 @@ pub enum Command {
     Other(String),
     /// A command word with the wrong arguments: what it should look like.
     Malformed {
-        usage: &'static str,
+        usage: String,
     },
 }
 
@@ -416,7 +418,7 @@ fn read_line(lines: &[String], i: usize, text: &str) -> (Command, usize) {
             let command = if keyword == "BROADCAST" {
                 broadcast_header(&words[1..], body, end)
             } else {
-                press_header(&words[1..], body, end, PRESS_USAGE)
+                press_header(&words[1..], body, end, press_usage)
             };
             (command, next)
         }
@@ -542,14 +544,18 @@ fn trim_blank_ends(body: &mut Vec<String>) {
     body.drain(..lead);
 }
 
-const PRESS_USAGE: &str = "PRESS TO <initials> [GREY|WHITE], the message, then ENDPRESS";
-const BROADCAST_USAGE: &str = "BROADCAST [GREY|WHITE] (or BROADCAST TO <initials>), the \
-                               message, then ENDPRESS";
+fn press_usage() -> String {
+    say!("script.usage_press")
+}
+
+fn broadcast_usage() -> String {
+    say!("script.usage_broadcast")
+}
 
 /// `BROADCAST [GREY|WHITE]` to the whole game; `BROADCAST TO <initials>`
 /// (njudge) is press to those powers only.
 fn broadcast_header(words: &[&str], body: Vec<String>, end: PressEnd) -> Command {
-    match press_header(words, body, end, BROADCAST_USAGE) {
+    match press_header(words, body, end, broadcast_usage) {
         Command::Press {
             to: None,
             grey,
@@ -561,7 +567,12 @@ fn broadcast_header(words: &[&str], body: Vec<String>, end: PressEnd) -> Command
 }
 
 /// `PRESS [TO <initials>] [GREY|WHITE]`, in either order.
-fn press_header(words: &[&str], body: Vec<String>, end: PressEnd, usage: &'static str) -> Command {
+fn press_header(
+    words: &[&str],
+    body: Vec<String>,
+    end: PressEnd,
+    usage: fn() -> String,
+) -> Command {
     let mut to = None;
     let mut grey = None;
     let mut k = 0;
@@ -589,7 +600,7 @@ fn press_header(words: &[&str], body: Vec<String>, end: PressEnd, usage: &'stati
             word if word.len() > 1 && (word.starts_with('+') || word.starts_with('-')) => {
                 to = Some(press_list(&[word]).0);
             }
-            _ => return Command::Malformed { usage },
+            _ => return Command::Malformed { usage: usage() },
         }
         k += 1;
     }
@@ -641,26 +652,26 @@ fn read_query(keyword: &str, args: &[&str]) -> Option<Command> {
         },
         ("GET", 1) => Command::Get(args[0].to_ascii_lowercase()),
         ("GET", _) => Command::Malformed {
-            usage: "GET <file>: info, syntax, deadlines, press, master, rules or map",
+            usage: say!("script.usage_get"),
         },
         ("LIST", 0) => Command::List(None),
         ("LIST", 1) => Command::List(arg(0)),
         ("LIST", _) => Command::Malformed {
-            usage: "LIST, or LIST <game>",
+            usage: say!("script.usage_list"),
         },
         // Without a game: the signed-on game's, as njudge does.
         ("HISTORY", _) => history(args),
         ("SUMMARY", 0) => Command::Summary(String::new()),
         ("SUMMARY", 1) => Command::Summary(args[0].to_string()),
         ("SUMMARY", _) => Command::Malformed {
-            usage: "SUMMARY <game>",
+            usage: say!("script.usage_summary"),
         },
         ("VERSION", _) => Command::Version,
         ("CONFIRM", 1) => Command::Confirm {
             token: args[0].to_ascii_lowercase(),
         },
         ("CONFIRM", _) => Command::Malformed {
-            usage: "CONFIRM <token>, as the judge's mail asking for it gave it",
+            usage: say!("script.usage_confirm"),
         },
         // njudge's other word for GET.
         ("SEND", 1) => Command::Get(args[0].to_ascii_lowercase()),
@@ -684,11 +695,11 @@ fn read_player(keyword: &str, args: &[&str]) -> Option<Command> {
             variant: arg(2).map(|v| v.to_ascii_lowercase()),
         },
         ("CREATE", _) => Command::Malformed {
-            usage: "CREATE ?<game> <password> [variant]",
+            usage: say!("script.usage_create"),
         },
         ("SIGNON", 2) => sign_on(args[0], args[1]),
         ("SIGNON", _) => Command::Malformed {
-            usage: "SIGNON <initial><game> <password> (or SIGNON ?<game> <password> to join)",
+            usage: say!("script.usage_signon"),
         },
         // WATCH is njudge's other word for OBSERVE.
         ("OBSERVE" | "WATCH", 2) => Command::Observe {
@@ -696,17 +707,17 @@ fn read_player(keyword: &str, args: &[&str]) -> Option<Command> {
             password: args[1].to_string(),
         },
         ("OBSERVE", _) => Command::Malformed {
-            usage: "OBSERVE <game> <password>",
+            usage: say!("script.usage_observe"),
         },
         ("UNOBSERVE", 1) => Command::Unobserve {
             game: args[0].to_string(),
         },
         ("UNOBSERVE", _) => Command::Malformed {
-            usage: "UNOBSERVE <game>",
+            usage: say!("script.usage_unobserve"),
         },
         ("SET", n) if n >= 1 => set(args),
         ("SET", _) => Command::Malformed {
-            usage: "SET <setting> [value]",
+            usage: say!("script.usage_set"),
         },
         ("RESIGN" | "WITHDRAW", 0) => Command::Resign,
         // njudge's Master resigns a power with RESIGN <power>: EJECT here.
@@ -732,34 +743,31 @@ fn read_master(keyword: &str, args: &[&str]) -> Option<Command> {
         ("ROLLBACK", _) => Command::Rollback(Some(args.join(" "))),
         // njudge's EJECT <address> (an observer): powers only here.
         ("EJECT", 1) if args[0].contains('@') => Command::Malformed {
-            usage: "EJECT <power>: this judge ejects a power's player, not an address; \
-                    an observer stops observing with UNOBSERVE <game>",
+            usage: say!("script.usage_eject_address"),
         },
         ("EJECT", 1) => Command::Eject(args[0].to_string()),
         ("EJECT", _) => Command::Malformed {
-            usage: "EJECT <power>",
+            usage: say!("script.usage_eject"),
         },
         ("BECOME", 1) => Command::Become(args[0].to_string()),
         ("BECOME", _) => Command::Malformed {
-            usage: "BECOME <power>",
+            usage: say!("script.usage_become"),
         },
         ("START", 0) => Command::Start,
         ("UNSTART", 0) => not_offered(Njudge::Unstart, Vec::new()),
         ("PROMOTE", _) => not_offered(Njudge::Promote, Vec::new()),
         ("ENDPRESS" | "ENDBROADCAST", 0) => Command::Malformed {
-            usage: NO_PRESS_OPEN,
+            usage: say!("script.no_press_open"),
         },
         ("END", 1) if ["PRESS", "BROADCAST"].contains(&args[0].to_ascii_uppercase().as_str()) => {
             Command::Malformed {
-                usage: NO_PRESS_OPEN,
+                usage: say!("script.no_press_open"),
             }
         }
         _ => return read_njudge(keyword, args),
     };
     Some(command)
 }
-
-const NO_PRESS_OPEN: &str = "ENDPRESS ends a PRESS or BROADCAST block; none was open";
 
 /// `PHASE <phase>`, `IF <condition>`, `ELSE`, `ENDIF`: njudge's forms for
 /// pre-orders and conditional orders.
@@ -783,20 +791,18 @@ fn sign_on(who_game: &str, password: &str) -> Command {
     let mut chars = who_game.chars();
     let Some(first) = chars.next() else {
         return Command::Malformed {
-            usage: "SIGNON <initial><game> <password>",
+            usage: say!("script.usage_signon_empty"),
         };
     };
     let game: String = chars.collect();
     if first == '?' && game.is_empty() {
         return Command::Malformed {
-            usage: "SIGNON ?<game> <password>: name the forming game to join (LIST shows \
-                    them); this judge does not pick the next one for you",
+            usage: say!("script.usage_join_unnamed"),
         };
     }
     if game.is_empty() {
         return Command::Malformed {
-            usage: "SIGNON <initial><game> <password>: the game's name follows the initial, \
-                    as in SIGNON Fmygame secret",
+            usage: say!("script.usage_signon_no_game"),
         };
     }
     let who = match first.to_ascii_uppercase() {
@@ -812,9 +818,9 @@ fn sign_on(who_game: &str, password: &str) -> Command {
     }
 }
 
-const HISTORY_USAGE: &str = "HISTORY [<game>] [FROM <date>] [TO <date>] (njudge's LINES, \
-                             EXCLSTART, EXCLEND and BROAD are not offered: the history is \
-                             every broadcast and result of the dates asked for)";
+fn history_usage() -> String {
+    say!("script.usage_history")
+}
 
 fn history(args: &[&str]) -> Command {
     let is_word = |w: &&str| {
@@ -848,13 +854,13 @@ fn history(args: &[&str]) -> Command {
             }
             "LINES" | "EXCLSTART" | "EXCLEND" | "BROAD" => {
                 return Command::Malformed {
-                    usage: HISTORY_USAGE,
+                    usage: history_usage(),
                 }
             }
             _ if current.is_some() => words.push(args[k].to_string()),
             _ => {
                 return Command::Malformed {
-                    usage: HISTORY_USAGE,
+                    usage: history_usage(),
                 }
             }
         }

@@ -662,7 +662,7 @@ fn dispatch(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
         Command::Other(text) => cmd::orders::order_line(s, line, text)?,
         Command::Malformed { usage } => s
             .reply
-            .refuse(line, say!("session.write_it_as", usage => *usage)),
+            .refuse(line, say!("session.write_it_as", usage => usage.as_str())),
     }
     Ok(())
 }

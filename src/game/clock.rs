@@ -7,6 +7,7 @@ use chrono::{DateTime, NaiveDate, NaiveDateTime, TimeDelta, TimeZone, Utc};
 use chrono_tz::Tz;
 
 use super::settings::Schedule;
+use crate::say;
 
 /// "Thu Nov 26 2026 20:00 UTC".
 pub fn format_time(t: i64) -> String {
@@ -107,31 +108,53 @@ pub fn parse_time(text: &str) -> Option<i64> {
 /// 1 Sunday). Day names (Mon, Tue, ...) mean the same in both.
 pub fn check_cron(expr: &str) -> Result<cron::Schedule, String> {
     let six = seconds_first(expr)?;
-    let schedule = cron::Schedule::from_str(&six).map_err(|e| {
-        format!(
-            "'{expr}' is not a schedule ({e}); write e.g. '0 20 * * Mon,Thu' \
-             (minute hour day month weekday) for 20:00 on Mondays and Thursdays"
-        )
-    })?;
+    let schedule = cron::Schedule::from_str(&six)
+        .map_err(|e| say!("clock.cron_unreadable", expr, error => e.to_string()))?;
     // The crate knows the years 1970 to 2100: from 1970 on covers them all.
     if schedule.after(&DateTime::UNIX_EPOCH).next().is_none() {
-        return Err(format!(
-            "'{expr}' never comes: no date matches it (a day its month does not have, \
-             or a day and a weekday that never meet); write e.g. '0 20 * * Mon,Thu'"
-        ));
+        return Err(say!("clock.cron_never", expr));
     }
     Ok(schedule)
 }
 
 /// A field of a cron line: what it is called and the numbers it takes.
 struct CronField {
-    name: &'static str,
+    name: FieldName,
     low: u32,
     high: u32,
 }
 
+/// What a cron field is called: a short name, or the words entry naming
+/// a day-of-the-week field (which says which day 1 is).
+#[derive(Clone, Copy)]
+enum FieldName {
+    Plain(&'static str),
+    Words(&'static str),
+}
+
+impl CronField {
+    fn name(&self) -> String {
+        match self.name {
+            FieldName::Plain(name) => name.to_string(),
+            FieldName::Words(key) => crate::report::words::say(key, minijinja::Value::UNDEFINED),
+        }
+    }
+}
+
 const fn field(name: &'static str, low: u32, high: u32) -> CronField {
-    CronField { name, low, high }
+    CronField {
+        name: FieldName::Plain(name),
+        low,
+        high,
+    }
+}
+
+const fn weekday_field(words_key: &'static str, low: u32, high: u32) -> CronField {
+    CronField {
+        name: FieldName::Words(words_key),
+        low,
+        high,
+    }
 }
 
 const MINUTE: CronField = field("minute", 0, 59);
@@ -146,7 +169,7 @@ const SECONDS_FIRST: [CronField; 7] = [
     HOUR,
     DAY,
     MONTH,
-    field("day of the week (1 is Sunday in a six-field line)", 1, 7),
+    weekday_field("clock.field_weekday_seconds_first", 1, 7),
     field("year", 1970, 2100),
 ];
 
@@ -156,7 +179,7 @@ const CRONTAB: [CronField; 5] = [
     HOUR,
     DAY,
     MONTH,
-    field("day of the week (0 and 7 are Sunday)", 0, 7),
+    weekday_field("clock.field_weekday_crontab", 0, 7),
 ];
 
 /// The line in the six- or seven-field form the cron crate reads, each
@@ -166,13 +189,7 @@ pub fn seconds_first(expr: &str) -> Result<String, String> {
     let fields: &[CronField] = match words.len() {
         5 => &CRONTAB,
         6 | 7 => &SECONDS_FIRST[..words.len()],
-        n => {
-            return Err(format!(
-                "'{expr}' has {n} field(s): write an ordinary crontab line of 5 fields, \
-                 minute first ('0 20 * * Mon,Thu' for 20:00 on Mondays and Thursdays), \
-                 or 6 or 7 fields with the seconds first ('0 0 20 * * Mon,Thu')"
-            ))
-        }
+        count => return Err(say!("clock.cron_field_count", expr, count)),
     };
     for (word, f) in words.iter().zip(fields) {
         check_field(expr, word, f)?;
@@ -197,10 +214,7 @@ fn check_field(expr: &str, word: &str, f: &CronField) -> Result<(), String> {
         };
         if let Some(step) = step {
             if !matches!(step.parse::<u32>(), Ok(n) if n > 0) {
-                return Err(format!(
-                    "'{expr}': the step '/{step}' in the {} field must be a number above 0",
-                    f.name
-                ));
+                return Err(say!("clock.cron_step", expr, step, field => f.name()));
             }
         }
         for value in range.split('-') {
@@ -208,10 +222,8 @@ fn check_field(expr: &str, word: &str, f: &CronField) -> Result<(), String> {
                 continue;
             };
             if n < f.low || n > f.high {
-                return Err(format!(
-                    "'{expr}': the {} field runs from {} to {}, not {n}",
-                    f.name, f.low, f.high
-                ));
+                return Err(say!("clock.cron_range", expr, field => f.name(),
+                                low => f.low, high => f.high, value => n));
             }
         }
     }
@@ -272,9 +284,7 @@ pub fn read_zone(name: &str) -> Option<chrono_tz::Tz> {
 
 /// Checks an IANA time zone name a person wrote ([`read_zone`]).
 pub fn check_zone(name: &str) -> Result<chrono_tz::Tz, String> {
-    read_zone(name).ok_or_else(|| {
-        format!("'{name}' is not a time zone: write an IANA name such as Europe/Amsterdam or America/New_York")
-    })
+    read_zone(name).ok_or_else(|| say!("clock.not_a_zone", name))
 }
 
 /// The deadline of a phase starting at `start`: the first schedule time

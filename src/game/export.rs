@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 
 use super::power_of;
 use super::summary::final_row;
+use crate::say;
 use crate::store::{self, games::Game, phases::PhaseRecord, StoreError};
 
 /// Whose orders the JSON carries.
@@ -83,9 +84,9 @@ fn phase_json(
         None => Value::Null,
     };
     let Value::Object(obj) = &mut phase else {
-        return Err(StoreError::Setup(format!(
-            "the stored position of {} is not a JSON object",
-            record.phase
+        return Err(StoreError::Setup(say!(
+            "export.position_not_an_object",
+            phase => &record.phase
         )));
     };
     obj.insert("orders".into(), Value::Object(orders));

@@ -20,7 +20,7 @@ use crate::store::{self, games::Game, orders::NewOrder, seats::SeatStatus, Store
 /// not one of your home supply centres.").
 const NOT_THIS_COUNTRY: [&str; 6] = [
     "; you are ",
-    "is not one of your home supply centres",
+    "not one of your home supply centres",
     "You have no builds to make",
     "You have no builds to waive",
     "You have no units to remove",

@@ -8,6 +8,7 @@ use crate::engine::parse::parse_order;
 use crate::engine::phase::PhaseKind;
 use crate::engine::position::Position;
 use crate::engine::rules::Rules;
+use crate::say;
 
 /// The key a stored order replaces by: the unit's province for unit
 /// orders, the place for builds, a numbered slot for waives.
@@ -128,40 +129,34 @@ pub fn completeness(
 fn status_line(power: Power, position: &Position, done: &Completeness) -> String {
     match done {
         Completeness::NothingToOrder => {
-            format!("Status: {} has nothing to order this phase.", power.name())
+            say!("orders.status_nothing_to_order", power => power.name())
         }
-        Completeness::Complete => "Status: complete.".to_string(),
-        Completeness::Missing(list) => format!(
-            "Status: orders missing for {}: {}.\n{}",
-            list.len(),
-            list.join(", "),
-            without_orders(position, power)
-        ),
+        Completeness::Complete => say!("orders.status_complete"),
+        Completeness::Missing(list) => say!("orders.status_missing",
+            count => list.len(), list => list.join(", "),
+            without => without_orders(position, power)),
     }
 }
 
 /// What becomes of what `power` left unordered, when the phase of
 /// `position` is processed without it (rules VIII.1, XI, XIV.4).
-pub fn without_orders(position: &Position, power: Power) -> &'static str {
+pub fn without_orders(position: &Position, power: Power) -> String {
     match position.phase.kind {
-        PhaseKind::Movement => "A unit without an order holds.",
-        PhaseKind::Retreat => "A dislodged unit without an order is disbanded.",
+        PhaseKind::Movement => say!("orders.without_movement"),
+        PhaseKind::Retreat => say!("orders.without_retreat"),
         PhaseKind::Adjustment if position.adjustment_due(power) < 0 => {
-            "A removal not ordered is made by the civil-disorder rule (the unit farthest \
-             from home goes)."
+            say!("orders.without_removal")
         }
-        PhaseKind::Adjustment => "A build not ordered is waived.",
+        PhaseKind::Adjustment => say!("orders.without_build"),
     }
 }
 
 /// What civil disorder means in a phase of `kind` (XIV.3, XIV.4).
-pub fn in_disorder(kind: PhaseKind) -> &'static str {
+pub fn in_disorder(kind: PhaseKind) -> String {
     match kind {
-        PhaseKind::Movement => "its units hold and do not support each other.",
-        PhaseKind::Retreat => "its dislodged units are disbanded.",
-        PhaseKind::Adjustment => {
-            "it builds nothing, and removals due are chosen by the civil-disorder rule."
-        }
+        PhaseKind::Movement => say!("orders.disorder_movement"),
+        PhaseKind::Retreat => say!("orders.disorder_retreat"),
+        PhaseKind::Adjustment => say!("orders.disorder_adjustment"),
     }
 }
 
@@ -177,11 +172,7 @@ pub fn order_status(
     in_disorder: bool,
 ) -> String {
     if in_disorder {
-        return format!(
-            "Status: {} is in civil disorder: no orders are taken for it until a player \
-             takes it over; the rulebook's orders for civil disorder stand in for its own.",
-            power.name()
-        );
+        return say!("orders.status_in_disorder", power => power.name());
     }
     let done = completeness(map, position, power, orders);
     status_line(power, position, &done)
@@ -200,8 +191,7 @@ fn ordinal(n: usize) -> String {
 
 /// Why an adjustment order goes beyond what the power is due, given the
 /// orders it already has (an order for the same place replaces, so is not
-/// counted): "England is due 2 builds: the third, Build army Liverpool.,
-/// is refused." None when it fits.
+/// counted), in the words `orders.beyond_due`. None when it fits.
 pub fn beyond_due(
     map: &Map,
     position: &Position,
@@ -215,19 +205,11 @@ pub fn beyond_due(
     let (limit, what, kind): (usize, String, fn(&Order) -> bool) = if is_build(order) {
         let due = position.adjustment_due(power).max(0) as usize;
         let possible = builds_possible(map, position, power);
-        let what = if possible < due {
-            format!(
-                "{} is due {due} build{} but has room for {possible} in free home centres",
-                power.name(),
-                plural(due)
-            )
-        } else {
-            format!("{} is due {due} build{}", power.name(), plural(due))
-        };
+        let what = say!("orders.due_builds", power => power.name(), due, possible);
         (possible, what, is_build)
     } else if is_removal(order) {
         let due = (-position.adjustment_due(power)).max(0) as usize;
-        let what = format!("{} is due {due} removal{}", power.name(), plural(due));
+        let what = say!("orders.due_removals", power => power.name(), due);
         (due, what, is_removal)
     } else {
         return None;
@@ -239,17 +221,8 @@ pub fn beyond_due(
     };
     let given = stored.iter().filter(|o| kind(o) && !replaced(o)).count();
     (given >= limit).then(|| {
-        format!(
-            "{what}: the {}, {}, is refused. To change your {}, send CLEAR and then the \
-             orders you want.",
-            ordinal(given + 1),
-            order.long(map).trim_end_matches('.'),
-            if is_build(order) {
-                "builds"
-            } else {
-                "removals"
-            }
-        )
+        say!("orders.beyond_due", what, nth => ordinal(given + 1),
+             order => order.long(map).trim_end_matches('.'), builds => is_build(order))
     })
 }
 
@@ -261,14 +234,6 @@ fn is_removal(o: &Order) -> bool {
     matches!(o.kind, OrderKind::Remove | OrderKind::Disband)
 }
 
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
-}
-
 /// Why the adjudicator would void a valid order under the game's `rules`:
 /// the power plays no part (`disorder`: because it is in civil disorder),
 /// or the order sends a unit into, or helps one into, a closed province
@@ -277,13 +242,11 @@ fn plural(n: usize) -> &'static str {
 pub fn not_carried_out(map: &Map, rules: &Rules, order: &Order, disorder: bool) -> Option<String> {
     let power = order.power;
     if rules.is_inert(power) {
+        let power = power.to_string();
         return Some(if disorder {
-            format!(
-                "{power} is in civil disorder: its units hold and it builds nothing, so no \
-                 order for it is carried out. Its player brings it back by signing on again."
-            )
+            say!("orders.inert_in_disorder", power)
         } else {
-            format!("{power} plays no part in this game: its units only hold.")
+            say!("orders.inert", power)
         });
     }
     let into = match order.kind {
@@ -294,10 +257,5 @@ pub fn not_carried_out(map: &Map, rules: &Rules, order: &Order, disorder: bool) 
         _ => None,
     };
     let closed = into.filter(|&p| rules.is_closed(p))?;
-    Some(format!(
-        "{} is closed: Italy is neutral until the coin toss, and no unit may enter its \
-         provinces (Venice, Piedmont, Tuscany, Rome, Apulia, Naples) before then. \
-         Order the unit elsewhere, or to hold.",
-        map.name(closed)
-    ))
+    Some(say!("orders.closed", province => map.name(closed)))
 }

@@ -17,6 +17,7 @@ use crate::engine::outcome::Outcome;
 use crate::engine::phase::{Phase, PhaseKind};
 use crate::engine::position::{Dislodged, Position};
 use crate::mail::{fill_pictures, PicturePart};
+use crate::say;
 use crate::store::{self, games::Game, StoreError};
 
 /// The map pictures: in the results mails, for `GET MAP` and `judge map`
@@ -143,16 +144,11 @@ impl PhasePicture {
     }
 }
 
-/// "Judge JDG, game mygame: Spring 1901, movement results"; "...: Fall
-/// 1901, retreat orders due".
+/// The title drawn on a picture (words `pictures.title`): the judge, the
+/// game, the phase, and whether it shows results or the orders due.
 pub fn title(judge_code: &str, game: &str, phase: Phase, results: bool) -> String {
-    let what = if results { "results" } else { "orders due" };
-    format!(
-        "Judge {judge_code}, game {game}: {} {}, {} {what}",
-        phase.season_name(),
-        phase.year,
-        kind_word(phase)
-    )
+    say!("pictures.title", judge => judge_code, game, season => phase.season_name(),
+         year => phase.year, kind => kind_word(phase), results)
 }
 
 /// The phase's kind as a word before "orders" or "results": "movement",
@@ -235,7 +231,7 @@ pub fn results_parts(
         game_id,
         &name,
         phase,
-        "the orders and results",
+        &say!("pictures.shows_results"),
     );
     if maps.next && !ended {
         // The phase the results lead to.
@@ -251,7 +247,7 @@ pub fn results_parts(
                 game_id,
                 &name,
                 &next.phase,
-                &format!("the position for the {} orders due", due_word(&next.phase)),
+                &say!("pictures.shows_next", kind => due_word(&next.phase)),
             ));
         }
     }
@@ -280,7 +276,7 @@ fn picture_parts(
             reference: format!("{kind} {game_id} {phase} svg"),
             content_type: "image/svg+xml",
             filename: format!("{game}-{phase}.svg"),
-            shows: format!("{shows}, as SVG (for zooming)"),
+            shows: say!("pictures.as_svg", shows),
         });
     }
     parts
@@ -303,10 +299,7 @@ pub fn opening_parts(
         game_id,
         game,
         phase,
-        &format!(
-            "the opening position, for the {} orders due",
-            due_word(phase)
-        ),
+        &say!("pictures.shows_opening", kind => due_word(phase)),
     )
 }
 
@@ -356,7 +349,9 @@ impl PictureMaker {
         }
         let bytes = draw_reference(conn, judge_code, maps, reference);
         if let Err(e) = &bytes {
-            log::warn!("the map {reference:?} could not be drawn: {e}");
+            let said = say!("pictures.not_drawn", reference => format!("{reference:?}"),
+                            error => e.to_string());
+            log::warn!("{said}");
         }
         let bytes = bytes.ok();
         if self.recent.len() == Self::KEEP {

@@ -18,6 +18,7 @@ use crate::engine::map::{Map, Power};
 use crate::engine::parse::parse_orders_understood;
 use crate::engine::phase::{Phase, PhaseKind, Season};
 use crate::report::{game_subject, title};
+use crate::say;
 use crate::store::{self, games::Game, preorders::PreOrder, seats::SeatStatus, StoreError};
 
 /// "Fall 1901 Retreats (F1901R)".
@@ -104,8 +105,7 @@ pub fn listing(
     if mine.is_empty() {
         return Ok(None);
     }
-    let mut out =
-        vec!["Pre-orders stored for later phases (entered when each begins):".to_string()];
+    let mut out = vec![say!("preorders.listing_heading")];
     for (phase, lines) in by_phase(mine) {
         out.push(format!("  {}:", phase_words(phase)));
         out.extend(lines.iter().map(|l| format!("    {l}")));
@@ -192,22 +192,17 @@ fn by_phase(pres: Vec<PreOrder>) -> BTreeMap<Phase, Vec<String>> {
     out
 }
 
-/// "Your pre-orders for France for Spring 1901 Retreats (S1901R) were
-/// dropped: ..." and the lines.
+/// Why the pre-orders for `phase` were dropped (words
+/// `preorders.dropped`), and the lines.
 fn dropped_text(power: Power, phase: &Phase, lines: &[String], ended: bool) -> String {
     let why = match (ended, phase.kind) {
-        (true, _) => "the game is over.",
-        (false, PhaseKind::Retreat) => "that phase was skipped, as no unit had to retreat.",
-        (false, PhaseKind::Adjustment) => {
-            "that phase was skipped, as no power had builds or removals due."
-        }
-        (false, PhaseKind::Movement) => "that phase never came.",
+        (true, _) => say!("preorders.dropped_game_over"),
+        (false, PhaseKind::Retreat) => say!("preorders.dropped_no_retreats"),
+        (false, PhaseKind::Adjustment) => say!("preorders.dropped_no_adjustments"),
+        (false, PhaseKind::Movement) => say!("preorders.dropped_never_came"),
     };
-    let mut out = vec![format!(
-        "Your pre-orders for {} for {} were dropped, none entered: {why}",
-        power.name(),
-        phase_words(*phase)
-    )];
+    let mut out = vec![say!("preorders.dropped", power => power.name(),
+                            phase => phase_words(*phase), why)];
     out.extend(lines.iter().map(|l| format!("  {l}")));
     out.join("\n")
 }
@@ -224,10 +219,7 @@ fn enter_due(
     now: i64,
 ) -> Result<String, StoreError> {
     let map = Map::standard();
-    let mut out = vec![format!(
-        "{} has begun: your pre-orders for it were checked against the position now.",
-        phase_words(cur.position.phase)
-    )];
+    let mut out = vec![say!("preorders.begun", phase => phase_words(cur.position.phase))];
     for pre in due {
         let readings: Vec<Vec<_>> = powers
             .iter()
@@ -259,8 +251,8 @@ fn enter_due(
                 Err(why) => Err(why),
             };
             out.push(match entered {
-                Ok(long) => format!("> {}\nEntered: {long}", pre.text),
-                Err(why) => format!("> {}\n*** Not entered: {why}", pre.text),
+                Ok(order) => say!("preorders.entered", line => &pre.text, order),
+                Err(why) => say!("preorders.not_entered", line => &pre.text, why),
             });
         }
     }
@@ -280,13 +272,11 @@ fn order_set(
 ) -> Result<String, StoreError> {
     let map = Map::standard();
     let orders = power_orders(conn, game.id, &cur.record.phase, &cur.position, power)?;
-    let mut out = vec![format!(
-        "\nOrders for {} in {}:",
-        power.name(),
-        cur.record.phase
-    )];
+    let heading = say!("preorders.orders_heading", power => power.name(),
+                       phase => &cur.record.phase);
+    let mut out = vec![format!("\n{heading}")];
     if orders.is_empty() {
-        out.push("  (none)".to_string());
+        out.push(say!("preorders.no_orders"));
     }
     out.extend(orders.iter().map(|o| format!("  {}", o.long(map))));
     let in_disorder = store::seats::seat_by_power(conn, game.id, power.upper())?

@@ -20,6 +20,7 @@ use crate::engine::phase::{Phase, Season};
 use crate::engine::position::Position;
 use crate::interchange::PositionJson;
 use crate::report::{render_results, render_subject, ResultsContext, Templates};
+use crate::say;
 use crate::store::{
     self, games::Game, games::GameState, history::HistoryKind, seats::Seat, seats::SeatStatus,
     StoreError,
@@ -189,10 +190,7 @@ fn results_body(
         return Ok(body);
     };
     let names: Vec<&str> = done.variant.blocs[side].iter().map(|p| p.name()).collect();
-    Ok(format!(
-        "The coin is tossed: Italy joins {} and is played by that side from now on.\n\n{body}",
-        join_names(&names)
-    ))
+    Ok(say!("process.coin_tossed", side => join_names(&names)) + "\n\n" + &body)
 }
 
 /// The address of the phase's page in the web archive, if the archive has
@@ -361,10 +359,7 @@ fn end_of_game(
                 })
             });
         if conceded {
-            return Some(format!(
-                "The other players have conceded the game to {}.",
-                bloc_names(winner)
-            ));
+            return Some(say!("process.conceded", winner => bloc_names(winner)));
         }
     }
     let vote_of = |p: Power| {
@@ -378,10 +373,7 @@ fn end_of_game(
             .find(|b| b.iter().all(|p| drawn.contains(p)))
             .filter(|b| b.len() == drawn.len())
         {
-            return Some(format!(
-                "The other players have conceded the game to {}.",
-                bloc_names(winner)
-            ));
+            return Some(say!("process.conceded", winner => bloc_names(winner)));
         }
         let everyone = alive.iter().all(|b| b.iter().all(|p| drawn.contains(p)));
         let names: Vec<String> = if everyone {
@@ -390,10 +382,7 @@ fn end_of_game(
             drawn.iter().map(|p| p.name().to_string()).collect()
         };
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
-        return Some(format!(
-            "The game was declared a draw between {}.",
-            join_names(&names)
-        ));
+        return Some(say!("process.draw_declared", powers => join_names(&names)));
     }
     let end = settings.end_year?;
     (next.phase.season == Season::Spring && next.phase.year > end)
@@ -425,23 +414,20 @@ fn bloc_names(bloc: &[Power]) -> String {
     join_names(&names)
 }
 
-/// "France has won the game with 18 supply centres."
+/// The victory of `bloc` (words `process.victory`).
 fn victory(variant: &Variant, next: &Position, bloc: &[Power]) -> String {
-    let what = match variant.victory_units {
-        Some(_) => format!(
-            "{} units on the board",
-            bloc.iter().map(|&p| next.unit_count(p)).sum::<usize>()
-        ),
-        None => format!(
-            "{} supply centres",
-            bloc.iter().map(|&p| next.centre_count(p)).sum::<usize>()
-        ),
-    };
-    format!(
-        "{} {} won the game with {what}.",
-        bloc_names(bloc),
-        if bloc.len() == 1 { "has" } else { "have" }
-    )
+    let units = variant.victory_units.is_some();
+    let count: usize = bloc
+        .iter()
+        .map(|&p| {
+            if units {
+                next.unit_count(p)
+            } else {
+                next.centre_count(p)
+            }
+        })
+        .sum();
+    say!("process.victory", winners => bloc_names(bloc), one => bloc.len() == 1, count, units)
 }
 
 /// The verdict of a short game past its last year (rulebook III): the
@@ -455,21 +441,12 @@ fn short_game_over(next: &Position, alive: &[&Vec<Power>], end: u16) -> String {
         .filter(|b| pieces(b) == best)
         .map(|b| match b.len() {
             1 => bloc_names(b),
-            _ => format!("the player of {}", bloc_names(b)),
+            _ => say!("process.player_of", powers => bloc_names(b)),
         })
         .collect();
-    let s = if best == 1 { "" } else { "s" };
-    let verdict = match &leaders[..] {
-        [one] => format!("{one} wins, with {best} piece{s} on the board"),
-        _ => {
-            let names: Vec<&str> = leaders.iter().map(String::as_str).collect();
-            format!(
-                "{} tie with {best} piece{s} on the board each, and share the win",
-                join_names(&names)
-            )
-        }
-    };
-    format!("The short game ended after {end}: {verdict}.")
+    let names: Vec<&str> = leaders.iter().map(String::as_str).collect();
+    say!("process.short_game_over", end, leaders => join_names(&names),
+         tie => leaders.len() > 1, best)
 }
 
 /// "Standard", "Four", "Three-a".

@@ -1,6 +1,7 @@
 //! Starting a game: powers drawn by lot, preference lists honoured first.
 
 use crate::engine::map::Power;
+use crate::say;
 
 /// A small deterministic generator (xorshift64*): the lot is reproducible
 /// from the game's seed.
@@ -38,9 +39,7 @@ pub fn read_preferences(text: &str) -> Result<Vec<Power>, String> {
     let mut out = Vec::new();
     for c in text.chars().filter(|c| !c.is_whitespace() && *c != ',') {
         let Some(p) = Power::from_initial(c) else {
-            return Err(format!(
-                "'{c}' is not a power's initial (A E F G I R T) in the preference list '{text}'"
-            ));
+            return Err(say!("start.not_an_initial", initial => c.to_string(), list => text));
         };
         if !out.contains(&p) {
             out.push(p);

@@ -7,6 +7,7 @@ use rusqlite::Connection;
 use super::position_of;
 use crate::engine::map::Power;
 use crate::engine::phase::{PhaseKind, Season};
+use crate::say;
 use crate::store::{self, games::Game, games::GameState, phases::PhaseRecord, StoreError};
 
 /// The index in `records` (a game's phases in order) of the row holding
@@ -52,18 +53,14 @@ fn centre_rows(conn: &Connection, game: &Game, out: &mut Vec<String>) -> Result<
 
 pub fn summary_text(conn: &Connection, game: &Game) -> Result<String, StoreError> {
     let mut out = vec![
-        format!(
-            "Summary of '{}' ({}, {}).",
-            game.name,
-            game.variant,
-            game.state.as_str()
-        ),
+        say!("summary.heading", game => &game.name, variant => &game.variant,
+             state => game.state.as_str()),
         String::new(),
-        "Who played which power:".to_string(),
+        say!("summary.who_played"),
     ];
     let tenures = store::seats::seat_history(conn, game.id)?;
     if tenures.is_empty() {
-        out.push("  (no powers assigned yet)".to_string());
+        out.push(say!("summary.no_powers_assigned"));
     }
     for power in Power::ALL {
         let periods: Vec<String> = tenures
@@ -82,15 +79,14 @@ pub fn summary_text(conn: &Connection, game: &Game) -> Result<String, StoreError
         }
         let players = periods.len();
         out.push(format!(
-            "  {:<8} {} ({} player{})",
+            "  {:<8} {} {}",
             power.name(),
             periods.join(", "),
-            players,
-            if players == 1 { "" } else { "s" }
+            say!("summary.players", count => players)
         ));
     }
     out.push(String::new());
-    out.push("Supply centres at the start of each year:".to_string());
+    out.push(say!("summary.centres_heading"));
     out.push(format!(
         "  {:<6}{}",
         "year",
@@ -107,7 +103,7 @@ pub fn summary_text(conn: &Connection, game: &Game) -> Result<String, StoreError
             .and_then(|v| v["summary"].as_str().map(str::to_string))
             .unwrap_or_else(|| result.clone());
         out.push(String::new());
-        out.push(format!("Result: {summary}"));
+        out.push(say!("summary.result", summary));
     }
     Ok(out.join("\n"))
 }

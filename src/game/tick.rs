@@ -27,7 +27,8 @@ use super::process::{join_names, power_orders, process};
 use super::settings::{schedule_for, ClockSettings, GameSettings};
 use super::{announce, current, everyone, power_of, settings_of, Current, GameMail};
 use crate::engine::map::{Map, Power};
-use crate::report::{game_subject, title, wrap_filter, Templates};
+use crate::report::{game_subject, title, Templates};
+use crate::say;
 use crate::store::{
     self, games::Game, games::GameState, seats::Seat, seats::SeatStatus, StoreError,
 };
@@ -272,13 +273,9 @@ fn tick_contained<T>(
 /// counted from now on.
 fn set_last_tick(conn: &Connection, now: i64, last: Option<i64>) -> Result<(), StoreError> {
     if let Some(last) = last.filter(|&l| now < l) {
-        log::warn!(
-            "the clock went back {} seconds: the last tick was at {}, it is now {}; \
-             the clock counts from now",
-            last - now,
-            format_time(last),
-            format_time(now)
-        );
+        let said = say!("clock.clock_went_back", seconds => last - now,
+                        last => format_time(last), now => format_time(now));
+        log::warn!("{said}");
     }
     store::phases::meta_set(conn, LAST_TICK, &now.to_string())
 }
@@ -433,15 +430,10 @@ impl GameTick<'_> {
         // The notice below tells everyone the new deadline: it stands for
         // this phase's reminder.
         store::phases::set_reminded(conn, self.cur.record.id, now)?;
-        let text = format!(
-            "The judge was not running from {} to {}, past the deadline of {phase} in '{}'.\n\
-             Nothing was processed. The deadline is now {}, grace until {}.\n",
-            format_time(down_since),
-            format_time(now),
-            game.name,
-            format_time(new),
-            format_time(new_grace)
-        );
+        let text = say!("clock.outage", down_since => format_time(down_since),
+            now => format_time(now), phase, game => &game.name,
+            deadline => format_time(new), grace => format_time(new_grace))
+            + "\n";
         let subject = self.subject(title::DEADLINE_MOVED_AFTER_OUTAGE);
         self.mails
             .push(announce(conn, game, Some(phase), subject, text, now)?);
@@ -509,16 +501,11 @@ impl GameTick<'_> {
             return Ok(Some(deadline.min(remind_from)));
         }
         for m in missing {
-            let text = format!(
-                "Reminder: the deadline for {} in '{}' is {}.\n\
-                 Orders are still missing for {}: {}.\n{}\n",
-                self.phase(),
-                self.game.name,
-                format_time(deadline),
-                m.power.name(),
-                m.list.join(", "),
-                without_orders(&self.cur.position, m.power)
-            );
+            let text = say!("clock.reminder", phase => self.phase(), game => &self.game.name,
+                deadline => format_time(deadline), power => m.power.name(),
+                missing => m.list.join(", "),
+                without => without_orders(&self.cur.position, m.power))
+                + "\n";
             self.mails.push(self.to_one(&m.seat, title::REMINDER, text));
             self.report.reminders += 1;
         }
@@ -542,15 +529,9 @@ impl GameTick<'_> {
         for m in missing {
             store::seats::set_seat_status(conn, m.seat.id, SeatStatus::Abandoned)?;
         }
-        let text = format!(
-            "Grace for {phase} in '{}' has ended without orders from {}.\n\
-             This game waits for a replacement: its player may still sign on, or a new\n\
-             player takes the power over naming it, SIGNON <initial>{} <password>, once\n\
-             the Master approves them (SET TAKEOVER <power> <address>).\n",
-            game.name,
-            join_names(&names),
-            game.name
-        );
+        let text = say!("clock.grace_ended_waiting", phase, game => &game.name,
+                        powers => join_names(&names))
+            + "\n";
         let subject = self.subject(title::WAITING_FOR_REPLACEMENT);
         self.mails
             .push(announce(conn, game, Some(phase), subject, text, self.now)?);
@@ -582,30 +563,13 @@ impl GameTick<'_> {
     /// The late notice to one late power: what is missing, and what
     /// becomes of it when grace ends.
     fn late_text(&self, m: &Missing) -> String {
-        let after = if !self.settings.nmr {
-            "the game waits for a replacement for your power.".to_string()
-        } else if m.gave_some {
-            format!(
-                "the orders you gave are carried out. {}",
-                without_orders(&self.cur.position, m.power)
-            )
-        } else {
-            format!(
-                "with no order at all from you, {} goes into civil disorder: {}",
-                m.power.name(),
-                in_disorder(self.cur.position.phase.kind)
-            )
-        };
-        format!(
-            "The deadline for {} in '{}' has passed and your orders for {} are\n\
-             incomplete: {}.\nGrace ends {}; after that,\n{}\n",
-            self.phase(),
-            self.game.name,
-            m.power.name(),
-            m.list.join(", "),
-            format_time(self.grace),
-            wrap_filter(&after, Some(78), None)
-        )
+        say!("clock.late", phase => self.phase(), game => &self.game.name,
+             power => m.power.name(), missing => m.list.join(", "),
+             grace => format_time(self.grace), nmr => self.settings.nmr,
+             gave_some => m.gave_some,
+             without => without_orders(&self.cur.position, m.power),
+             disorder => in_disorder(self.cur.position.phase.kind))
+            + "\n"
     }
 
     /// The notice to everyone but the late: who the judge waits for (if
@@ -616,19 +580,13 @@ impl GameTick<'_> {
             .into_iter()
             .filter(|a| !late_addresses.iter().any(|l| l.eq_ignore_ascii_case(a)))
             .collect();
-        let who = if self.settings.show_late {
+        let powers = self.settings.show_late.then(|| {
             let names: Vec<&str> = missing.iter().map(|m| m.power.name()).collect();
-            format!("waiting for {}", join_names(&names))
-        } else {
-            "waiting for orders from some powers".to_string()
-        };
-        let text = format!(
-            "The deadline for {} in '{}' has passed; the judge is {who}.\n\
-             Grace ends {}.\n",
-            self.phase(),
-            self.game.name,
-            format_time(self.grace)
-        );
+            join_names(&names)
+        });
+        let text = say!("clock.late_others", phase => self.phase(), game => &self.game.name,
+                        powers, grace => format_time(self.grace))
+            + "\n";
         Ok(notice(
             others,
             self.subject(title::LATE_POWERS),

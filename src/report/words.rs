@@ -40,6 +40,7 @@ use super::ReportError;
 /// The words files built in: area name and text.
 const BUILTIN_WORDS: &[(&str, &str)] = &[
     ("absence", include_str!("../../templates/words/absence.txt")),
+    ("clock", include_str!("../../templates/words/clock.txt")),
     ("common", include_str!("../../templates/words/common.txt")),
     ("session", include_str!("../../templates/words/session.txt")),
     ("join", include_str!("../../templates/words/join.txt")),
@@ -51,6 +52,22 @@ const BUILTIN_WORDS: &[(&str, &str)] = &[
     ("confirm", include_str!("../../templates/words/confirm.txt")),
     ("create", include_str!("../../templates/words/create.txt")),
     ("zone", include_str!("../../templates/words/zone.txt")),
+    ("export", include_str!("../../templates/words/export.txt")),
+    ("orders", include_str!("../../templates/words/orders.txt")),
+    (
+        "pictures",
+        include_str!("../../templates/words/pictures.txt"),
+    ),
+    (
+        "preorders",
+        include_str!("../../templates/words/preorders.txt"),
+    ),
+    ("process", include_str!("../../templates/words/process.txt")),
+    ("redact", include_str!("../../templates/words/redact.txt")),
+    ("reply", include_str!("../../templates/words/reply.txt")),
+    ("script", include_str!("../../templates/words/script.txt")),
+    ("start", include_str!("../../templates/words/start.txt")),
+    ("summary", include_str!("../../templates/words/summary.txt")),
 ];
 
 /// The help files built in: HELP's name and text.
