@@ -261,7 +261,6 @@ const NOT_YET_MOVED: &[&str] = &[
     "src/frontend/cmd/info.rs",
     "src/frontend/cmd/join.rs",
     "src/frontend/cmd/listing.rs",
-    "src/frontend/cmd/master.rs",
     "src/frontend/cmd/mod.rs",
     "src/frontend/cmd/njudge.rs",
     "src/frontend/cmd/orders.rs",

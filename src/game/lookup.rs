@@ -11,3 +11,17 @@ use crate::store::{self, StoreError};
 pub fn game_by_name(conn: &Connection, name: &str) -> Result<Option<Game>, StoreError> {
     store::games::game_by_name(conn, name)
 }
+
+/// The seat of `power` in game `game_id`, if anyone has it.
+pub fn seat_by_power(
+    conn: &Connection,
+    game_id: i64,
+    power: crate::engine::map::Power,
+) -> Result<Option<super::Seat>, StoreError> {
+    store::seats::seat_by_power(conn, game_id, power.upper())
+}
+
+/// The seats of game `game_id`.
+pub fn seats_of_game(conn: &Connection, game_id: i64) -> Result<Vec<super::Seat>, StoreError> {
+    store::seats::seats_of_game(conn, game_id)
+}

@@ -3,8 +3,10 @@
 
 pub mod absence;
 pub mod clock;
+pub mod control;
 pub mod deadline;
 pub mod draw_votes;
+pub mod eject;
 pub mod export;
 pub mod lookup;
 pub mod order_entry;
@@ -12,6 +14,7 @@ pub mod orders;
 pub mod pictures;
 pub mod preorders;
 pub mod process;
+pub mod rollback;
 pub mod schedule;
 pub mod settings;
 pub mod start;

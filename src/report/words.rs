@@ -41,6 +41,7 @@ use super::ReportError;
 const BUILTIN_WORDS: &[(&str, &str)] = &[
     ("absence", include_str!("../../templates/words/absence.txt")),
     ("common", include_str!("../../templates/words/common.txt")),
+    ("master", include_str!("../../templates/words/master.txt")),
 ];
 
 /// The help files built in: HELP's name and text.
