@@ -266,7 +266,6 @@ const NOT_YET_MOVED: &[&str] = &[
     "src/frontend/cmd/orders.rs",
     "src/frontend/cmd/preorders.rs",
     "src/frontend/cmd/press.rs",
-    "src/frontend/cmd/set.rs",
     "src/frontend/cmd/signon.rs",
     "src/frontend/cmd/takeover.rs",
     "src/frontend/cmd/when.rs",

@@ -25,3 +25,8 @@ pub fn seat_by_power(
 pub fn seats_of_game(conn: &Connection, game_id: i64) -> Result<Vec<super::Seat>, StoreError> {
     store::seats::seats_of_game(conn, game_id)
 }
+
+/// Whether `address` has said it wants the judge's mail (CONFIRM).
+pub fn address_confirmed(conn: &Connection, address: &str) -> Result<bool, StoreError> {
+    store::throttle::address_confirmed(conn, address)
+}

@@ -42,6 +42,7 @@ const BUILTIN_WORDS: &[(&str, &str)] = &[
     ("absence", include_str!("../../templates/words/absence.txt")),
     ("common", include_str!("../../templates/words/common.txt")),
     ("master", include_str!("../../templates/words/master.txt")),
+    ("set", include_str!("../../templates/words/set.txt")),
 ];
 
 /// The help files built in: HELP's name and text.
