@@ -258,7 +258,6 @@ const NOT_YET_MOVED: &[&str] = &[
     "src/frontend/cmd/confirm.rs",
     "src/frontend/cmd/create.rs",
     "src/frontend/cmd/draw_votes.rs",
-    "src/frontend/cmd/info.rs",
     "src/frontend/cmd/join.rs",
     "src/frontend/cmd/listing.rs",
     "src/frontend/cmd/mod.rs",

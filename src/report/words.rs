@@ -41,6 +41,7 @@ use super::ReportError;
 const BUILTIN_WORDS: &[(&str, &str)] = &[
     ("absence", include_str!("../../templates/words/absence.txt")),
     ("common", include_str!("../../templates/words/common.txt")),
+    ("info", include_str!("../../templates/words/info.txt")),
     ("master", include_str!("../../templates/words/master.txt")),
     ("set", include_str!("../../templates/words/set.txt")),
 ];
