@@ -43,6 +43,7 @@ const BUILTIN_WORDS: &[(&str, &str)] = &[
     ("common", include_str!("../../templates/words/common.txt")),
     ("info", include_str!("../../templates/words/info.txt")),
     ("master", include_str!("../../templates/words/master.txt")),
+    ("njudge", include_str!("../../templates/words/njudge.txt")),
     ("set", include_str!("../../templates/words/set.txt")),
 ];
 
