@@ -260,7 +260,6 @@ const NOT_YET_MOVED: &[&str] = &[
     "src/frontend/cmd/draw_votes.rs",
     "src/frontend/cmd/join.rs",
     "src/frontend/cmd/mod.rs",
-    "src/frontend/cmd/orders.rs",
     "src/frontend/cmd/preorders.rs",
     "src/frontend/cmd/press.rs",
     "src/frontend/cmd/signon.rs",

@@ -2,6 +2,7 @@
 //! store: settings, deadlines, order sets, starting and processing.
 
 pub mod absence;
+pub mod clear_orders;
 pub mod clock;
 pub mod control;
 pub mod deadline;

@@ -44,6 +44,7 @@ const BUILTIN_WORDS: &[(&str, &str)] = &[
     ("info", include_str!("../../templates/words/info.txt")),
     ("master", include_str!("../../templates/words/master.txt")),
     ("njudge", include_str!("../../templates/words/njudge.txt")),
+    ("orders", include_str!("../../templates/words/orders.txt")),
     ("set", include_str!("../../templates/words/set.txt")),
 ];
 
