@@ -261,7 +261,6 @@ const NOT_YET_MOVED: &[&str] = &[
     "src/frontend/cmd/join.rs",
     "src/frontend/cmd/mod.rs",
     "src/frontend/cmd/preorders.rs",
-    "src/frontend/cmd/press.rs",
     "src/frontend/cmd/signon.rs",
     "src/frontend/cmd/takeover.rs",
     "src/frontend/cmd/when.rs",

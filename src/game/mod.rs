@@ -16,6 +16,7 @@ pub mod orders;
 pub mod pictures;
 pub mod player_settings;
 pub mod preorders;
+pub mod press;
 pub mod process;
 pub mod rollback;
 pub mod schedule;

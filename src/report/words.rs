@@ -45,6 +45,7 @@ const BUILTIN_WORDS: &[(&str, &str)] = &[
     ("master", include_str!("../../templates/words/master.txt")),
     ("njudge", include_str!("../../templates/words/njudge.txt")),
     ("orders", include_str!("../../templates/words/orders.txt")),
+    ("press", include_str!("../../templates/words/press.txt")),
     ("set", include_str!("../../templates/words/set.txt")),
 ];
 
