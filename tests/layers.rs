@@ -257,10 +257,8 @@ fn engine_and_draw_depend_on_nothing_of_ours() {
 const NOT_YET_MOVED: &[&str] = &[
     "src/frontend/cmd/confirm.rs",
     "src/frontend/cmd/create.rs",
-    "src/frontend/cmd/draw_votes.rs",
     "src/frontend/cmd/join.rs",
     "src/frontend/cmd/mod.rs",
-    "src/frontend/cmd/preorders.rs",
     "src/frontend/cmd/signon.rs",
     "src/frontend/cmd/takeover.rs",
     "src/frontend/cmd/when.rs",

@@ -41,10 +41,15 @@ use super::ReportError;
 const BUILTIN_WORDS: &[(&str, &str)] = &[
     ("absence", include_str!("../../templates/words/absence.txt")),
     ("common", include_str!("../../templates/words/common.txt")),
+    ("draw", include_str!("../../templates/words/draw.txt")),
     ("info", include_str!("../../templates/words/info.txt")),
     ("master", include_str!("../../templates/words/master.txt")),
     ("njudge", include_str!("../../templates/words/njudge.txt")),
     ("orders", include_str!("../../templates/words/orders.txt")),
+    (
+        "preorders",
+        include_str!("../../templates/words/preorders.txt"),
+    ),
     ("press", include_str!("../../templates/words/press.txt")),
     ("set", include_str!("../../templates/words/set.txt")),
 ];
