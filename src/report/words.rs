@@ -45,6 +45,10 @@ const BUILTIN_WORDS: &[(&str, &str)] = &[
     ("info", include_str!("../../templates/words/info.txt")),
     ("master", include_str!("../../templates/words/master.txt")),
     ("njudge", include_str!("../../templates/words/njudge.txt")),
+    (
+        "njudge_set",
+        include_str!("../../templates/words/njudge_set.txt"),
+    ),
     ("orders", include_str!("../../templates/words/orders.txt")),
     (
         "preorders",

@@ -44,11 +44,16 @@ fn unknown(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Result<(
     match read(what, rest) {
         Some(NjudgeSet::Setting(word)) => return master_flag(s, line, word, rest),
         Some(NjudgeSet::Alias { what, rest }) => return set(s, line, what, &rest),
-        Some(NjudgeSet::Answer(said)) => s.reply.ok(line, said),
-        Some(NjudgeSet::Refuse(why)) => s.reply.refuse(line, why),
+        Some(NjudgeSet::Answer(said)) => s.reply.ok(line, entry(said)),
+        Some(NjudgeSet::Refuse(why)) => s.reply.refuse(line, entry(why)),
         None => s.reply.refuse(line, say!("set.not_a_setting", what)),
     }
     Ok(())
+}
+
+/// The words of the entry `key` (`area.name`), which takes no variables.
+fn entry(key: &str) -> String {
+    crate::report::words::say(key, minijinja::Value::UNDEFINED)
 }
 
 /// The signed-on player's game and seat, or a refusal.
@@ -503,7 +508,7 @@ fn master_flag(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Resu
                 "GREY" => grey_said(&settings),
                 _ => switch.said,
             };
-            Ok(crate::report::words::say(key, minijinja::Value::UNDEFINED))
+            Ok(entry(key))
         }
         None if what == "OBSERVER" => observer_press(&mut settings, rest),
         // END <year>
