@@ -10,6 +10,7 @@ use chrono_tz::Tz;
 use super::clock::{check_cron, format_time, next_in_zone, seconds_first};
 use super::process::join_names;
 use super::settings::{GameSettings, Schedule};
+use crate::say;
 
 /// "Mondays and Thursdays at 20:00 Europe/Amsterdam (19:00 UTC), at least
 /// 48 hours after the phase starts; grace 24 hours (schedule '0 20 * *
@@ -18,13 +19,11 @@ pub fn schedule_words(s: &Schedule, now: i64) -> String {
     // njudge's MIN, when set: how long a phase is held back.
     let held = match s.least_hours {
         0 => String::new(),
-        h => format!(", never processed before {h} hours after the phase starts"),
+        hours => say!("schedule.held_back", hours),
     };
+    let (min, grace) = (s.min_hours, s.grace_hours);
     let Some(line) = &s.cron else {
-        return format!(
-            "{} hours after the phase starts{held}; grace {} hours",
-            s.min_hours, s.grace_hours
-        );
+        return say!("schedule.without_line", min, held, grace);
     };
     let zone = s
         .zone
@@ -35,15 +34,7 @@ pub fn schedule_words(s: &Schedule, now: i64) -> String {
         Some(shape) => shape.words(zone, now),
         None => next_times(line, zone, now),
     };
-    let typed = match &s.zone {
-        Some(z) => format!("'{line}' ZONE {z}"),
-        None => format!("'{line}'"),
-    };
-    format!(
-        "{when}, at least {} hours after the phase starts{held}; grace {} hours \
-         (schedule {typed})",
-        s.min_hours, s.grace_hours
-    )
+    say!("schedule.with_line", when, min, held, grace, line, zone => &s.zone)
 }
 
 /// The one time of day a schedule's deadlines fall at (hour, minute, and
@@ -66,7 +57,7 @@ pub fn schedule_lines(settings: &GameSettings, now: i64) -> [String; 3] {
         ("Retreat", &settings.retreat),
         ("Adjustment", &settings.adjustment),
     ]
-    .map(|(kind, s)| format!("{kind} deadlines: {}.", schedule_words(s, now)))
+    .map(|(kind, s)| say!("schedule.line", kind, words => schedule_words(s, now)))
 }
 
 /// A schedule line of a shape said in words: one minute of a few hours,
@@ -179,23 +170,13 @@ impl Shape {
                 .collect::<Vec<_>>(),
         );
         let days = match &self.days {
-            OnDays::Every if months.is_empty() => "every day".to_string(),
-            OnDays::Every => format!("every day in {months}"),
+            OnDays::Every => say!("schedule.every_day", months),
             OnDays::Weekdays(days) => {
-                let days = weekday_words(days);
-                if months.is_empty() {
-                    days
-                } else {
-                    format!("{days} in {months}")
-                }
+                say!("schedule.weekdays", days => weekday_words(days), months)
             }
             OnDays::MonthDays(days) => {
                 let days = join(&days.iter().map(|&d| ordinal(d)).collect::<Vec<_>>());
-                if months.is_empty() {
-                    format!("on the {days} of each month")
-                } else {
-                    format!("on the {days} of {months}")
-                }
+                say!("schedule.month_days", days, months)
             }
         };
         let local: Vec<i32> = self
@@ -205,13 +186,10 @@ impl Shape {
             .collect();
         let times = join(&local.iter().map(|&m| clock(m)).collect::<Vec<_>>());
         if zone == chrono_tz::UTC {
-            return format!("{days} at {times} UTC");
+            return say!("schedule.at_utc", days, times);
         }
-        format!(
-            "{days} at {times} {} ({})",
-            zone.name(),
-            utc_beside(&local, zone, now)
-        )
+        say!("schedule.at_zone", days, times, zone => zone.name(),
+            utc => utc_beside(&local, zone, now))
     }
 }
 
@@ -302,7 +280,7 @@ fn utc_beside(local: &[i32], zone: Tz, now: i64) -> String {
                 .map(|t| t.format("%a %b %d %Y").to_string())
                 .unwrap_or_else(|| format_time(change));
             let then = utc_times(local, offset_at(zone, change));
-            format!("{shown}; from {day}, {then}")
+            say!("schedule.utc_then", now => shown, day, then)
         }
         None => shown,
     }
@@ -362,7 +340,7 @@ fn next_change(zone: Tz, now: i64) -> Option<i64> {
 /// 2026 09:00 Europe/Amsterdam (08:00 UTC), ...".
 fn next_times(line: &str, zone: Tz, now: i64) -> String {
     let Ok(parsed) = check_cron(line) else {
-        return "on its schedule line".to_string();
+        return say!("schedule.no_times");
     };
     let mut times = Vec::new();
     let mut from = now;
@@ -373,7 +351,7 @@ fn next_times(line: &str, zone: Tz, now: i64) -> String {
         times.push(in_zone(t, zone));
         from = t + 1;
     }
-    format!("on its schedule line, next {}", times.join(", "))
+    say!("schedule.next_times", times => times.join(", "))
 }
 
 /// "Mon Nov 02 2026 09:00 Europe/Amsterdam (08:00 UTC)"; in UTC, as

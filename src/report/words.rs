@@ -55,6 +55,10 @@ const BUILTIN_WORDS: &[(&str, &str)] = &[
         include_str!("../../templates/words/preorders.txt"),
     ),
     ("press", include_str!("../../templates/words/press.txt")),
+    (
+        "schedule",
+        include_str!("../../templates/words/schedule.txt"),
+    ),
     ("set", include_str!("../../templates/words/set.txt")),
 ];
 
