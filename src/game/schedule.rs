@@ -12,9 +12,9 @@ use super::process::join_names;
 use super::settings::{GameSettings, Schedule};
 use crate::say;
 
-/// "Mondays and Thursdays at 20:00 Europe/Amsterdam (19:00 UTC), at least
+/// `Mondays and Thursdays at 20:00 Europe/Amsterdam (19:00 UTC), at least
 /// 48 hours after the phase starts; grace 24 hours (schedule '0 20 * *
-/// Mon,Thu' ZONE Europe/Amsterdam)", as of `now`.
+/// Mon,Thu' ZONE Europe/Amsterdam)`, as of `now`.
 pub fn schedule_words(s: &Schedule, now: i64) -> String {
     // njudge's MIN, when set: how long a phase is held back.
     let held = match s.least_hours {
@@ -160,7 +160,7 @@ impl Shape {
         })
     }
 
-    /// "Mondays and Thursdays at 20:00 Europe/Amsterdam (19:00 UTC)".
+    /// `Mondays and Thursdays at 20:00 Europe/Amsterdam (19:00 UTC)`.
     fn words(&self, zone: Tz, now: i64) -> String {
         let months = join(
             &self
@@ -233,7 +233,7 @@ fn expand(field: &str, low: u32, high: u32, names: &[&str]) -> Option<Vec<u32>> 
     Some(out)
 }
 
-/// "Mondays to Fridays", "Mondays and Thursdays" (0 Monday .. 6 Sunday,
+/// `Mondays to Fridays`, `Mondays and Thursdays` (0 Monday .. 6 Sunday,
 /// sorted).
 fn weekday_words(days: &[u32]) -> String {
     let plural = |d: u32| format!("{}s", WEEKDAYS[d as usize]);
@@ -244,7 +244,7 @@ fn weekday_words(days: &[u32]) -> String {
     join(&days.iter().map(|&d| plural(d)).collect::<Vec<_>>())
 }
 
-/// "1st", "2nd", "3rd", "11th", "22nd".
+/// `1st`, `2nd`, `3rd`, `11th`, `22nd`.
 fn ordinal(n: u32) -> String {
     let suffix = match (n % 10, n % 100) {
         (_, 11..=13) => "th",
@@ -256,19 +256,19 @@ fn ordinal(n: u32) -> String {
     format!("{n}{suffix}")
 }
 
-/// "a", "a and b", "a, b and c".
+/// `a`, `a and b`, `a, b and c`.
 fn join<S: AsRef<str>>(items: &[S]) -> String {
     join_names(&items.iter().map(AsRef::as_ref).collect::<Vec<_>>())
 }
 
-/// Minutes of the day as "20:05".
+/// Minutes of the day as `20:05`.
 fn clock(minutes: i32) -> String {
     format!("{:02}:{:02}", minutes / 60, minutes % 60)
 }
 
 /// The local times (minutes of the day) in UTC as of `now`, and from the
-/// zone's next change of offset, if one comes within the year: "18:00
-/// UTC; from Sun Oct 25 2026, 19:00 UTC".
+/// zone's next change of offset, if one comes within the year: `18:00
+/// UTC; from Sun Oct 25 2026, 19:00 UTC`.
 fn utc_beside(local: &[i32], zone: Tz, now: i64) -> String {
     let now_offset = offset_at(zone, now);
     let shown = utc_times(local, now_offset);
@@ -286,7 +286,7 @@ fn utc_beside(local: &[i32], zone: Tz, now: i64) -> String {
     }
 }
 
-/// "07:00 and 19:00 UTC", "23:30 UTC the day before and 11:00 UTC".
+/// `07:00 and 19:00 UTC`, `23:30 UTC the day before and 11:00 UTC`.
 fn utc_times(local: &[i32], offset_minutes: i32) -> String {
     let utc: Vec<i32> = local.iter().map(|&m| m - offset_minutes).collect();
     let day = |m: i32| m.div_euclid(24 * 60);
@@ -336,8 +336,8 @@ fn next_change(zone: Tz, now: i64) -> Option<i64> {
     Some(changed - changed.rem_euclid(60))
 }
 
-/// A line too complex for words: "on its schedule line, next Mon Nov 02
-/// 2026 09:00 Europe/Amsterdam (08:00 UTC), ...".
+/// A line too complex for words: `on its schedule line, next Mon Nov 02
+/// 2026 09:00 Europe/Amsterdam (08:00 UTC), ...`.
 fn next_times(line: &str, zone: Tz, now: i64) -> String {
     let Ok(parsed) = check_cron(line) else {
         return say!("schedule.no_times");
@@ -354,7 +354,7 @@ fn next_times(line: &str, zone: Tz, now: i64) -> String {
     say!("schedule.next_times", times => times.join(", "))
 }
 
-/// "Mon Nov 02 2026 09:00 Europe/Amsterdam (08:00 UTC)"; in UTC, as
+/// `Mon Nov 02 2026 09:00 Europe/Amsterdam (08:00 UTC)`; in UTC, as
 /// `format_time` writes it.
 fn in_zone(t: i64, zone: Tz) -> String {
     let (Some(local), Some(utc)) = (

@@ -93,7 +93,7 @@ fn player_form(form: Njudge, held: &[String]) -> String {
     }
 }
 
-/// "None of the 2 line(s) under PHASE was applied ..." and the lines.
+/// `None of the 2 line(s) under PHASE was applied ...` and the lines.
 fn not_applied(held: &[String], under: &str) -> String {
     if held.is_empty() {
         return say!("njudge.nothing_under", under);
