@@ -43,3 +43,51 @@ pub fn observer_by_address(
 pub fn maps_opted_out(conn: &Connection, game_id: i64) -> Result<Vec<String>, StoreError> {
     store::map_opt_outs::opted_out(conn, game_id)
 }
+
+/// Whether `address` has said it wants the judge's mail (CONFIRM).
+pub fn address_confirmed(conn: &Connection, address: &str) -> Result<bool, StoreError> {
+    store::throttle::address_confirmed(conn, address)
+}
+
+/// Every game on the judge.
+pub fn all_games(conn: &Connection) -> Result<Vec<Game>, StoreError> {
+    store::games::list_games(conn)
+}
+
+/// The powers (upper case, as stored) with orders stored for `phase`.
+pub fn powers_ordered(
+    conn: &Connection,
+    game_id: i64,
+    phase: &str,
+) -> Result<Vec<String>, StoreError> {
+    let mut powers: Vec<String> = store::orders::orders_of_phase(conn, game_id, phase)?
+        .into_iter()
+        .map(|o| o.power)
+        .collect();
+    powers.dedup();
+    Ok(powers)
+}
+
+/// What was sent to the whole game between `from` and `to`.
+pub fn history_between(
+    conn: &Connection,
+    game_id: i64,
+    from: i64,
+    to: i64,
+) -> Result<Vec<store::history::HistoryEntry>, StoreError> {
+    store::history::history_between(conn, game_id, from, to)
+}
+
+/// The name of the game's phase `phase` (any case), or of its current
+/// phase; None if it has no such phase (or has not started).
+pub fn phase_named(
+    conn: &Connection,
+    game_id: i64,
+    phase: Option<&str>,
+) -> Result<Option<String>, StoreError> {
+    let record = match phase {
+        Some(p) => store::phases::phase_by_name(conn, game_id, &p.to_ascii_uppercase())?,
+        None => store::phases::current_phase(conn, game_id)?,
+    };
+    Ok(record.map(|r| r.phase))
+}

@@ -2,20 +2,29 @@
 //! store: settings, deadlines, order sets, starting and processing.
 
 pub mod absence;
+pub mod clear_orders;
 pub mod clock;
 pub mod confirm;
+pub mod control;
 pub mod create;
 pub mod deadline;
+pub mod deadline_change;
+pub mod draw_ballot;
 pub mod draw_votes;
+pub mod eject;
 pub mod export;
 pub mod intake;
 pub mod join;
 pub mod lookup;
 pub mod order_entry;
 pub mod orders;
+pub mod orders_ahead;
 pub mod pictures;
+pub mod player_settings;
 pub mod preorders;
+pub mod press;
 pub mod process;
+pub mod rollback;
 pub mod schedule;
 pub mod settings;
 pub mod sign_on;

@@ -10,21 +10,20 @@ use chrono_tz::Tz;
 use super::clock::{check_cron, format_time, next_in_zone, seconds_first};
 use super::process::join_names;
 use super::settings::{GameSettings, Schedule};
+use crate::say;
 
-/// "Mondays and Thursdays at 20:00 Europe/Amsterdam (19:00 UTC), at least
+/// `Mondays and Thursdays at 20:00 Europe/Amsterdam (19:00 UTC), at least
 /// 48 hours after the phase starts; grace 24 hours (schedule '0 20 * *
-/// Mon,Thu' ZONE Europe/Amsterdam)", as of `now`.
+/// Mon,Thu' ZONE Europe/Amsterdam)`, as of `now`.
 pub fn schedule_words(s: &Schedule, now: i64) -> String {
     // njudge's MIN, when set: how long a phase is held back.
     let held = match s.least_hours {
         0 => String::new(),
-        h => format!(", never processed before {h} hours after the phase starts"),
+        hours => say!("schedule.held_back", hours),
     };
+    let (min, grace) = (s.min_hours, s.grace_hours);
     let Some(line) = &s.cron else {
-        return format!(
-            "{} hours after the phase starts{held}; grace {} hours",
-            s.min_hours, s.grace_hours
-        );
+        return say!("schedule.without_line", min, held, grace);
     };
     let zone = s
         .zone
@@ -35,15 +34,7 @@ pub fn schedule_words(s: &Schedule, now: i64) -> String {
         Some(shape) => shape.words(zone, now),
         None => next_times(line, zone, now),
     };
-    let typed = match &s.zone {
-        Some(z) => format!("'{line}' ZONE {z}"),
-        None => format!("'{line}'"),
-    };
-    format!(
-        "{when}, at least {} hours after the phase starts{held}; grace {} hours \
-         (schedule {typed})",
-        s.min_hours, s.grace_hours
-    )
+    say!("schedule.with_line", when, min, held, grace, line, zone => &s.zone)
 }
 
 /// The one time of day a schedule's deadlines fall at (hour, minute, and
@@ -66,7 +57,7 @@ pub fn schedule_lines(settings: &GameSettings, now: i64) -> [String; 3] {
         ("Retreat", &settings.retreat),
         ("Adjustment", &settings.adjustment),
     ]
-    .map(|(kind, s)| format!("{kind} deadlines: {}.", schedule_words(s, now)))
+    .map(|(kind, s)| say!("schedule.line", kind, words => schedule_words(s, now)))
 }
 
 /// A schedule line of a shape said in words: one minute of a few hours,
@@ -169,7 +160,7 @@ impl Shape {
         })
     }
 
-    /// "Mondays and Thursdays at 20:00 Europe/Amsterdam (19:00 UTC)".
+    /// `Mondays and Thursdays at 20:00 Europe/Amsterdam (19:00 UTC)`.
     fn words(&self, zone: Tz, now: i64) -> String {
         let months = join(
             &self
@@ -179,23 +170,13 @@ impl Shape {
                 .collect::<Vec<_>>(),
         );
         let days = match &self.days {
-            OnDays::Every if months.is_empty() => "every day".to_string(),
-            OnDays::Every => format!("every day in {months}"),
+            OnDays::Every => say!("schedule.every_day", months),
             OnDays::Weekdays(days) => {
-                let days = weekday_words(days);
-                if months.is_empty() {
-                    days
-                } else {
-                    format!("{days} in {months}")
-                }
+                say!("schedule.weekdays", days => weekday_words(days), months)
             }
             OnDays::MonthDays(days) => {
                 let days = join(&days.iter().map(|&d| ordinal(d)).collect::<Vec<_>>());
-                if months.is_empty() {
-                    format!("on the {days} of each month")
-                } else {
-                    format!("on the {days} of {months}")
-                }
+                say!("schedule.month_days", days, months)
             }
         };
         let local: Vec<i32> = self
@@ -205,13 +186,10 @@ impl Shape {
             .collect();
         let times = join(&local.iter().map(|&m| clock(m)).collect::<Vec<_>>());
         if zone == chrono_tz::UTC {
-            return format!("{days} at {times} UTC");
+            return say!("schedule.at_utc", days, times);
         }
-        format!(
-            "{days} at {times} {} ({})",
-            zone.name(),
-            utc_beside(&local, zone, now)
-        )
+        say!("schedule.at_zone", days, times, zone => zone.name(),
+            utc => utc_beside(&local, zone, now))
     }
 }
 
@@ -255,7 +233,7 @@ fn expand(field: &str, low: u32, high: u32, names: &[&str]) -> Option<Vec<u32>> 
     Some(out)
 }
 
-/// "Mondays to Fridays", "Mondays and Thursdays" (0 Monday .. 6 Sunday,
+/// `Mondays to Fridays`, `Mondays and Thursdays` (0 Monday .. 6 Sunday,
 /// sorted).
 fn weekday_words(days: &[u32]) -> String {
     let plural = |d: u32| format!("{}s", WEEKDAYS[d as usize]);
@@ -266,7 +244,7 @@ fn weekday_words(days: &[u32]) -> String {
     join(&days.iter().map(|&d| plural(d)).collect::<Vec<_>>())
 }
 
-/// "1st", "2nd", "3rd", "11th", "22nd".
+/// `1st`, `2nd`, `3rd`, `11th`, `22nd`.
 fn ordinal(n: u32) -> String {
     let suffix = match (n % 10, n % 100) {
         (_, 11..=13) => "th",
@@ -278,19 +256,19 @@ fn ordinal(n: u32) -> String {
     format!("{n}{suffix}")
 }
 
-/// "a", "a and b", "a, b and c".
+/// `a`, `a and b`, `a, b and c`.
 fn join<S: AsRef<str>>(items: &[S]) -> String {
     join_names(&items.iter().map(AsRef::as_ref).collect::<Vec<_>>())
 }
 
-/// Minutes of the day as "20:05".
+/// Minutes of the day as `20:05`.
 fn clock(minutes: i32) -> String {
     format!("{:02}:{:02}", minutes / 60, minutes % 60)
 }
 
 /// The local times (minutes of the day) in UTC as of `now`, and from the
-/// zone's next change of offset, if one comes within the year: "18:00
-/// UTC; from Sun Oct 25 2026, 19:00 UTC".
+/// zone's next change of offset, if one comes within the year: `18:00
+/// UTC; from Sun Oct 25 2026, 19:00 UTC`.
 fn utc_beside(local: &[i32], zone: Tz, now: i64) -> String {
     let now_offset = offset_at(zone, now);
     let shown = utc_times(local, now_offset);
@@ -302,13 +280,13 @@ fn utc_beside(local: &[i32], zone: Tz, now: i64) -> String {
                 .map(|t| t.format("%a %b %d %Y").to_string())
                 .unwrap_or_else(|| format_time(change));
             let then = utc_times(local, offset_at(zone, change));
-            format!("{shown}; from {day}, {then}")
+            say!("schedule.utc_then", now => shown, day, then)
         }
         None => shown,
     }
 }
 
-/// "07:00 and 19:00 UTC", "23:30 UTC the day before and 11:00 UTC".
+/// `07:00 and 19:00 UTC`, `23:30 UTC the day before and 11:00 UTC`.
 fn utc_times(local: &[i32], offset_minutes: i32) -> String {
     let utc: Vec<i32> = local.iter().map(|&m| m - offset_minutes).collect();
     let day = |m: i32| m.div_euclid(24 * 60);
@@ -358,11 +336,11 @@ fn next_change(zone: Tz, now: i64) -> Option<i64> {
     Some(changed - changed.rem_euclid(60))
 }
 
-/// A line too complex for words: "on its schedule line, next Mon Nov 02
-/// 2026 09:00 Europe/Amsterdam (08:00 UTC), ...".
+/// A line too complex for words: `on its schedule line, next Mon Nov 02
+/// 2026 09:00 Europe/Amsterdam (08:00 UTC), ...`.
 fn next_times(line: &str, zone: Tz, now: i64) -> String {
     let Ok(parsed) = check_cron(line) else {
-        return "on its schedule line".to_string();
+        return say!("schedule.no_times");
     };
     let mut times = Vec::new();
     let mut from = now;
@@ -373,10 +351,10 @@ fn next_times(line: &str, zone: Tz, now: i64) -> String {
         times.push(in_zone(t, zone));
         from = t + 1;
     }
-    format!("on its schedule line, next {}", times.join(", "))
+    say!("schedule.next_times", times => times.join(", "))
 }
 
-/// "Mon Nov 02 2026 09:00 Europe/Amsterdam (08:00 UTC)"; in UTC, as
+/// `Mon Nov 02 2026 09:00 Europe/Amsterdam (08:00 UTC)`; in UTC, as
 /// `format_time` writes it.
 fn in_zone(t: i64, zone: Tz) -> String {
     let (Some(local), Some(utc)) = (

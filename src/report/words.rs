@@ -68,6 +68,25 @@ const BUILTIN_WORDS: &[(&str, &str)] = &[
     ("script", include_str!("../../templates/words/script.txt")),
     ("start", include_str!("../../templates/words/start.txt")),
     ("summary", include_str!("../../templates/words/summary.txt")),
+    ("draw", include_str!("../../templates/words/draw.txt")),
+    ("info", include_str!("../../templates/words/info.txt")),
+    ("master", include_str!("../../templates/words/master.txt")),
+    ("njudge", include_str!("../../templates/words/njudge.txt")),
+    (
+        "njudge_set",
+        include_str!("../../templates/words/njudge_set.txt"),
+    ),
+    ("orders", include_str!("../../templates/words/orders.txt")),
+    (
+        "preorders",
+        include_str!("../../templates/words/preorders.txt"),
+    ),
+    ("press", include_str!("../../templates/words/press.txt")),
+    (
+        "schedule",
+        include_str!("../../templates/words/schedule.txt"),
+    ),
+    ("set", include_str!("../../templates/words/set.txt")),
 ];
 
 /// The help files built in: HELP's name and text.

@@ -7,9 +7,10 @@ use super::settings_change::{announce, save_settings, Change};
 use crate::engine::map::Power;
 use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
-use crate::game::draw_votes::{encode, in_order, Vote};
-use crate::game::{current, settings_of, GameSettings};
-use crate::store::{self, games::Game, seats::Seat, StoreError};
+use crate::game::draw_ballot;
+use crate::game::draw_votes::{in_order, Vote};
+use crate::game::{self, current, settings_of, Game, GameSettings, Seat, StoreError};
+use crate::say;
 
 /// SET DRAW [<powers>] (`draw`) or SET NODRAW.
 pub fn player_draw(
@@ -22,8 +23,8 @@ pub fn player_draw(
         return Ok(());
     };
     if !draw {
-        store::seats::set_seat_draw(s.tx, seat.id, None)?;
-        s.reply.ok(line, "Your draw vote is withdrawn.");
+        draw_ballot::cast(s.tx, &seat, None)?;
+        s.reply.ok(line, say!("draw.withdrawn"));
         return Ok(());
     }
     let vote = match read_vote(s, &game, rest)? {
@@ -33,28 +34,12 @@ pub fn player_draw(
             return Ok(());
         }
     };
-    store::seats::set_seat_draw(s.tx, seat.id, Some(&encode(&vote)))?;
-    let what = match &vote {
-        Vote::All => "a draw including all survivors".to_string(),
-        Vote::Powers(powers) => format!("a draw between {}", names(powers)),
+    draw_ballot::cast(s.tx, &seat, Some(&vote))?;
+    let powers = match &vote {
+        Vote::All => None,
+        Vote::Powers(powers) => Some(names(powers)),
     };
-    let parts = match &vote {
-        Vote::Powers(_) => {
-            " It approves any part of the list that includes you (any part at all, with \
-             or without you, if you left yourself out); of the draws every survivor \
-             approves, the largest passes."
-        }
-        Vote::All => "",
-    };
-    s.reply.ok(
-        line,
-        format!(
-            "Your vote for {what} is recorded (secret until it passes). It counts for \
-             this phase: if every surviving power approves the draw when the phase is \
-             processed, the game ends in it; then the votes are cleared, as in njudge \
-             (vote again in the next phase). SET NODRAW withdraws it.{parts}"
-        ),
-    );
+    s.reply.ok(line, say!("draw.recorded", powers));
     Ok(())
 }
 
@@ -65,25 +50,13 @@ fn read_vote(s: &Session<'_>, game: &Game, rest: &str) -> Result<Result<Vote, St
     }
     let settings: GameSettings = settings_of(game)?;
     if !settings.nodias {
-        return Ok(Err(format!(
-            "'{}' draws by DIAS: a draw includes all survivors, so no powers are named. \
-             Write SET DRAW. (The Master can allow draws of named powers with SET NODIAS.)",
-            game.name
-        )));
+        return Ok(Err(say!("draw.dias_names_none", game => &game.name)));
     }
     let Some(powers) = parse_powers(rest) else {
-        return Ok(Err(format!(
-            "'{}' is not a list of powers. Write SET DRAW <powers>, e.g. SET DRAW EFR or \
-             SET DRAW England France Russia.",
-            rest.trim()
-        )));
+        return Ok(Err(say!("draw.not_powers", text => rest.trim())));
     };
     if powers.len() < 2 {
-        return Ok(Err(format!(
-            "A draw needs two powers or more: to give the game to {} write SET CONCEDE {}.",
-            names(&powers),
-            names(&powers)
-        )));
+        return Ok(Err(say!("draw.too_few", powers => names(&powers))));
     }
     let survivors = current(s.tx, game.id)?
         .map(|c| c.position.survivors())
@@ -94,13 +67,8 @@ fn read_vote(s: &Session<'_>, game: &Game, rest: &str) -> Result<Result<Vote, St
         .filter(|p| !survivors.contains(p))
         .collect();
     if !gone.is_empty() {
-        return Ok(Err(format!(
-            "{} no longer in the game: a draw can include only surviving powers.",
-            match gone.len() {
-                1 => format!("{} is", names(&gone)),
-                _ => format!("{} are", names(&gone)),
-            }
-        )));
+        let several = gone.len() > 1;
+        return Ok(Err(say!("draw.gone", powers => names(&gone), several)));
     }
     Ok(Ok(Vote::Powers(powers)))
 }
@@ -135,10 +103,7 @@ fn player(s: &mut Session<'_>, line: &Line) -> Option<(Game, Seat)> {
     if let Some(Signed::Player { game, seat, .. }) = &s.signed {
         return Some((game.clone(), seat.clone()));
     }
-    s.reply.refuse(
-        line,
-        "SET DRAW needs a sign-on as a player first: SIGNON <initial><game> <password>.",
-    );
+    s.reply.refuse(line, say!("draw.needs_player_sign_on"));
     None
 }
 
@@ -147,16 +112,15 @@ pub fn master_dias(s: &mut Session<'_>, line: &Line, dias: bool) -> Result<(), S
     let Some(game) = master_game(s, line) else {
         return Ok(());
     };
-    let game = store::games::game_by_id(s.tx, game.id)?.unwrap_or(game);
+    let game = game::game_by_id(s.tx, game.id)?.unwrap_or(game);
     let mut settings: GameSettings = settings_of(&game)?;
     settings.nodias = !dias;
     save_settings(s, &game, &settings)?;
     let said = if dias {
-        "Draws are DIAS: a draw includes all survivors (SET DRAW)."
+        say!("draw.dias")
     } else {
-        "Draws name their powers: a draw passes when every survivor votes for the same \
-         powers (SET DRAW <powers>; SET DRAW alone: all survivors)."
+        say!("draw.nodias")
     };
-    s.reply.ok(line, said);
-    announce(s, &game, Change::Setting, said.to_string())
+    s.reply.ok(line, said.clone());
+    announce(s, &game, Change::Setting, said)
 }

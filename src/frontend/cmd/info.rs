@@ -6,8 +6,9 @@ use crate::engine::position::Position;
 use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
 use crate::game::clock::format_time;
-use crate::game::{current, power_of, settings_of};
-use crate::store::{self, games::GameState, StoreError};
+use crate::game::{current, lookup, power_of, settings_of, GameState, Seat, StoreError};
+use crate::report::words::say as say_entry;
+use crate::say;
 
 /// The help file `name`, as loaded when the judge started.
 fn help_file(_s: &Session<'_>, name: &str) -> Option<String> {
@@ -22,40 +23,23 @@ pub fn help(s: &mut Session<'_>, line: &Line) {
 }
 
 /// njudge's files that are one of this judge's under another name: its
-/// name there, the file here, and what the file here covers.
+/// name there, the file here, and the words of what the file here covers.
 const NJUDGE_FILES: [(&str, &str, &str); 5] = [
-    ("index", "help", "every command"),
-    ("guide", "info", "what this judge is and how to begin"),
-    (
-        "absence",
-        "deadlines",
-        "absences (SET ABSENCE), with deadlines",
-    ),
-    ("draws", "rules", "draws and concessions, with the rules"),
-    ("house.rules", "rules", "the rules this judge plays by"),
+    ("index", "help", "info.covers_index"),
+    ("guide", "info", "info.covers_guide"),
+    ("absence", "deadlines", "info.covers_absence"),
+    ("draws", "rules", "info.covers_draws"),
+    ("house.rules", "rules", "info.covers_house_rules"),
 ];
 
 /// njudge's files this judge has no file for: what it offers instead.
 fn njudge_file_answer(name: &str) -> Option<String> {
     let names: Vec<&str> = crate::report::words::current().help_names();
     let text = match name {
-        "flist" => format!(
-            "The files of this judge, each with GET <file>: {}. njudge's index, guide, \
-             absence, draws and house.rules are read as help, info, deadlines, rules and \
-             rules.",
-            names.join(", ")
-        ),
-        "form" => "No registration is needed on this judge, so there is no form: join a \
-                   forming game with SIGNON ?<game> <password> (LIST shows the games)."
-            .to_string(),
-        "history" => "HISTORY <game> [FROM <date>] [TO <date>] mails a game's archive: \
-                      dates like 2026-11-24, Nov 24, Nov 24, 2026 or Thu, the last gone; \
-                      FROM a day is from its start, TO a day to its end (GET deadlines)."
-            .to_string(),
-        "package" => "njudge's package file is not kept on this judge: HELP lists every \
-                      command, GET info says what this judge is, VERSION which version it \
-                      runs."
-            .to_string(),
+        "flist" => say!("info.flist", names => names.join(", ")),
+        "form" => say!("info.form"),
+        "history" => say!("info.history_file"),
+        "package" => say!("info.package"),
         _ => return None,
     };
     Some(text)
@@ -64,10 +48,8 @@ fn njudge_file_answer(name: &str) -> Option<String> {
 pub fn get(s: &mut Session<'_>, line: &Line, name: &str) {
     if let Some(&(_, file, covers)) = NJUDGE_FILES.iter().find(|(n, _, _)| *n == name) {
         let text = help_file(s, file).unwrap_or_default();
-        let said = format!(
-            "njudge's '{name}' is GET {file} on this judge ({covers}):\n\n{}",
-            text.trim_end()
-        );
+        let covers = say_entry(covers, minijinja::Value::UNDEFINED);
+        let said = say!("info.njudge_file", name, file, covers, text => text.trim_end());
         s.reply.ok(line, said);
         return;
     }
@@ -80,13 +62,8 @@ pub fn get(s: &mut Session<'_>, line: &Line, name: &str) {
             Some(text) => s.reply.ok(line, text),
             None => {
                 let names: Vec<&str> = crate::report::words::current().help_names();
-                s.reply.refuse(
-                    line,
-                    format!(
-                        "There is no file '{name}'. The files are: {}.",
-                        names.join(", ")
-                    ),
-                );
+                s.reply
+                    .refuse(line, say!("info.no_file", name, names => names.join(", ")));
             }
         },
     }
@@ -95,10 +72,7 @@ pub fn get(s: &mut Session<'_>, line: &Line, name: &str) {
 pub fn version(s: &mut Session<'_>, line: &Line) {
     s.reply.ok(
         line,
-        format!(
-            "judge {} — the 1982 rules, adjudicated to the DATC.",
-            env!("CARGO_PKG_VERSION")
-        ),
+        say!("info.version", version => env!("CARGO_PKG_VERSION")),
     );
 }
 
@@ -119,21 +93,18 @@ fn named_or_signed(s: &mut Session<'_>, line: &Line, name: &str, usage: &str) ->
     }
     let signed = s.signed.as_ref().map(|g| g.game().name.clone());
     if signed.is_none() {
-        s.reply.refuse(
-            line,
-            format!("Write it as: {usage} (or sign on to the game first)."),
-        );
+        s.reply.refuse(line, say!("info.write_it_as", usage));
     }
     signed
 }
 
 fn list_games(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
     let mut rows = Vec::new();
-    for game in store::games::list_games(s.tx)? {
+    for game in lookup::all_games(s.tx)? {
         if game.state.is_over() || !visible(s, &game)? {
             continue;
         }
-        let seats = store::seats::seats_of_game(s.tx, game.id)?.len();
+        let seats = lookup::seats_of_game(s.tx, game.id)?.len();
         let phase = current(s.tx, game.id)?
             .map(|c| c.record.phase)
             .unwrap_or_else(|| "-".to_string());
@@ -148,7 +119,7 @@ fn list_games(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
         ));
     }
     let text = if rows.is_empty() {
-        "No games are forming or running. Start one with CREATE ?<game> <password>.".to_string()
+        say!("info.no_games")
     } else {
         format!(
             "{:<16} {:<9} {:<9} {:<7} players\n{}",
@@ -167,20 +138,13 @@ fn list_game(s: &mut Session<'_>, line: &Line, name: &str) -> Result<(), StoreEr
     let Some(game) = find_visible_game(s, line, name)? else {
         return Ok(());
     };
-    let mut out = vec![format!(
-        "Game '{}': {}, variant {}.",
-        game.name,
-        listing::state_words(game.state),
-        game.variant
-    )];
-    let seats = store::seats::seats_of_game(s.tx, game.id)?;
+    let state = listing::state_words(game.state);
+    let mut out = vec![say!("info.game_line", game => &game.name, state, variant => &game.variant)];
+    let seats = lookup::seats_of_game(s.tx, game.id)?;
     let cur = current(s.tx, game.id)?;
     if game.state == GameState::Forming {
-        out.push(format!(
-            "{} of {} players have joined.",
-            seats.len(),
-            crate::game::variant_of(&game).players()
-        ));
+        let players = crate::game::variant_of(&game).players();
+        out.push(say!("info.joined", seats => seats.len(), players));
     }
     let settings = settings_of(&game)?;
     out.extend(listing::settings_lines(&settings, s.now));
@@ -190,20 +154,18 @@ fn list_game(s: &mut Session<'_>, line: &Line, name: &str) -> Result<(), StoreEr
         &settings,
     ));
     if let Some(cur) = &cur {
-        out.push(format!("Phase {}.", cur.record.phase));
+        out.push(say!("info.phase", phase => &cur.record.phase));
         match cur.record.deadline {
-            _ if game.state == GameState::Paused => {
-                out.push("No deadline while the game is paused.".to_string())
-            }
-            Some(d) => out.push(format!("Deadline: {}.", format_time(d))),
+            _ if game.state == GameState::Paused => out.push(say!("info.paused_no_deadline")),
+            Some(d) => out.push(say!("info.deadline", deadline => format_time(d))),
             None => {}
         }
         if let (Some(g), false) = (cur.record.grace_until, game.state == GameState::Paused) {
-            out.push(format!("Grace ends: {}.", format_time(g)));
+            out.push(say!("info.grace", grace => format_time(g)));
         }
         let master = matches!(&s.signed, Some(Signed::Master { game: g }) if g.id == game.id);
         let ordered = if master {
-            Some(ordered_powers(s, game.id, &cur.record.phase)?)
+            Some(lookup::powers_ordered(s.tx, game.id, &cur.record.phase)?)
         } else {
             None
         };
@@ -236,20 +198,10 @@ fn own_preorders(s: &Session<'_>, game_id: i64) -> Result<Vec<String>, StoreErro
     Ok(listed.map(|t| vec![String::new(), t]).unwrap_or_default())
 }
 
-/// The powers with orders stored for the phase (shown to the Master).
-fn ordered_powers(s: &Session<'_>, game_id: i64, phase: &str) -> Result<Vec<String>, StoreError> {
-    let mut powers: Vec<String> = store::orders::orders_of_phase(s.tx, game_id, phase)?
-        .into_iter()
-        .map(|o| o.power)
-        .collect();
-    powers.dedup();
-    Ok(powers)
-}
-
 /// A power's seat, centres and units; for the Master, whether it has
 /// ordered this phase.
 fn power_lines(
-    seats: &[store::seats::Seat],
+    seats: &[Seat],
     position: &Position,
     power: Power,
     ordered: Option<&[String]>,
@@ -314,12 +266,8 @@ pub fn history(
     let bound = |text: Option<&str>, default: i64, untimed| -> Result<i64, String> {
         match text {
             None => Ok(default),
-            Some(t) => read_date_at(t, s.now, zone, Toward::Past, untimed).ok_or_else(|| {
-                format!(
-                    "'{t}' is not a date: write it like 2026-11-24, 2026-11-24 20:00, \
-                     Nov 24, Nov 24, 2026 or Thu"
-                )
-            }),
+            Some(t) => read_date_at(t, s.now, zone, Toward::Past, untimed)
+                .ok_or_else(|| say!("info.not_a_date", text => t)),
         }
     };
     let bounds = (
@@ -333,18 +281,13 @@ pub fn history(
             return Ok(());
         }
     };
-    let entries = store::history::history_between(s.tx, game.id, from, to)?;
+    let entries = lookup::history_between(s.tx, game.id, from, to)?;
     if entries.is_empty() {
-        s.reply.ok(
-            line,
-            format!("Nothing in the archive of '{}' for those dates.", game.name),
-        );
+        s.reply
+            .ok(line, say!("info.archive_empty", game => &game.name));
         return Ok(());
     }
-    let mut text = match entries.len() {
-        1 => format!("The archive of '{}': 1 mail.", game.name),
-        n => format!("The archive of '{}': {n} mails.", game.name),
-    };
+    let mut text = say!("info.archive", game => &game.name, mails => entries.len());
     for e in entries {
         text.push_str(&format!(
             "\n\n=== {} ({})\n\n{}",
@@ -379,7 +322,7 @@ pub fn get_map(
     phase: Option<&str>,
 ) -> Result<(), StoreError> {
     let game = match (game, &s.signed) {
-        (Some(name), _) => store::games::game_by_name(s.tx, name)?,
+        (Some(name), _) => lookup::game_by_name(s.tx, name)?,
         (None, Some(signed)) => Some(signed.game().clone()),
         (None, None) => {
             get(s, line, "map");
@@ -391,25 +334,22 @@ pub fn get_map(
         _ => None,
     };
     let Some(game) = game else {
-        s.reply
-            .refuse(line, "There is no such game. Write GET MAP <game> [phase].");
+        s.reply.refuse(line, say!("info.no_such_game_map"));
         return Ok(());
     };
-    let record = match phase {
-        Some(p) => store::phases::phase_by_name(s.tx, game.id, &p.to_ascii_uppercase())?,
-        None => store::phases::current_phase(s.tx, game.id)?,
-    };
-    let Some(record) = record else {
+    let Some(found) = lookup::phase_named(s.tx, game.id, phase)? else {
         let what = match phase {
-            Some(p) => format!("'{}' has no phase {p}.", game.name),
-            None => format!("'{}' has not started.", game.name),
+            Some(p) => say!("info.no_such_phase", game => &game.name, phase => p),
+            None => say!("info.not_started", game => &game.name),
         };
         s.reply.refuse(line, what);
         return Ok(());
     };
-    let (id, name, phase) = (game.id, game.name, record.phase);
-    s.reply
-        .ok(line, format!("The map of {name}, {phase}, is attached."));
+    let (id, name, phase) = (game.id, game.name, found);
+    s.reply.ok(
+        line,
+        say!("info.map_attached", game => &name, phase => &phase),
+    );
     s.reply_pictures.push(crate::mail::PicturePart {
         reference: format!("phase {id} {phase} png"),
         content_type: "image/png",

@@ -3,7 +3,8 @@
 
 use crate::game::schedule::schedule_lines;
 use crate::game::settings::{GameSettings, ObserverPress};
-use crate::store::{games::GameState, seats::SeatStatus};
+use crate::game::{GameState, SeatStatus};
+use crate::say;
 
 /// A seat's standing in words (never the stored `civil_disorder`).
 pub fn seat_words(status: SeatStatus) -> &'static str {
@@ -32,63 +33,36 @@ pub fn state_words(state: GameState) -> &'static str {
 /// How the game ends, in a line.
 pub fn end_line(set: &GameSettings) -> String {
     match set.end_year {
-        Some(year) => format!(
-            "End: a short game, ending when {year} is over (after its Winter builds and \
-             removals); the most pieces on the board then wins."
-        ),
-        None => "End: when one power holds a majority of supply centres, or by a draw.".to_string(),
+        Some(year) => say!("info.end_short", year),
+        None => say!("info.end_majority"),
     }
 }
 
 /// The settings, one line each (schedules as of `now`).
 pub fn settings_lines(set: &GameSettings, now: i64) -> Vec<String> {
-    let mut press = Vec::new();
+    let mut kinds = Vec::new();
     if set.white {
-        press.push("white");
+        kinds.push("white");
     }
     if set.grey {
-        press.push("grey");
+        kinds.push("grey");
     }
-    let press = if press.is_empty() {
-        "none".to_string()
-    } else {
-        let to = if set.partial {
-            "to the whole game or to chosen powers (partial allowed)"
-        } else {
-            "to the whole game only (no partial press)"
-        };
-        format!("{}, {to}", press.join(" and "))
-    };
     let observers = match set.observers {
-        ObserverPress::Any => "observers may send press",
-        ObserverPress::No => "observers may not send press",
-        ObserverPress::White => "observers may send white press only",
-    };
-    let nmr = if set.nmr {
-        "NMR: at the end of grace the orders given are carried out (units without orders \
-         hold); a power that gave none is in civil disorder"
-    } else {
-        "No NMR: a power without orders at the end of grace is abandoned and the game waits \
-         for a replacement"
-    };
-    let end = end_line(set);
-    let draw = if set.nodias {
-        "Draw rule: a draw of the powers the votes name (SET DRAW <powers>); every surviving \
-         power must vote for the same set."
-    } else {
-        "Draw rule: DIAS — a draw includes all survivors; every surviving power must vote \
-         SET DRAW."
+        ObserverPress::Any => "any",
+        ObserverPress::No => "no",
+        ObserverPress::White => "white",
     };
     let mut lines = vec![
-        format!("Press: {press}; {observers}; fake press is not offered."),
-        format!("{nmr}."),
-        format!(
-            "Late powers are {} to the others.",
-            if set.show_late { "named" } else { "not named" }
-        ),
+        say!("info.press_line", kinds => kinds.join(" and "), partial => set.partial, observers),
+        say!("info.nmr_line", nmr => set.nmr),
+        say!("info.late_line", named => set.show_late),
     ];
     lines.extend(schedule_lines(set, now));
-    lines.extend([end, draw.to_string(), publicity(set)]);
+    lines.extend([
+        end_line(set),
+        say!("info.draw_line", dias => !set.nodias),
+        say!("info.publicity_line", private => set.private),
+    ]);
     lines
 }
 
@@ -96,16 +70,5 @@ pub fn settings_lines(set: &GameSettings, now: i64) -> Vec<String> {
 /// game public.
 pub fn pages_line(archive_url: Option<String>, game: &str, set: &GameSettings) -> Option<String> {
     let url = archive_url.filter(|_| !set.private)?;
-    Some(format!(
-        "The game's pages, a map of every phase: {url}{game}/"
-    ))
-}
-
-/// Whether the game is in the web archive.
-fn publicity(set: &GameSettings) -> String {
-    if set.private {
-        "Private: not published in the web archive (SET PUBLIC publishes it).".to_string()
-    } else {
-        "Public: the processed phases are published in the web archive.".to_string()
-    }
+    Some(say!("info.pages_line", url, game))
 }

@@ -1,6 +1,9 @@
 //! njudge's SET forms that are not the judge's own words: read as the
 //! judge's setting they mean, or answered with what the judge does and
-//! its own form. Nothing here changes a game by itself.
+//! its own form. Nothing here changes a game by itself. The answers are
+//! entries of `templates/words/njudge_set.txt`.
+
+use crate::say;
 
 /// What an njudge SET form comes to.
 pub enum NjudgeSet {
@@ -9,9 +12,11 @@ pub enum NjudgeSet {
     /// The judge's own `SET <what> <rest>` it means (`SET HOLIDAY <dates>`
     /// is `SET ABSENCE <dates>`).
     Alias { what: &'static str, rest: String },
-    /// Already so on this judge: the reply says what the judge does.
+    /// Already so on this judge: the reply says what the judge does (the
+    /// words' entry, `njudge_set.<name>`).
     Answer(&'static str),
-    /// Not offered: why, and the judge's form; nothing was changed.
+    /// Not offered: why, and the judge's form; nothing was changed (the
+    /// words' entry).
     Refuse(&'static str),
 }
 
@@ -30,10 +35,7 @@ pub fn read(what: &str, rest: &str) -> Option<NjudgeSet> {
 fn rule_option(key: &str) -> Option<NjudgeSet> {
     // SET NOT VARIANT <option>: an optional rule removed.
     if key.starts_with("NOTVARIANT") {
-        return Some(NjudgeSet::Refuse(
-            "This judge's variants have no optional rules to remove: each is played as \
-             the rulebook says, chosen at CREATE. Nothing was changed.",
-        ));
+        return Some(NjudgeSet::Refuse("njudge_set.no_optional_rules"));
     }
     let centres = |word: &str| {
         ["CENTRE", "CENTRES", "CENTER", "CENTERS"]
@@ -41,35 +43,15 @@ fn rule_option(key: &str) -> Option<NjudgeSet> {
             .any(|c| key == format!("{word}{c}"))
     };
     let set = if centres("HOME") {
-        NjudgeSet::Answer(
-            "Builds are made only in the power's own home centres on this judge, as the \
-             rulebook says: already so.",
-        )
+        NjudgeSet::Answer("njudge_set.home_centres")
     } else if centres("ANY") || centres("ONE") {
-        NjudgeSet::Refuse(
-            "Builds are made only in the power's own home centres on this judge, as the \
-             rulebook says: building in other centres is not offered. Nothing was changed.",
-        )
+        NjudgeSet::Refuse("njudge_set.other_centres")
     } else {
         match key {
-            "STRICTCONVOY" => NjudgeSet::Answer(
-                "Convoy orders are always checked against the map here: one that cannot \
-                 succeed (an army inland, no chain of seas, a fleet on a coast) is refused \
-                 with the reason when it is given. Already so.",
-            ),
-            "NOSTRICTCONVOY" => NjudgeSet::Refuse(
-                "Convoy orders are always checked against the map here, and one that \
-                 cannot succeed is refused with the reason: that cannot be turned off. \
-                 Nothing was changed.",
-            ),
-            "NOAUTODISBAND" => NjudgeSet::Answer(
-                "A dislodged unit may retreat on this judge, as the rulebook says: \
-                 already so.",
-            ),
-            "AUTODISBAND" => NjudgeSet::Refuse(
-                "A dislodged unit may retreat on this judge, as the rulebook says: \
-                 disbanding it at once is not offered. Nothing was changed.",
-            ),
+            "STRICTCONVOY" => NjudgeSet::Answer("njudge_set.strict_convoy"),
+            "NOSTRICTCONVOY" => NjudgeSet::Refuse("njudge_set.no_strict_convoy"),
+            "NOAUTODISBAND" => NjudgeSet::Answer("njudge_set.no_auto_disband"),
+            "AUTODISBAND" => NjudgeSet::Refuse("njudge_set.auto_disband"),
             _ => return None,
         }
     };
@@ -130,30 +112,12 @@ fn press_form(what: &str, rest: &str) -> Option<NjudgeSet> {
             NjudgeSet::Setting("WHITE/GREY")
         }
         "PRESS" => press(rest),
-        "NOFAKE" => NjudgeSet::Answer(
-            "No fake press: this judge never sends fake press, so press always shows \
-             its true sender (or none, when it is sent GREY).",
-        ),
-        "FAKE" => NjudgeSet::Refuse(
-            "Fake press (press that names another sender) is not offered by this judge: \
-             nothing was changed. Press shows its true sender, or none when sent GREY \
-             (SET GREY allows grey press).",
-        ),
+        "NOFAKE" => NjudgeSet::Answer("njudge_set.no_fake"),
+        "FAKE" => NjudgeSet::Refuse("njudge_set.fake"),
         "NONE" => NjudgeSet::Setting("NOPRESS"),
-        "NOLIST" | "UNLIST" => NjudgeSet::Refuse(
-            "Games cannot be hidden from LIST or closed to newcomers on this judge: LIST \
-             shows every game, and a forming game is open to SIGNON ?<game> <password>. \
-             SET PRIVATE keeps a game out of the web archive. Nothing was changed.",
-        ),
-        "LIST" => NjudgeSet::Answer(
-            "Every game on this judge is listed: LIST shows it, and anyone may join \
-             it while it forms (SIGNON ?<game> <password>). SET PUBLIC and SET PRIVATE \
-             put it in the web archive or keep it out.",
-        ),
-        "VARIANT" => NjudgeSet::Refuse(
-            "The variant is chosen when the game is created (CREATE ?<game> <password> \
-             <variant>) and cannot be changed afterwards: nothing was changed.",
-        ),
+        "NOLIST" | "UNLIST" => NjudgeSet::Refuse("njudge_set.no_list"),
+        "LIST" => NjudgeSet::Answer("njudge_set.list"),
+        "VARIANT" => NjudgeSet::Refuse("njudge_set.variant"),
         _ => return None,
     };
     Some(set)
@@ -173,28 +137,13 @@ fn not_kept(key: &str) -> Option<NjudgeSet> {
 
 fn not_kept_press(key: &str) -> Option<&'static str> {
     let why = match key {
-        "ALLPRESS" | "NORMALPRESS" | "WATCHALLPRESS" | "NOWATCHALLPRESS" => {
-            "Press between players is never copied to the Master or observers on this \
-             judge: SET ALL PRESS, SET NORMAL PRESS and SET WATCH ALL PRESS are not \
-             offered. Nothing was changed."
-        }
+        "ALLPRESS" | "NORMALPRESS" | "WATCHALLPRESS" | "NOWATCHALLPRESS" => "njudge_set.all_press",
         "BROADCAST" | "NOBROADCAST" | "BROADCASTPRESS" | "NOBROADCASTPRESS" | "NORMALBROADCAST"
-        | "NONORMALBROADCAST" => {
-            "Everyone in a game gets its broadcasts on this judge: SET [NO] BROADCAST is \
-             not offered (an observer who wants none writes UNOBSERVE <game>). Nothing \
-             was changed."
-        }
-        "POSTALPRESS" | "NOPOSTALPRESS" => {
-            "Postal press is not offered by this judge: press is sent at once with \
-             BROADCAST or PRESS TO <initials>. Nothing was changed."
-        }
+        | "NONORMALBROADCAST" => "njudge_set.broadcast",
+        "POSTALPRESS" | "NOPOSTALPRESS" => "njudge_set.postal_press",
         "LATEPRESS" | "NOLATEPRESS" | "GRACEPRESS" | "NOGRACEPRESS" | "MUSTORDER"
         | "NOMUSTORDER" | "MINORPRESS" | "NOMINORPRESS" | "BLANKPRESS" | "NOBLANKPRESS"
-        | "TOUCHPRESS" | "NOTOUCHPRESS" => {
-            "This judge does not limit press by orders, lateness or phase: the press \
-             settings are SET WHITE, SET GREY, SET WHITE/GREY, SET NO PRESS, SET PARTIAL \
-             and SET NO PARTIAL. Nothing was changed."
-        }
+        | "TOUCHPRESS" | "NOTOUCHPRESS" => "njudge_set.press_limits",
         _ => return None,
     };
     Some(why)
@@ -203,33 +152,19 @@ fn not_kept_press(key: &str) -> Option<&'static str> {
 fn not_kept_game(key: &str) -> Option<&'static str> {
     let why = match key {
         "ACCESS" | "LEVEL" | "DEDICATION" | "ONTIMERAT" | "RESRAT" | "RATED" | "UNRATED"
-        | "ALLOW" | "DENY" => {
-            "This judge keeps no player ratings, levels or sites, and every game is open \
-             to anyone while it forms: nothing was changed."
-        }
-        "BN" | "BNC" | "EP" | "MN" | "MNC" | "COMMENT" => {
-            "This judge keeps no comment or game numbers for a game: nothing was changed. \
-             LIST <game> shows the game's settings."
-        }
+        | "ALLOW" | "DENY" => "njudge_set.ratings",
+        "BN" | "BNC" | "EP" | "MN" | "MNC" | "COMMENT" => "njudge_set.comment",
         "MODERATE" | "MODERATED" | "UNMODERATE" | "UNMODERATED" | "RESUME" | "NORESUME" => {
-            "Every game on this judge has its Master, who alone sets the game and \
-             resumes it: nothing was changed."
+            "njudge_set.moderated"
         }
         "MANUALPROCESS" | "NOMANUALPROCESS" | "AUTOPROCESS" | "NOAUTOPROCESS" | "AUTOPROC"
         | "NOAUTOPROC" | "MANUALSTART" | "NOMANUALSTART" | "AUTOSTART" | "NOAUTOSTART" => {
-            "This judge starts a game when it is full and processes a phase when every \
-             order is in or at the deadline; the Master may PROCESS a phase sooner or \
-             PAUSE the game. Nothing was changed."
+            "njudge_set.processing"
         }
         "STRICTGRACE" | "NOSTRICTGRACE" | "STRICTWAIT" | "NOSTRICTWAIT" | "LATECOUNT"
-        | "NOLATECOUNT" => {
-            "The grace period here always ends its hours after the deadline, and any \
-             player may SET WAIT: nothing was changed. SET MOVE ... GRACE <hours> sets the \
-             grace."
-        }
+        | "NOLATECOUNT" => "njudge_set.grace",
         "QUIET" | "NOQUIET" | "SHOW" | "NOSHOW" | "REVEAL" | "NOREVEAL" | "SECRET" | "NOSECRET" => {
-            "This judge always announces takeovers and setting changes, and never shows \
-             who plays a power: nothing was changed."
+            "njudge_set.quiet"
         }
         "CENTERS" | "CENTRES" | "PLAYERS" | "POWERS" | "PRFBOTH" | "PRFLIST" | "PRFRAND"
         | "PROXY" | "NOPROXY" | "CONCESSIONS" | "NOCONCESSIONS" | "APPROVE" | "APPROVED"
@@ -241,30 +176,12 @@ fn not_kept_game(key: &str) -> Option<&'static str> {
 
 fn not_kept_rules(key: &str) -> &'static str {
     match key {
-        "CENTERS" | "CENTRES" => {
-            "A game is won with 18 supply centres, as the rulebook says: SET CENTERS is \
-             not offered. SET END <year> makes a short game. Nothing was changed."
-        }
-        "PLAYERS" | "POWERS" => {
-            "The number of players comes with the variant, chosen at CREATE (the \
-             rulebook's games for two to six players are variants): nothing was changed."
-        }
-        "PRFBOTH" | "PRFLIST" | "PRFRAND" => {
-            "Powers are always given by the players' preference lists and then by lot; a \
-             player who wants a power by lot writes SET PREFERENCE *. Nothing was changed."
-        }
-        "PROXY" | "NOPROXY" => {
-            "Proxy orders are not offered by this judge: each power orders its own \
-             units. Nothing was changed."
-        }
-        "CONCESSIONS" | "NOCONCESSIONS" => {
-            "Concessions are always allowed on this judge (SET CONCEDE <power>): nothing \
-             was changed."
-        }
-        _ => {
-            "Takeovers are approved with SET TAKEOVER <power> <address> (SET TAKEOVER ON: \
-             anyone may take over). Nothing was changed."
-        }
+        "CENTERS" | "CENTRES" => "njudge_set.centres",
+        "PLAYERS" | "POWERS" => "njudge_set.players",
+        "PRFBOTH" | "PRFLIST" | "PRFRAND" => "njudge_set.preference_rules",
+        "PROXY" | "NOPROXY" => "njudge_set.proxy",
+        "CONCESSIONS" | "NOCONCESSIONS" => "njudge_set.concessions",
+        _ => "njudge_set.approval",
     }
 }
 
@@ -277,10 +194,7 @@ fn press(rest: &str) -> NjudgeSet {
         "WHITE/GREY" | "GREY/WHITE" | "WHITE/GRAY" | "GRAY/WHITE" | "ANY" => {
             NjudgeSet::Setting("WHITE/GREY")
         }
-        _ => NjudgeSet::Refuse(
-            "SET PRESS takes NONE, WHITE, GREY or WHITE/GREY (the judge's own forms: \
-             SET NO PRESS, SET WHITE, SET GREY, SET WHITE/GREY): nothing was changed.",
-        ),
+        _ => NjudgeSet::Refuse("njudge_set.press_usage"),
     }
 }
 
@@ -295,14 +209,11 @@ pub fn njudge_schedule(what: &str, rest: &str) -> Result<String, String> {
 
 /// MIN without a cron line is njudge's, not the judge's: the reply says
 /// what it does.
-pub fn min_note(njudge: bool, upper: &[String]) -> &'static str {
+pub fn min_note(njudge: bool, upper: &[String]) -> String {
     if njudge && upper.iter().any(|w| w == "MIN") {
-        " (njudge's MIN: no phase is processed before those hours have passed since \
-         it started, not even when every order is in; the deadline is never sooner. \
-         It holds the current phase back too, up to its deadline. NEXT <hours> sets the \
-         time to the deadline.)"
+        format!(" {}", say!("njudge_set.min_note"))
     } else {
-        ""
+        String::new()
     }
 }
 
@@ -316,13 +227,8 @@ fn schedule_refusal(what: &str, rest: &str) -> Option<String> {
     let njudge = upper
         .iter()
         .find(|w| ["CLOCK", "DELAY", "DAYS"].contains(&w.as_str()))?;
-    Some(format!(
-        "njudge's {} is not a word of this judge's schedules: a schedule here is a cron \
-         line of the days and times deadlines may fall on, as in SET {what} 0 12 * * \
-         Mon,Thu MIN 48 GRACE 24 (deadlines at noon on Mondays and Thursdays, at least \
-         48 hours after the phase starts, grace 24 hours). Nothing was changed.",
-        njudge.to_ascii_uppercase()
-    ))
+    let word = njudge.to_ascii_uppercase();
+    Some(say!("njudge_set.not_a_schedule_word", word, what))
 }
 
 /// njudge writes hours with decimals (`MIN 12.00`, `GRACE 48.0`): whole

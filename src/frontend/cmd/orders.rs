@@ -6,11 +6,12 @@ use crate::engine::map::{Map, Power};
 use crate::engine::parse::parse_orders_understood;
 use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
+use crate::game::clear_orders::{self, Cleared};
 use crate::game::clock::{format_span, format_time};
-use crate::game::order_entry::{reading, refusal, store_order, Written};
-use crate::game::orders::{order_status, read_stored};
-use crate::game::{current, Current};
-use crate::store::{self, games::Game, games::GameState, seats::SeatStatus, StoreError};
+use crate::game::order_entry::{power_orders, reading, refusal, store_order, Written};
+use crate::game::orders::order_status;
+use crate::game::{self, current, lookup, Current, Game, GameState, SeatStatus, StoreError};
+use crate::say;
 
 /// At most this many order lines are read from one mail (a whole board
 /// holds 34 units): a mail of thousands of lines gets a short answer, fast.
@@ -48,34 +49,21 @@ pub fn ordering_power(s: &Session<'_>) -> Result<Result<Ordering, String>, Store
             ..
         }) => (game.clone(), *p),
         Some(Signed::Player { power: None, .. }) => {
-            return Ok(Err(
-                "Orders can be given once the game has started and you have a power.".into(),
-            ));
+            return Ok(Err(say!("orders.no_power_yet")));
         }
         Some(_) => {
-            return Ok(Err(
-                "Not understood: Masters and observers give no orders. \
-                           Mail HELP for the commands."
-                    .into(),
-            ));
+            return Ok(Err(say!("orders.not_a_player")));
         }
         None => {
-            return Ok(Err(
-                "Not understood, and you are not signed on: orders follow \
-                           SIGNON <initial><game> <password>. Mail HELP for the commands."
-                    .into(),
-            ));
+            return Ok(Err(say!("orders.not_signed_on")));
         }
     };
-    let game = store::games::game_by_id(s.tx, game.id)?.expect("signed-on game");
+    let game = game::game_by_id(s.tx, game.id)?.unwrap_or(game);
     if game.state != GameState::Active && game.state != GameState::Paused {
-        return Ok(Err(format!(
-            "Game '{}' is not running: no orders are taken.",
-            game.name
-        )));
+        return Ok(Err(say!("orders.not_running", game => &game.name)));
     }
     let Some(cur) = current(s.tx, game.id)? else {
-        return Ok(Err("The game has no phase to order for.".into()));
+        return Ok(Err(say!("orders.no_phase")));
     };
     Ok(Ok(Ordering { game, power, cur }))
 }
@@ -158,7 +146,8 @@ fn store_orders(
 /// were read another way than written will be carried out (said once they
 /// are stored).
 fn answer_orders(s: &mut Session<'_>, line: &Line, problems: Vec<String>, read_as: Vec<String>) {
-    let read_as = (!read_as.is_empty()).then(|| format!("Read as: {}", read_as.join(" ")));
+    let read_as =
+        (!read_as.is_empty()).then(|| say!("orders.read_as", orders => read_as.join(" ")));
     match (problems.is_empty(), read_as) {
         (false, read_as) => {
             let mut why = problems.join("\n*** ");
@@ -182,31 +171,14 @@ pub fn clear(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
         }
     };
     let powers = played_powers(s, power)?;
-    let phase = &cur.record.phase;
-    let map = Map::standard();
-    let mut cleared = Vec::new();
-    for &p in &powers {
-        let orders = crate::game::process::power_orders(s.tx, game.id, phase, &cur.position, p)?;
-        cleared.extend(orders.iter().map(|o| format!("\n    {}", o.long(map))));
-        store::orders::clear_orders(s.tx, game.id, phase, p.upper())?;
-    }
+    let Cleared {
+        orders,
+        preorders_stay,
+    } = clear_orders::clear(s.tx, &game, &cur, &powers)?;
     s.orders_touched = true;
-    let waiting = store::preorders::preorders_of_game(s.tx, game.id)?
-        .iter()
-        .any(|p| powers.iter().any(|q| q.upper() == p.power));
-    let ahead = if waiting {
-        " Your pre-orders for later phases stay (PHASE <phase> then CLEAR clears them)."
-    } else {
-        ""
-    };
-    let said = match cleared.len() {
-        0 => format!("You had no orders for {phase}: nothing to clear.{ahead}"),
-        n => format!(
-            "Your {n} order(s) for {phase} are cleared:{}\nOrders after this line are \
-             your new ones; the status below says what is still missing.{ahead}",
-            cleared.concat()
-        ),
-    };
+    let listed: String = orders.iter().map(|o| format!("\n    {o}")).collect();
+    let said = say!("orders.cleared", phase => &cur.record.phase, count => orders.len(),
+        listed, preorders_stay);
     s.reply.ok(line, said);
     Ok(())
 }
@@ -215,21 +187,17 @@ pub fn clear(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
 /// reply of a signed-on power with its order set and status.
 pub fn finish(s: &mut Session<'_>) -> Result<(), StoreError> {
     if s.order_errors > MAX_ECHOED_ERRORS {
-        s.reply.refuse_text(format!(
-            "{} more order lines were refused; only the first {MAX_ECHOED_ERRORS} \
-             refusals are shown.",
-            s.order_errors - MAX_ECHOED_ERRORS
-        ));
+        let more = s.order_errors - MAX_ECHOED_ERRORS;
+        s.reply
+            .refuse_text(say!("orders.more_refused", more, shown => MAX_ECHOED_ERRORS));
     }
     if s.skipped_order_lines > 0 {
-        s.reply.refuse_text(format!(
-            "Only the first {MAX_ORDER_LINES} order lines of a mail are read: the other {} \
-             were not. Send one order per unit.",
-            s.skipped_order_lines
-        ));
+        let skipped = s.skipped_order_lines;
+        s.reply
+            .refuse_text(say!("orders.lines_skipped", read => MAX_ORDER_LINES, skipped));
     }
     for game_id in std::mem::take(&mut s.joined) {
-        if let Some(game) = store::games::game_by_id(s.tx, game_id)? {
+        if let Some(game) = game::game_by_id(s.tx, game_id)? {
             join::start_if_full(s, &game)?;
         }
     }
@@ -251,7 +219,7 @@ pub fn finish(s: &mut Session<'_>) -> Result<(), StoreError> {
     else {
         return Ok(());
     };
-    let game = store::games::game_by_id(s.tx, game.id)?.expect("game");
+    let game = game::game_by_id(s.tx, game.id)?.unwrap_or(game);
     if game.state.is_over() {
         return Ok(());
     }
@@ -278,30 +246,21 @@ pub fn order_set_text(
     cur: &Current,
 ) -> Result<String, StoreError> {
     let map = Map::standard();
-    let texts: Vec<String> =
-        store::orders::orders_of_power(s.tx, game.id, &cur.record.phase, power.upper())?
-            .into_iter()
-            .map(|r| r.understood)
-            .collect();
-    let orders = read_stored(map, &cur.position, power, &texts);
+    let orders = power_orders(s.tx, game.id, &cur.record.phase, &cur.position, power)?;
     let p = cur.position.phase;
-    let mut out = vec![format!(
-        "Orders for {} in '{}', {} of {} {} ({}):",
-        power.name(),
-        game.name,
-        p.kind_name(),
-        p.season_name(),
-        p.year,
-        cur.record.phase
-    )];
+    let mut out = vec![
+        say!("orders.set_heading", power => power.name(), game => &game.name,
+        kind => p.kind_name(), season => p.season_name(), year => p.year,
+        phase => &cur.record.phase),
+    ];
     if orders.is_empty() {
-        out.push("  (none)".to_string());
+        out.push(say!("orders.none"));
     }
     for o in &orders {
         out.push(format!("  {}", o.long(map)));
     }
     out.push(String::new());
-    let seat = store::seats::seat_by_power(s.tx, game.id, power.upper())?;
+    let seat = lookup::seat_by_power(s.tx, game.id, power.upper())?;
     let in_disorder = seat
         .as_ref()
         .is_some_and(|seat| seat.status == SeatStatus::CivilDisorder);
@@ -313,22 +272,16 @@ pub fn order_set_text(
         in_disorder,
     ));
     if seat.is_some_and(|seat| seat.wait) {
-        out.push("WAIT is set: the phase will not be processed before the deadline.".to_string());
+        out.push(say!("orders.wait_set"));
     }
     if game.state == GameState::Paused {
-        out.push("The game is paused: the deadline will be set again when it resumes.".to_string());
+        out.push(say!("orders.paused"));
     } else if let Some(d) = cur.record.deadline {
-        out.push(format!(
-            "Deadline: {} ({} from now).",
-            format_time(d),
-            format_span(d - s.now)
-        ));
+        let (deadline, left) = (format_time(d), format_span(d - s.now));
+        out.push(say!("orders.deadline", deadline, left));
         if let Some(g) = cur.record.grace_until {
-            out.push(format!(
-                "Grace ends: {} ({} from now).",
-                format_time(g),
-                format_span(g - s.now)
-            ));
+            let (grace, left) = (format_time(g), format_span(g - s.now));
+            out.push(say!("orders.grace", grace, left));
         }
     }
     Ok(out.join("\n"))

@@ -53,11 +53,7 @@ pub fn read(text: &str, seed: i64) -> Result<Wish, String> {
 }
 
 fn bad(text: &str, what: &str) -> String {
-    format!(
-        "The preference list '{text}' has {what}. Write the initials best first, powers you \
-         like equally in brackets, and * for all the others: SET PREFERENCE E[FGR][TAI], or \
-         SET PREFERENCE * for no preference."
-    )
+    crate::say!("set.bad_preference", text, what)
 }
 
 #[cfg(test)]

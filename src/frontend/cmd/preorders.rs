@@ -12,8 +12,10 @@ use crate::engine::parse::check_words;
 use crate::engine::phase::Phase;
 use crate::frontend::script::{Command, Line};
 use crate::frontend::session::Session;
+use crate::game::orders_ahead::{store_ahead, Stored};
 use crate::game::preorders::{named_phase, phase_words};
-use crate::store::{self, StoreError};
+use crate::game::StoreError;
+use crate::say;
 
 /// njudge takes orders ahead for up to five years.
 const MAX_YEARS_AHEAD: u16 = 5;
@@ -32,11 +34,7 @@ pub fn phase_block(s: &mut Session<'_>, line: &Line, held: &[String]) -> Result<
     };
     let words: Vec<&str> = line.text.split_whitespace().skip(1).collect();
     let Some(named) = named_phase(&words) else {
-        let why = format!(
-            "'{}' names no phase: write PHASE F1901R, PHASE Fall 1901 Retreat, \
-             PHASE Winter 1901 or PHASE Spring 1902 Movement.",
-            words.join(" ")
-        );
+        let why = say!("preorders.names_no_phase", words => words.join(" "));
         refuse(s, line, why, held);
         return Ok(());
     };
@@ -44,7 +42,7 @@ pub fn phase_block(s: &mut Session<'_>, line: &Line, held: &[String]) -> Result<
     if named == now {
         s.reply.ok(
             line,
-            format!("{now} is the current phase: the orders under PHASE are read as usual."),
+            say!("preorders.current_phase", phase => now.to_string()),
         );
         return read_held_orders(s, line, held);
     }
@@ -59,16 +57,12 @@ pub fn phase_block(s: &mut Session<'_>, line: &Line, held: &[String]) -> Result<
 /// `now`: it has passed, or lies too far ahead.
 fn not_ahead(named: Phase, now: Phase) -> Option<String> {
     if named < now {
-        return Some(format!(
-            "{named} has passed: '{}' is at {now}. Orders for {now} need no PHASE line.",
-            phase_words(named)
-        ));
+        return Some(say!("preorders.passed", named => named.to_string(),
+            at => phase_words(named), now => now.to_string()));
     }
     (named.year > now.year + MAX_YEARS_AHEAD).then(|| {
-        format!(
-            "{named} is more than {MAX_YEARS_AHEAD} years ahead of {now}: orders can be \
-             given ahead for up to {MAX_YEARS_AHEAD} years."
-        )
+        say!("preorders.too_far", named => named.to_string(), years => MAX_YEARS_AHEAD,
+            now => now.to_string())
     })
 }
 
@@ -76,22 +70,20 @@ fn not_ahead(named: Phase, now: Phase) -> Option<String> {
 fn refuse(s: &mut Session<'_>, line: &Line, why: impl Into<String>, held: &[String]) {
     let mut why = why.into();
     if held.is_empty() {
-        why.push_str(" No order followed PHASE.");
+        why.push(' ');
+        why.push_str(&say!("preorders.nothing_followed"));
     } else {
-        why.push_str(&format!(
-            " None of the {} line(s) under it was stored or applied:",
-            held.len()
-        ));
+        why.push(' ');
+        why.push_str(&say!("preorders.none_stored", count => held.len()));
         // Quoted as refused orders are: the first MAX_ECHOED_ERRORS, the
         // rest counted, so a huge block cannot make a huge reply.
         for l in held.iter().take(MAX_ECHOED_ERRORS) {
             why.push_str(&format!("\n    {l}"));
         }
         if held.len() > MAX_ECHOED_ERRORS {
-            why.push_str(&format!(
-                "\n    ... and {} more line(s).",
-                held.len() - MAX_ECHOED_ERRORS
-            ));
+            let more = held.len() - MAX_ECHOED_ERRORS;
+            why.push_str("\n    ");
+            why.push_str(&say!("preorders.more_lines", more));
         }
     }
     s.reply.refuse(line, why);
@@ -152,33 +144,19 @@ fn store_block(
             text: text.clone(),
             command: Command::Other(text.clone()),
         };
-        let why = format!("{} Not stored for {phase}.", problems.join("\n*** "));
+        let why = say!("preorders.not_stored_for", problems => problems.join("\n*** "),
+            phase => phase.to_string());
         refuse_order(s, &bad, why);
     }
     let (game, power) = (&ordering.game, ordering.power);
     if kept.is_empty() && clear.is_none() {
-        let why = if held.is_empty() {
-            "no order followed PHASE"
-        } else {
-            "no line under PHASE was kept"
-        };
-        let text = format!(
-            "Nothing stored for {phase}: {why}, so what was stored before for {} for it, \
-             if anything, stands.",
-            power.name()
-        );
+        let text = say!("preorders.nothing_stored", phase => phase.to_string(),
+            held => !held.is_empty(), power => power.name());
         s.reply.ok(line, text);
         return Ok(());
     }
-    let key = phase.to_string();
-    let before = if clear.is_some() {
-        store::preorders::replace_preorders(s.tx, game.id, power.upper(), &key, &[], s.now)?
-    } else {
-        0
-    };
-    let kept_before =
-        store::preorders::add_preorders(s.tx, game.id, power.upper(), &key, &kept, s.now)?;
-    let text = stored_text(phase, power.name(), &kept, (before, kept_before));
+    let stored = store_ahead(s.tx, game, (power, phase), &kept, clear.is_some(), s.now)?;
+    let text = stored_text(phase, power.name(), &kept, stored);
     s.reply.ok(line, text);
     Ok(())
 }
@@ -191,36 +169,18 @@ fn is_clear(line: &str) -> bool {
 /// What the reply says of a block stored: the lines, what became of those
 /// stored before (`cleared` by its CLEAR, or `kept`), and when they are
 /// used.
-fn stored_text(
-    phase: Phase,
-    power: &str,
-    lines: &[String],
-    (cleared, kept): (usize, usize),
-) -> String {
-    let cleared_text = match cleared {
-        0 => format!("Pre-orders for {phase} cleared: none is stored for {power}."),
-        n => format!(
-            "Pre-orders for {phase} cleared: the {n} line(s) stored before for {power} are \
-             removed."
-        ),
-    };
+fn stored_text(phase: Phase, power: &str, lines: &[String], stored: Stored) -> String {
+    let Stored { cleared, kept } = stored;
+    let cleared_text = say!("preorders.cleared", phase => phase.to_string(), power,
+        count => cleared);
     if lines.is_empty() {
         return cleared_text;
     }
-    let (first, added) = match (cleared, kept) {
-        (0, 0) => (String::new(), String::new()),
-        (0, n) => (
-            String::new(),
-            format!("They are added after the {n} line(s) stored before for {phase}. "),
-        ),
-        _ => (format!("{cleared_text}\n"), String::new()),
+    let (first, added_after) = match cleared {
+        0 => (String::new(), kept),
+        _ => (format!("{cleared_text}\n"), 0),
     };
-    let shown: Vec<String> = lines.iter().map(|l| format!("\n    {l}")).collect();
-    format!(
-        "{first}Stored for {} for {power}:{}\n{added}They are entered when that phase \
-         begins, if it does; each is checked against the position then, and you are mailed \
-         which were entered.",
-        phase_words(phase),
-        shown.concat()
-    )
+    let listed: String = lines.iter().map(|l| format!("\n    {l}")).collect();
+    say!("preorders.stored", first, phase => phase_words(phase), power, listed,
+        added_after, phase_code => phase.to_string())
 }

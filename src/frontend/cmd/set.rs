@@ -6,17 +6,13 @@ use super::{join, master_game};
 use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
 use crate::game::clock::{check_cron, check_zone, format_time};
+use crate::game::deadline_change::{self, Moved, Refused};
+use crate::game::player_settings;
 use crate::game::schedule::schedule_words;
-use crate::game::settings::{GameSettings, ObserverPress, PhaseStart, Schedule};
-use crate::game::{current, settings_of};
+use crate::game::settings::{GameSettings, ObserverPress, Schedule};
+use crate::game::{self, current, lookup, settings_of, Game, GameState, Seat, StoreError};
 use crate::mail::Address;
-use crate::store::{self, games::Game, games::GameState, StoreError};
-
-const PLAYER_SETTINGS: &str =
-    "WAIT, NOWAIT, PASSWORD, ADDRESS, ABSENCE, DRAW, NODRAW, CONCEDE, NOCONCEDE, PREFERENCE, MAPS, ZONE";
-const MASTER_SETTINGS: &str = "DEADLINE, GRACE, START, MOVE, RETREAT, ADJUST, NMR, NONMR, \
-                               WHITE, GREY, WHITE/GREY, NO PRESS, PARTIAL, NO PARTIAL, OBSERVER, END, DIAS, NODIAS, \
-                               TAKEOVER, ABSENCE LIMIT, PRIVATE, PUBLIC";
+use crate::say;
 
 pub fn set(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Result<(), StoreError> {
     match what {
@@ -48,27 +44,24 @@ fn unknown(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Result<(
     match read(what, rest) {
         Some(NjudgeSet::Setting(word)) => return master_flag(s, line, word, rest),
         Some(NjudgeSet::Alias { what, rest }) => return set(s, line, what, &rest),
-        Some(NjudgeSet::Answer(said)) => s.reply.ok(line, said),
-        Some(NjudgeSet::Refuse(why)) => s.reply.refuse(line, why),
-        None => s.reply.refuse(
-            line,
-            format!(
-                "SET {what} is not a setting. Players: {PLAYER_SETTINGS}. Masters: {MASTER_SETTINGS}."
-            ),
-        ),
+        Some(NjudgeSet::Answer(said)) => s.reply.ok(line, entry(said)),
+        Some(NjudgeSet::Refuse(why)) => s.reply.refuse(line, entry(why)),
+        None => s.reply.refuse(line, say!("set.not_a_setting", what)),
     }
     Ok(())
 }
 
+/// The words of the entry `key` (`area.name`), which takes no variables.
+fn entry(key: &str) -> String {
+    crate::report::words::say(key, minijinja::Value::UNDEFINED)
+}
+
 /// The signed-on player's game and seat, or a refusal.
-fn player(
-    s: &mut Session<'_>,
-    line: &Line,
-) -> Option<(crate::store::games::Game, crate::store::seats::Seat)> {
+fn player(s: &mut Session<'_>, line: &Line) -> Option<(Game, Seat)> {
     match &s.signed {
         Some(Signed::Player { game, seat, .. }) => Some((game.clone(), seat.clone())),
         _ => {
-            s.reply.refuse(line, "That setting needs a sign-on as a player first: SIGNON <initial><game> <password>.");
+            s.reply.refuse(line, say!("set.needs_player_sign_on"));
             None
         }
     }
@@ -81,25 +74,15 @@ fn player_maps(s: &mut Session<'_>, line: &Line, rest: &str) -> Result<(), Store
         "ON" => true,
         "OFF" => false,
         _ => {
-            s.reply.refuse(
-                line,
-                "Write SET MAPS OFF (results without the map) or SET MAPS ON.",
-            );
+            s.reply.refuse(line, say!("set.maps_usage"));
             return Ok(());
         }
     };
     let Some((game, seat)) = player(s, line) else {
         return Ok(());
     };
-    store::map_opt_outs::set_wants_maps(s.tx, game.id, &seat.address, on)?;
-    s.reply.ok(
-        line,
-        if on {
-            "Your results mails will carry the map of each phase."
-        } else {
-            "Your results mails will carry no map (GET MAP still sends one)."
-        },
-    );
+    player_settings::set_wants_maps(s.tx, &game, &seat, on)?;
+    s.reply.ok(line, say!("set.maps", on));
     Ok(())
 }
 
@@ -107,15 +90,8 @@ fn player_wait(s: &mut Session<'_>, line: &Line, wait: bool) -> Result<(), Store
     let Some((_, seat)) = player(s, line) else {
         return Ok(());
     };
-    store::seats::set_seat_wait(s.tx, seat.id, wait)?;
-    s.reply.ok(
-        line,
-        if wait {
-            "WAIT set: the phase will not be processed before the deadline."
-        } else {
-            "WAIT cleared: the phase may be processed early once all orders are in."
-        },
-    );
+    player_settings::set_wait(s.tx, &seat, wait)?;
+    s.reply.ok(line, say!("set.wait", on => wait));
     Ok(())
 }
 
@@ -124,18 +100,11 @@ fn player_password(s: &mut Session<'_>, line: &Line, new: &str) -> Result<(), St
         return Ok(());
     };
     if new.split_whitespace().count() != 1 || new.len() < 4 {
-        s.reply.refuse(
-            line,
-            "Write SET PASSWORD <new password>: one word of at least 4 characters.",
-        );
+        s.reply.refuse(line, say!("set.password_usage"));
         return Ok(());
     }
-    let hash = store::password::hash_password(new)?;
-    store::seats::set_player_password(s.tx, seat.id, &hash)?;
-    s.reply.ok(
-        line,
-        "Your password is changed. Use the new one from your next mail on.",
-    );
+    player_settings::set_password(s.tx, &seat, new)?;
+    s.reply.ok(line, say!("set.password_changed"));
     Ok(())
 }
 
@@ -151,19 +120,19 @@ fn player_address(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), St
     };
     let Ok(addr) = Address::parse(text.trim()) else {
         s.reply
-            .refuse(line, format!("'{}' is not a mail address.", text.trim()));
+            .refuse(line, say!("set.not_an_address", text => text.trim()));
         return Ok(());
     };
     let new = addr.addr_spec();
     if new.eq_ignore_ascii_case(&seat.address) {
         s.reply
-            .ok(line, format!("Your address of record is {new} already."));
+            .ok(line, say!("set.address_already", address => &new));
         return Ok(());
     }
     // The address this mail came from was confirmed by the sign-on; any
     // other must say it wants the judge's mail first.
     let from_it = new.eq_ignore_ascii_case(&s.sender());
-    if !from_it && !store::throttle::address_confirmed(s.tx, &new)? {
+    if !from_it && !lookup::address_confirmed(s.tx, &new)? {
         let game = s.signed.as_ref().map(|g| g.game().clone());
         let (game_id, game_name) = game.map_or((None, String::new()), |g| (Some(g.id), g.name));
         let power = crate::game::power_of(&seat).map_or("", |p| p.name());
@@ -172,36 +141,25 @@ fn player_address(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), St
             &new,
             super::confirm::Naming {
                 by: &seat.address,
-                why: format!("as the address of {power} in the game '{game_name}'"),
+                why: say!("set.address_why", power, game => game_name),
                 seat_id: Some(seat.id),
                 game_id,
                 subject: None,
                 or_else: None,
             },
         )?;
-        let sent = if asked.mailed {
-            "The judge has mailed it a line CONFIRM <token> to send back"
-        } else {
-            "It was asked today already, and must answer that mail (a line CONFIRM <token>)"
-        };
         s.reply.ok(
             line,
-            format!(
-                "{new} is new to this judge. {sent}; until it does, your address of record \
-                 stays {} and {new} gets nothing else.",
-                seat.address
-            ),
+            say!("set.address_unconfirmed", new, old => &seat.address, mailed => asked.mailed),
         );
         return Ok(());
     }
-    store::seats::set_player_address(s.tx, seat.id, &new)?;
     // SET ZONE is kept by address: the new one sees deadlines as before.
-    store::zones::carry_zone(s.tx, &seat.address, &new)?;
+    player_settings::change_address(s.tx, &seat, &new)?;
     // Both the old and the new address hear of the change.
     s.reply.also_to.push(seat.address.clone());
     s.reply.also_to.push(new.clone());
-    s.reply
-        .ok(line, format!("Your address of record is now {new}."));
+    s.reply.ok(line, say!("set.address_now", address => new));
     Ok(())
 }
 
@@ -217,25 +175,17 @@ fn player_concede(
         return Ok(());
     };
     if !concede {
-        store::seats::set_seat_concession(s.tx, seat.id, None)?;
-        s.reply.ok(line, "Your concession is withdrawn.");
+        player_settings::concede(s.tx, &seat, None)?;
+        s.reply.ok(line, say!("set.concession_withdrawn"));
         return Ok(());
     }
     let Some(power) = crate::engine::map::Power::parse(text) else {
-        s.reply
-            .refuse(line, "Write SET CONCEDE <power>, e.g. SET CONCEDE France.");
+        s.reply.refuse(line, say!("set.concede_usage"));
         return Ok(());
     };
-    store::seats::set_seat_concession(s.tx, seat.id, Some(power.upper()))?;
-    s.reply.ok(
-        line,
-        format!(
-            "You concede the game to {}. It ends when every other surviving player concedes \
-             to {} in the same phase; concessions clear when a phase is processed.",
-            power.name(),
-            power.name()
-        ),
-    );
+    player_settings::concede(s.tx, &seat, Some(power))?;
+    s.reply
+        .ok(line, say!("set.conceded", power => power.name()));
     Ok(())
 }
 
@@ -245,7 +195,7 @@ fn master_time(s: &mut Session<'_>, line: &Line, what: &str, text: &str) -> Resu
     };
     let Some(cur) = current(s.tx, game.id)? else {
         s.reply
-            .refuse(line, format!("'{}' has not started yet.", game.name));
+            .refuse(line, say!("set.not_started", game => &game.name));
         return Ok(());
     };
     let mut settings = settings_of(&game)?;
@@ -254,43 +204,56 @@ fn master_time(s: &mut Session<'_>, line: &Line, what: &str, text: &str) -> Resu
     let untimed = game_time_of_day(&schedule);
     let toward = super::when::Toward::Future;
     let Some(t) = super::when::read_date_at(text, s.now, zone, toward, untimed) else {
-        s.reply.refuse(
-            line,
-            format!(
-                "Write SET {what} <date>, like 2026-11-24 20:00, Nov 24 20:00, Nov 24, 2026 \
-                 or Thu 20:00 (UTC, or your zone if you SET ZONE; without a time, the \
-                 game's time of day)."
-            ),
-        );
+        s.reply.refuse(line, say!("set.date_usage", what));
         return Ok(());
     };
     if what == "START" {
         return master_start(s, line, (&game, &cur, &mut settings), &schedule, t);
     }
-    let phase = cur.record.phase.clone();
-    let times = match what {
-        "GRACE" => grace_end(s.now, cur.record.deadline, t),
-        _ => {
-            let floor = deadline_floor(&settings, &cur, schedule.min_hours);
-            earliest_deadline(s.now, floor, t)
-                .map(|d| (d, d + i64::from(schedule.grace_hours) * 3600))
-        }
+    let moved = match what {
+        "GRACE" => deadline_change::set_grace(s.tx, &game, &cur, t, s.now)?,
+        _ => deadline_change::set_deadline(s.tx, &game, (&cur, &settings, &schedule), t, s.now)?,
     };
-    let (deadline, grace) = match times {
-        Ok(times) => times,
+    let Moved {
+        phase,
+        deadline,
+        grace,
+    } = match moved {
+        Ok(moved) => moved,
         Err(why) => {
-            s.reply.refuse(line, why);
+            s.reply.refuse(line, refusal(&why));
             return Ok(());
         }
     };
-    store::phases::set_deadline(s.tx, game.id, &phase, Some(deadline), Some(grace))?;
-    let said = format!(
-        "The deadline for {phase} is now {}; grace until {}.",
-        format_time(deadline),
-        format_time(grace)
-    );
+    let said = say!("set.deadline_now", phase, deadline => format_time(deadline),
+        grace => format_time(grace));
     s.reply.ok(line, said.clone());
     announce(s, &game, Change::Deadline, said)
+}
+
+/// Why a deadline, an end of grace or a SET START is refused.
+fn refusal(why: &Refused) -> String {
+    let (at, earliest) = match *why {
+        Refused::StartPassed { ref phase, at } => {
+            return say!("set.start_passed", phase, at => format_time(at));
+        }
+        Refused::GraceTooSoon { at, earliest } => {
+            return say!("set.grace_refused", at => format_time(at),
+                earliest => format_time(earliest), written => written(earliest));
+        }
+        Refused::DeadlinePassed { at, earliest }
+        | Refused::DeadlineHeld { at, earliest, .. }
+        | Refused::DeadlineUnderMinimum { at, earliest, .. } => (at, earliest),
+    };
+    let reason = match why {
+        Refused::DeadlineHeld { phase, until, .. } => {
+            say!("set.held_back", phase, until => format_time(*until))
+        }
+        Refused::DeadlineUnderMinimum { hours, .. } => say!("set.under_minimum", hours),
+        _ => say!("set.passed"),
+    };
+    say!("set.deadline_refused", at => format_time(at), why => reason,
+        earliest => format_time(earliest), written => written(earliest))
 }
 
 /// The time of day a date without one means in SET DEADLINE, GRACE and
@@ -313,47 +276,19 @@ fn master_start(
     schedule: &Schedule,
     t: i64,
 ) -> Result<(), StoreError> {
-    let phase = cur.record.phase.clone();
-    if t <= s.now {
-        s.reply.refuse(
-            line,
-            format!(
-                "SET START holds {phase} back until a time to come; {} has passed. Nothing \
-                 was changed.",
-                format_time(t)
-            ),
-        );
-        return Ok(());
-    }
-    settings.start = Some(PhaseStart {
-        phase: phase.clone(),
-        at: t,
-    });
-    save_settings(s, game, settings)?;
-    let deadline = cur.record.deadline.unwrap_or(t);
-    let grace = cur.record.grace_until.unwrap_or(deadline);
-    let held = format!(
-        "{phase} is not processed before {}, not even when every order is in.",
-        format_time(t)
-    );
-    let moved = t > deadline;
-    let said = if moved {
-        let grace = grace.max(t + i64::from(schedule.grace_hours) * 3600);
-        store::phases::set_deadline(s.tx, game.id, &phase, Some(t), Some(grace))?;
-        format!(
-            "{held} The deadline moves to it: {}; grace until {}.",
-            format_time(t),
-            format_time(grace)
-        )
-    } else {
-        format!(
-            "{held} The deadline stays {}; grace until {}.",
-            format_time(deadline),
-            format_time(grace)
-        )
+    let held = match deadline_change::hold_until(s.tx, game, (cur, settings, schedule), t, s.now)? {
+        Ok(held) => held,
+        Err(why) => {
+            s.reply.refuse(line, refusal(&why));
+            return Ok(());
+        }
     };
+    save_settings(s, game, settings)?;
+    let said = say!("set.held", phase => &held.times.phase, until => format_time(held.until),
+        moved => held.moved, deadline => format_time(held.times.deadline),
+        grace => format_time(held.times.grace));
     s.reply.ok(line, said.clone());
-    let change = if moved {
+    let change = if held.moved {
         Change::Deadline
     } else {
         Change::Setting
@@ -366,72 +301,6 @@ fn written(t: i64) -> String {
     chrono::DateTime::from_timestamp(t, 0)
         .map(|d| d.format("%Y-%m-%d %H:%M").to_string())
         .unwrap_or_default()
-}
-
-/// The first whole minute at or after `t`.
-fn minute_up(t: i64) -> i64 {
-    t + (60 - t.rem_euclid(60)) % 60
-}
-
-/// How soon a deadline may be, and why: the schedule's MIN hours after
-/// the phase started, or (later) when SET START or njudge's MIN hold the
-/// phase back.
-fn deadline_floor(
-    settings: &GameSettings,
-    cur: &crate::game::Current,
-    min_hours: u32,
-) -> (i64, String) {
-    let by_schedule = cur.record.started_at + i64::from(min_hours) * 3600;
-    let hold = crate::game::deadline::earliest_processing(settings, cur);
-    if hold > by_schedule {
-        let phase = &cur.record.phase;
-        return (
-            hold,
-            format!("{phase} is not processed before {}", format_time(hold)),
-        );
-    }
-    (
-        by_schedule,
-        format!("the game's minimum is {min_hours} hours after the phase started"),
-    )
-}
-
-/// A new deadline `t`, or why not: it must be in the future and not
-/// before the `floor` (with its reason).
-fn earliest_deadline(now: i64, (floor, reason): (i64, String), t: i64) -> Result<i64, String> {
-    let earliest = minute_up((now + 1).max(floor));
-    if t >= earliest {
-        return Ok(t);
-    }
-    let why = if t <= now {
-        "that time has passed".to_string()
-    } else {
-        reason
-    };
-    Err(format!(
-        "The deadline cannot be {}: {why}. The earliest allowed is {}: write SET DEADLINE {} \
-         or later.",
-        format_time(t),
-        format_time(earliest),
-        written(earliest)
-    ))
-}
-
-/// The deadline and a new end of grace `t`, or why not: not before the
-/// deadline, not in the past.
-fn grace_end(now: i64, deadline: Option<i64>, t: i64) -> Result<(i64, i64), String> {
-    let d = deadline.unwrap_or(t);
-    let earliest = minute_up(d.max(now + 1));
-    if t >= d && t > now {
-        return Ok((d, t));
-    }
-    Err(format!(
-        "The end of grace cannot be {}: it must come after the deadline and not in the past. \
-         The earliest allowed is {}: write SET GRACE {} or later.",
-        format_time(t),
-        format_time(earliest),
-        written(earliest)
-    ))
 }
 
 /// SET MOVE|RETREAT|ADJUST <cron> [MIN <hours>] [GRACE <hours>], and
@@ -482,10 +351,7 @@ fn master_schedule(
     }
     let text = schedule_words(schedule, s.now);
     save_settings(s, &game, &settings)?;
-    let said = format!(
-        "{} deadlines: {text}. They apply from the next phase on.",
-        schedule_kind(what)
-    );
+    let said = say!("set.schedule_set", kind => schedule_kind(what), schedule => text);
     let note = super::njudge_set::min_note(njudge, &upper);
     s.reply.ok(line, format!("{said}{note}"));
     announce(s, &game, Change::Setting, said)
@@ -509,11 +375,7 @@ fn schedule_options(
             match words.get(k + 1).map(|z| check_zone(z)) {
                 Some(Ok(zone)) => schedule.zone = Some(zone.name().to_string()),
                 Some(Err(e)) => return Err(e.to_string()),
-                None => {
-                    return Err(format!(
-                        "Write SET {what} <schedule> ZONE <time zone>, e.g. ZONE Europe/Amsterdam."
-                    ))
-                }
+                None => return Err(say!("set.zone_usage", what)),
             }
             k += 2;
             continue;
@@ -523,10 +385,7 @@ fn schedule_options(
             .and_then(|v| v.parse::<u32>().ok())
             .filter(|v| *v <= 24 * 60);
         let (Some(value), true) = (value, OPTIONS.contains(&upper[k].as_str())) else {
-            return Err(format!(
-                "Write SET {what} <schedule> [MIN <hours>] [GRACE <hours>] [ZONE <time zone>], \
-                 or njudge's SET {what} [NEXT <hours>] [MIN <hours>] [GRACE <hours>]."
-            ));
+            return Err(say!("set.schedule_usage", what));
         };
         match upper[k].as_str() {
             "MIN" if njudge => schedule.least_hours = value,
@@ -550,7 +409,7 @@ fn schedule_kind(what: &str) -> &'static str {
 struct Switch {
     word: &'static str,
     change: fn(&mut GameSettings),
-    /// What the reply says of it.
+    /// The words (`set.<name>`) the reply says of it.
     said: &'static str,
 }
 
@@ -559,13 +418,12 @@ const SWITCHES: &[Switch] = &[
     Switch {
         word: "NMR",
         change: |g| g.nmr = true,
-        said: "NMR: at the end of grace the orders given are carried out; a power that gave \
-               none goes into civil disorder.",
+        said: "set.nmr",
     },
     Switch {
         word: "NONMR",
         change: |g| g.nmr = false,
-        said: "NoNMR: the game waits for a replacement when a power misses its orders.",
+        said: "set.nonmr",
     },
     Switch {
         word: "WHITE",
@@ -573,7 +431,7 @@ const SWITCHES: &[Switch] = &[
             g.white = true;
             g.grey = false;
         },
-        said: "Press is white: signed with the sender's power.",
+        said: "set.white",
     },
     Switch {
         word: "GREY",
@@ -587,7 +445,7 @@ const SWITCHES: &[Switch] = &[
             g.white = false;
             g.grey = true;
         },
-        said: GREY_ONLY,
+        said: "set.grey_only",
     },
     Switch {
         word: "WHITE/GREY",
@@ -595,8 +453,7 @@ const SWITCHES: &[Switch] = &[
             g.white = true;
             g.grey = true;
         },
-        said: "White and grey press are allowed: press is signed with the sender's power \
-               unless it is sent GREY.",
+        said: "set.white_and_grey",
     },
     Switch {
         word: "NOPRESS",
@@ -604,29 +461,27 @@ const SWITCHES: &[Switch] = &[
             g.white = false;
             g.grey = false;
         },
-        said: "No press: only press to and from the Master.",
+        said: "set.nopress",
     },
     Switch {
         word: "PARTIAL",
         change: |g| g.partial = true,
-        said: "Partial press allowed: press may go to some powers only.",
+        said: "set.partial",
     },
     Switch {
         word: "NOPARTIAL",
         change: |g| g.partial = false,
-        said: "No partial press: press goes to everyone (BROADCAST).",
+        said: "set.nopartial",
     },
     Switch {
         word: "PRIVATE",
         change: |g| g.private = true,
-        said: "Private: the game is not published in the judge's web archive \
-               (pages already written are removed).",
+        said: "set.private",
     },
     Switch {
         word: "PUBLIC",
         change: |g| g.private = false,
-        said: "Public: the game's processed phases and press to everyone are published \
-               in the judge's web archive.",
+        said: "set.public",
     },
 ];
 
@@ -634,15 +489,11 @@ const SWITCHES: &[Switch] = &[
 /// white, or (after SET NOPRESS or SET NO WHITE) grey press only.
 fn grey_said(settings: &GameSettings) -> &'static str {
     if settings.white {
-        "Grey press is allowed: press may be sent anonymously (GREY); white press \
-         stays allowed too (SET WHITE is white only, SET NO WHITE grey only)."
+        "set.grey_beside_white"
     } else {
-        GREY_ONLY
+        "set.grey_only"
     }
 }
-
-const GREY_ONLY: &str = "Press is grey only: it must be sent GREY (anonymously), white \
-                         press is refused (SET WHITE/GREY allows both).";
 
 fn master_flag(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Result<(), StoreError> {
     let Some(game) = master_now(s, line)? else {
@@ -653,13 +504,13 @@ fn master_flag(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Resu
     let said = match SWITCHES.iter().find(|switch| switch.word == what) {
         Some(switch) => {
             (switch.change)(&mut settings);
-            Ok(match what {
+            let key = match what {
                 "GREY" => grey_said(&settings),
                 _ => switch.said,
-            }
-            .to_string())
+            };
+            Ok(entry(key))
         }
-        None if what == "OBSERVER" => observer_press(&mut settings, rest).map_err(String::from),
+        None if what == "OBSERVER" => observer_press(&mut settings, rest),
         // END <year>
         None => {
             let now = current(s.tx, game.id)?.map(|c| (c.position.phase.year, c.record.phase));
@@ -694,11 +545,9 @@ fn overdue_note(s: &mut Session<'_>, game: &Game) -> Result<String, StoreError> 
     };
     let end = current.record.grace_until.or(current.record.deadline);
     Ok(match end {
-        Some(end) if end <= s.now => format!(
-            " The deadline and grace of {} are over: it is processed at the judge's next \
-             pass with the orders given, each power that gave none in civil disorder.",
-            current.record.phase
-        ),
+        Some(end) if end <= s.now => {
+            format!(" {}", say!("set.overdue", phase => current.record.phase))
+        }
         _ => String::new(),
     })
 }
@@ -709,23 +558,18 @@ fn master_now(s: &mut Session<'_>, line: &Line) -> Result<Option<Game>, StoreErr
     let Some(game) = master_game(s, line) else {
         return Ok(None);
     };
-    Ok(Some(
-        store::games::game_by_id(s.tx, game.id)?.unwrap_or(game),
-    ))
+    Ok(Some(game::game_by_id(s.tx, game.id)?.unwrap_or(game)))
 }
 
 /// SET OBSERVER ANY|NO|WHITE: what observers may send.
-fn observer_press(settings: &mut GameSettings, rest: &str) -> Result<String, &'static str> {
+fn observer_press(settings: &mut GameSettings, rest: &str) -> Result<String, String> {
     settings.observers = match rest.trim().to_ascii_uppercase().as_str() {
         "ANY" => ObserverPress::Any,
         "NO" | "NONE" => ObserverPress::No,
         "WHITE" => ObserverPress::White,
-        _ => return Err("Write SET OBSERVER ANY, SET OBSERVER NO or SET OBSERVER WHITE."),
+        _ => return Err(say!("set.observer_usage")),
     };
-    Ok(format!(
-        "Observers' press: {}.",
-        rest.trim().to_ascii_lowercase()
-    ))
+    Ok(say!("set.observer_press", which => rest.trim().to_ascii_lowercase()))
 }
 
 /// SET END <year>: a short game, ending when that year is over; not a
@@ -741,18 +585,11 @@ fn end_year(
         .ok()
         .filter(|y| (1901..=2100).contains(y));
     let Some(year) = year else {
-        return Err(
-            "Write SET END <year>, e.g. SET END 1907: the game ends when 1907 is over.".into(),
-        );
+        return Err(say!("set.end_usage"));
     };
     if let Some((current, phase)) = now.filter(|(current, _)| year < *current) {
-        return Err(format!(
-            "The game is already in {phase}: write SET END {current} or later."
-        ));
+        return Err(say!("set.end_too_early", phase, year => current));
     }
     settings.end_year = Some(year);
-    Ok(format!(
-        "Short game: {year} is the last year played; the game ends when {year} is over, \
-         after its Fall moves and its Winter builds and removals."
-    ))
+    Ok(say!("set.short_game", year))
 }

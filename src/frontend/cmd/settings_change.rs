@@ -8,6 +8,7 @@ use crate::game::current;
 use crate::game::settings::GameSettings;
 use crate::game::{Game, StoreError};
 use crate::report::title;
+use crate::say;
 
 /// Stores a game's new settings, and keeps the signed-on copy of the game
 /// up to date for the commands after this one in the mail.
@@ -68,10 +69,7 @@ pub(super) fn announce(
             } else {
                 setting
             };
-            let body = format!(
-                "The Master of '{}' changed the game:\n\n  {said}\n",
-                game.name
-            );
+            let body = say!("set.notice", game => &game.name, said) + "\n";
             s.send(to, subject, body, Some(game.id));
         }
     }

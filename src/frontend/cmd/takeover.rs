@@ -12,11 +12,11 @@ use crate::frontend::session::Session;
 use crate::game::takeover::{
     self as takeovers, sign_on_line, waiting, Approval, Eligibility, Policy,
 };
-use crate::game::{power_of, Game, Seat, SeatStatus, StoreError};
+use crate::game::{power_of, Game, Seat, StoreError};
 use crate::report::title;
 use crate::say;
 
-pub use crate::game::takeover::{how_to, vacant};
+pub use crate::game::takeover::vacant;
 
 /// SIGNON ?<game> in a game that has started: the newcomer must name the
 /// power.
@@ -213,15 +213,4 @@ fn tell_approved(
         },
     )?;
     Ok(asked.mailed)
-}
-
-/// The player of `seat` leaves every country they play (EJECT, RESIGN):
-/// [`takeovers::vacate_player`].
-pub fn vacate_player(
-    s: &mut Session<'_>,
-    game: &Game,
-    seat: &Seat,
-    status: SeatStatus,
-) -> Result<(Vec<Power>, String), StoreError> {
-    takeovers::vacate_player(s.tx, game, seat, status)
 }
