@@ -100,6 +100,102 @@ fn table_names(conn: &Connection) -> Vec<String> {
         .unwrap()
 }
 
+// What the tests read that the app itself never reads back -----------------
+
+/// The ids a query selects, in its order.
+fn selected_ids(conn: &Connection, sql: &str, params: impl rusqlite::Params) -> Vec<i64> {
+    let mut stmt = conn.prepare(sql).unwrap();
+    stmt.query_map(params, |r| r.get(0))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap()
+}
+
+/// Every stored mail still to handle, oldest first (the app takes them one
+/// at a time, with `oldest_unhandled`).
+fn unhandled_inbound(conn: &Connection) -> Vec<Inbound> {
+    let ids = selected_ids(
+        conn,
+        "SELECT id FROM inbound WHERE status = 'new' ORDER BY id",
+        [],
+    );
+    ids.iter()
+        .map(|&id| inbound_by_id(conn, id).unwrap().unwrap())
+        .collect()
+}
+
+/// The stored mails under this Message-ID, oldest first.
+fn inbound_with_message_id(conn: &Connection, message_id: &str) -> Vec<Inbound> {
+    let ids = selected_ids(
+        conn,
+        "SELECT id FROM inbound WHERE message_id = ?1 ORDER BY id",
+        [normalize_message_id(message_id)],
+    );
+    ids.iter()
+        .map(|&id| inbound_by_id(conn, id).unwrap().unwrap())
+        .collect()
+}
+
+/// Where a queued mail stands.
+struct OutboundState {
+    attempts: i64,
+    last_error: Option<String>,
+    next_attempt_at: i64,
+    sent_at: Option<i64>,
+    abandoned_at: Option<i64>,
+}
+
+fn outbound_state(conn: &Connection, id: i64) -> OutboundState {
+    conn.query_row(
+        "SELECT attempts, last_error, next_attempt_at, sent_at, abandoned_at \
+         FROM outbound WHERE id = ?1",
+        [id],
+        |r| {
+            Ok(OutboundState {
+                attempts: r.get(0)?,
+                last_error: r.get(1)?,
+                next_attempt_at: r.get(2)?,
+                sent_at: r.get(3)?,
+                abandoned_at: r.get(4)?,
+            })
+        },
+    )
+    .unwrap()
+}
+
+/// A press message as stored.
+struct StoredPress {
+    from: String,
+    to: Vec<String>,
+    grey: bool,
+    broadcast: bool,
+    subject: Option<String>,
+    body: String,
+}
+
+/// The game's press, oldest first.
+fn press_of_game(conn: &Connection, game: i64) -> Vec<StoredPress> {
+    let mut stmt = conn
+        .prepare(
+            "SELECT from_power, to_powers, grey, broadcast, subject, body FROM press \
+             WHERE game_id = ?1 ORDER BY sent_at, id",
+        )
+        .unwrap();
+    stmt.query_map([game], |r| {
+        Ok(StoredPress {
+            from: r.get(0)?,
+            to: serde_json::from_str(&r.get::<_, String>(1)?).unwrap(),
+            grey: r.get(2)?,
+            broadcast: r.get(3)?,
+            subject: r.get(4)?,
+            body: r.get(5)?,
+        })
+    })
+    .unwrap()
+    .collect::<rusqlite::Result<_>>()
+    .unwrap()
+}
+
 const TABLES: [&str; 11] = [
     "absences",
     "archive",
@@ -497,7 +593,7 @@ fn the_same_mail_is_stored_once() {
     )
     .unwrap()
     .is_some());
-    let new = unhandled_inbound(db.conn()).unwrap();
+    let new = unhandled_inbound(db.conn());
     assert_eq!(new.len(), 2);
     assert_eq!(new[0].id, id);
     assert_eq!(new[0].message_id, "x1@example.org");
@@ -518,8 +614,8 @@ fn the_same_mail_is_stored_once() {
         T0 + 11,
     )
     .unwrap();
-    assert!(unhandled_inbound(db.conn()).unwrap().is_empty());
-    let handled = inbound_by_message_id(db.conn(), "<x1@example.org>").unwrap();
+    assert!(unhandled_inbound(db.conn()).is_empty());
+    let handled = inbound_with_message_id(db.conn(), "<x1@example.org>");
     assert_eq!(handled.len(), 1);
     assert_eq!(handled[0].status, InboundStatus::Handled);
     assert_eq!(handled[0].handled_at, Some(T0 + 10));
@@ -591,7 +687,7 @@ fn the_same_message_id_from_another_sender_or_with_another_body_is_another_mail(
         );
     }
     tx.commit().unwrap();
-    let stored = inbound_by_message_id(db.conn(), "n1@example.org").unwrap();
+    let stored = inbound_with_message_id(db.conn(), "n1@example.org");
     assert_eq!(
         stored.iter().map(|m| m.id).collect::<Vec<_>>(),
         [first, second, third]
@@ -692,7 +788,7 @@ fn outbound_queue_due_sent_failed_with_backoff() {
     assert_eq!(due[0].raw, b"Subject: x\r\n\r\nbody\r\n".to_vec());
     assert_eq!(due[0].game_id, Some(game));
     assert_eq!(due_mail(db.conn(), T0 + 1, 1).unwrap().len(), 1);
-    assert_eq!(unsent_count(db.conn()).unwrap(), 2);
+    assert_eq!(due_mail(db.conn(), i64::MAX, 10).unwrap().len(), 2);
 
     // a goes out.
     mark_sent(db.conn(), a, T0 + 2).unwrap();
@@ -700,7 +796,7 @@ fn outbound_queue_due_sent_failed_with_backoff() {
         mark_sent(db.conn(), a, T0 + 3),
         Err(StoreError::NotFound(_))
     ));
-    let sent = outbound_by_id(db.conn(), a).unwrap().unwrap();
+    let sent = outbound_state(db.conn(), a);
     assert_eq!((sent.sent_at, sent.attempts), (Some(T0 + 2), 1));
 
     // b fails, again and again: 1 min, 2 min, 4 min ... at most an hour.
@@ -717,7 +813,7 @@ fn outbound_queue_due_sent_failed_with_backoff() {
         let next = mark_failed(db.conn(), b, &format!("451 try later ({attempt})"), now).unwrap();
         assert_eq!(next - now, expected_delays.pop().unwrap());
         assert!(due_mail(db.conn(), next - 1, 10).unwrap().is_empty());
-        let row = outbound_by_id(db.conn(), b).unwrap().unwrap();
+        let row = outbound_state(db.conn(), b);
         assert_eq!(row.attempts, attempt);
         assert_eq!(row.next_attempt_at, next);
         assert_eq!(row.last_error, Some(format!("451 try later ({attempt})")));
@@ -725,7 +821,6 @@ fn outbound_queue_due_sent_failed_with_backoff() {
     }
     mark_sent(db.conn(), b, now).unwrap();
     assert!(due_mail(db.conn(), i64::MAX, 10).unwrap().is_empty());
-    assert_eq!(unsent_count(db.conn()).unwrap(), 0);
     assert!(matches!(
         mark_failed(db.conn(), b, "late", now),
         Err(StoreError::NotFound(_))
@@ -746,7 +841,7 @@ fn outbound_queue_due_sent_failed_with_backoff() {
     .unwrap();
     abandon_mail(db.conn(), c, "550 no such user", now + 1).unwrap();
     assert!(due_mail(db.conn(), i64::MAX, 10).unwrap().is_empty());
-    let gone = outbound_by_id(db.conn(), c).unwrap().unwrap();
+    let gone = outbound_state(db.conn(), c);
     assert_eq!(gone.abandoned_at, Some(now + 1));
     assert_eq!(gone.sent_at, None);
     assert_eq!(gone.attempts, 1, "the refused attempt counts");
@@ -807,9 +902,7 @@ fn later_order_for_the_same_unit_replaces_the_earlier() {
     )
     .unwrap();
     assert_eq!(orders_of_phase(conn, game, "S1901M").unwrap().len(), 3);
-    assert!(delete_order(conn, game, "S1901M", "FRANCE", "MAR").unwrap());
-    assert!(!delete_order(conn, game, "S1901M", "FRANCE", "MAR").unwrap());
-    assert_eq!(clear_orders(conn, game, "S1901M", "FRANCE").unwrap(), 1);
+    assert_eq!(clear_orders(conn, game, "S1901M", "FRANCE").unwrap(), 2);
     assert!(orders_of_power(conn, game, "S1901M", "FRANCE")
         .unwrap()
         .is_empty());
@@ -924,10 +1017,6 @@ fn games_seats_phases_press_archive() {
     let france = seat_by_power(conn, game, "FRANCE").unwrap().unwrap();
     assert_eq!(france.status, SeatStatus::Active);
     assert_eq!(france.address, "Player2@Example.org");
-    assert_eq!(
-        seats_of_address(conn, "player2@example.ORG").unwrap(),
-        std::slice::from_ref(&france)
-    );
     assert_eq!(seats_of_game(conn, game).unwrap().len(), 7);
 
     set_seat_wait(conn, france.id, true).unwrap();
@@ -1043,7 +1132,7 @@ fn games_seats_phases_press_archive() {
         T0 + 300,
     )
     .unwrap();
-    let press = press_of_game(conn, game).unwrap();
+    let press = press_of_game(conn, game);
     assert_eq!(press[0].to, ["ENGLAND", "GERMANY"]);
     assert!(press[0].grey && !press[0].broadcast);
 
@@ -1397,7 +1486,7 @@ fn sql_metacharacters_round_trip_verbatim() {
             T0,
         )
         .unwrap();
-        let p = &press_of_game(&tx, game).unwrap()[0];
+        let p = &press_of_game(&tx, game)[0];
         assert_eq!(p.from, s);
         assert_eq!(p.to, [s, "FRANCE"]);
         assert_eq!((p.subject.as_deref(), p.body.as_str()), (Some(s), s));
@@ -1426,7 +1515,11 @@ fn sql_metacharacters_round_trip_verbatim() {
         )
         .unwrap();
         mark_failed(&tx, out, s, T0).unwrap();
-        let m = outbound_by_id(&tx, out).unwrap().unwrap();
+        let m = due_mail(&tx, i64::MAX, usize::MAX)
+            .unwrap()
+            .into_iter()
+            .find(|m| m.id == out)
+            .unwrap();
         assert_eq!(m.message_id, out_id);
         assert_eq!(m.recipients, [s, "x@example.org"]);
         assert_eq!(m.subject, s);

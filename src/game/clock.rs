@@ -3,7 +3,7 @@
 
 use std::str::FromStr;
 
-use chrono::{DateTime, NaiveDate, NaiveDateTime, TimeDelta, TimeZone, Utc};
+use chrono::{DateTime, NaiveDateTime, TimeDelta, TimeZone, Utc};
 use chrono_tz::Tz;
 
 use super::settings::Schedule;
@@ -67,35 +67,6 @@ pub fn format_span(seconds: i64) -> String {
         (0, h, m) => format!("{} {}", part(h, "hour"), part(m, "minute")),
         (d, h, _) => format!("{} {}", part(d, "day"), part(h, "hour")),
     }
-}
-
-/// Reads a date a Master or player writes: `2026-11-24 20:00`,
-/// `2026-11-24T20:00:00Z`, `2026-11-24`, `Nov 24 2026 20:00`,
-/// `Tue Nov 24 2026 20:00` (times in UTC).
-pub fn parse_time(text: &str) -> Option<i64> {
-    let t = text.trim().trim_end_matches("UTC").trim();
-    if let Ok(dt) = DateTime::parse_from_rfc3339(t) {
-        return Some(dt.timestamp());
-    }
-    for format in [
-        "%Y-%m-%d %H:%M",
-        "%Y-%m-%dT%H:%M",
-        "%Y-%m-%d %H:%M:%S",
-        "%Y-%m-%dT%H:%M:%S",
-        "%b %d %Y %H:%M",
-        "%a %b %d %Y %H:%M",
-        "%d %b %Y %H:%M",
-    ] {
-        if let Ok(dt) = NaiveDateTime::parse_from_str(t, format) {
-            return Some(dt.and_utc().timestamp());
-        }
-    }
-    for format in ["%Y-%m-%d", "%b %d %Y", "%d %b %Y"] {
-        if let Ok(d) = NaiveDate::parse_from_str(t, format) {
-            return Some(d.and_hms_opt(0, 0, 0)?.and_utc().timestamp());
-        }
-    }
-    None
 }
 
 /// Checks a cron expression, with a message that says what to write: it

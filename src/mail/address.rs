@@ -142,14 +142,10 @@ impl Address {
     pub fn mailbox(&self) -> lettre::message::Mailbox {
         lettre::message::Mailbox::new(self.name.clone(), self.spec.clone())
     }
-
-    /// `MAILER-DAEMON@…` or `postmaster@…`, in any case: mail from these is
-    /// machine-made and never answered.
-    pub fn is_daemon(&self) -> bool {
-        is_daemon_local(self.local())
-    }
 }
 
+/// `MAILER-DAEMON` or `postmaster`, in any case: the local part of a
+/// machine's address, whose mail is never answered.
 pub(crate) fn is_daemon_local(local: &str) -> bool {
     local.eq_ignore_ascii_case("mailer-daemon") || local.eq_ignore_ascii_case("postmaster")
 }
@@ -225,9 +221,11 @@ mod tests {
         assert_eq!(Address::parse("a@c..d"), Err(AddressError::BadDomain));
         assert_eq!(Address::parse("A <a@b.c"), Err(AddressError::BadBrackets));
         assert_eq!(Address::parse("@b.c"), Err(AddressError::NotLocalAtDomain));
-        assert!(Address::parse("MAILER-DAEMON@mx.example.net")
-            .unwrap()
-            .is_daemon());
+        assert!(is_daemon_local(
+            Address::parse("MAILER-DAEMON@mx.example.net")
+                .unwrap()
+                .local()
+        ));
         assert!(Address::parse("a@[192.0.2.1]").is_ok());
     }
 }

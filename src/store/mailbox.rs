@@ -203,16 +203,6 @@ pub fn mark_inbound(
     expect_one(n, || format!("inbound mail #{id}"))
 }
 
-/// The mails not yet acted on, oldest first (after a crash: the ones to
-/// redo).
-pub fn unhandled_inbound(conn: &Connection) -> Result<Vec<Inbound>> {
-    let mut stmt = conn.prepare(&format!(
-        "SELECT {INBOUND_COLUMNS} FROM inbound WHERE status = 'new' ORDER BY id"
-    ))?;
-    let rows = stmt.query_map([], inbound_from_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
-}
-
 pub fn inbound_by_id(conn: &Connection, id: i64) -> Result<Option<Inbound>> {
     Ok(conn
         .query_row(
@@ -221,15 +211,6 @@ pub fn inbound_by_id(conn: &Connection, id: i64) -> Result<Option<Inbound>> {
             inbound_from_row,
         )
         .optional()?)
-}
-
-/// The mails stored under this Message-ID (usually one), oldest first.
-pub fn inbound_by_message_id(conn: &Connection, message_id: &str) -> Result<Vec<Inbound>> {
-    let mut stmt = conn.prepare(&format!(
-        "SELECT {INBOUND_COLUMNS} FROM inbound WHERE message_id = ?1 ORDER BY id"
-    ))?;
-    let rows = stmt.query_map([normalize_message_id(message_id)], inbound_from_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 // The outbound queue ----------------------------------------------------
@@ -337,25 +318,6 @@ pub fn due_mail(conn: &Connection, now: i64, limit: usize) -> Result<Vec<Outboun
     let limit = i64::try_from(limit).unwrap_or(i64::MAX);
     let rows = stmt.query_map(params![now, limit], outbound_from_row)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
-}
-
-pub fn outbound_by_id(conn: &Connection, id: i64) -> Result<Option<Outbound>> {
-    Ok(conn
-        .query_row(
-            &format!("SELECT {OUTBOUND_COLUMNS} FROM outbound WHERE id = ?1"),
-            [id],
-            outbound_from_row,
-        )
-        .optional()?)
-}
-
-/// How many mails wait to be sent (due or not).
-pub fn unsent_count(conn: &Connection) -> Result<i64> {
-    Ok(conn.query_row(
-        "SELECT count(*) FROM outbound WHERE sent_at IS NULL AND abandoned_at IS NULL",
-        [],
-        |r| r.get(0),
-    )?)
 }
 
 /// The mail went out at `now`.

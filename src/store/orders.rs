@@ -102,21 +102,6 @@ pub fn orders_of_phase(conn: &Connection, game_id: i64, phase: &str) -> Result<V
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-/// Removes one unit's order; whether there was one.
-pub fn delete_order(
-    conn: &Connection,
-    game_id: i64,
-    phase: &str,
-    power: &str,
-    unit: &str,
-) -> Result<bool> {
-    let n = conn.execute(
-        "DELETE FROM orders WHERE game_id = ?1 AND phase = ?2 AND power = ?3 AND unit = ?4",
-        params![game_id, phase, power, unit],
-    )?;
-    Ok(n > 0)
-}
-
 /// Removes all the power's orders in the phase; how many there were.
 pub fn clear_orders(conn: &Connection, game_id: i64, phase: &str, power: &str) -> Result<usize> {
     Ok(conn.execute(

@@ -128,15 +128,6 @@ pub fn seats_of_game(conn: &Connection, game_id: i64) -> Result<Vec<Seat>> {
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-/// Every seat held by `address` (compared case-insensitively), in any game.
-pub fn seats_of_address(conn: &Connection, address: &str) -> Result<Vec<Seat>> {
-    let mut stmt = conn.prepare(&format!(
-        "SELECT {COLUMNS} FROM seats WHERE address = ?1 COLLATE NOCASE ORDER BY game_id, id"
-    ))?;
-    let rows = stmt.query_map([address], from_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
-}
-
 fn update(conn: &Connection, seat_id: i64, sql: &str, value: &dyn rusqlite::ToSql) -> Result<()> {
     let n = conn.execute(sql, params![seat_id, value])?;
     expect_one(n, || format!("seat #{seat_id}"))
