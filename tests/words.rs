@@ -175,3 +175,54 @@ fn the_game_and_the_front_end_keep_their_sentences_in_the_words_files() {
             .join("\n")
     );
 }
+
+/// The most string literals in `src/` that may hold an HTML tag: the pages'
+/// markup belongs in `templates/web/`, rendered with auto-escape.
+const HTML_LITERALS_CEILING: usize = 5;
+
+/// Whether `text` holds an HTML tag (`<p>`, `</td>`, `<a href=...>`): a
+/// tag name the pages use, after `<` or `</`, then `>`, a space or `/`.
+fn holds_a_tag(text: &str) -> bool {
+    const TAGS: [&str; 47] = [
+        "p", "a", "td", "tr", "th", "table", "div", "span", "li", "ul", "ol", "h1", "h2", "h3",
+        "h4", "h5", "h6", "html", "head", "body", "img", "br", "svg", "pre", "code", "em",
+        "strong", "section", "nav", "link", "meta", "title", "script", "style", "small",
+        "figure", "figcaption", "thead", "tbody", "button", "main", "header", "footer",
+        "article", "caption", "details", "summary",
+    ];
+    text.match_indices('<').any(|(at, _)| {
+        let rest = text[at + 1..].strip_prefix('/').unwrap_or(&text[at + 1..]);
+        TAGS.iter().any(|tag| {
+            rest.strip_prefix(tag)
+                .and_then(|after| after.chars().next())
+                .is_some_and(|c| c == '>' || c == ' ' || c == '/')
+        })
+    })
+}
+
+#[test]
+fn the_pages_keep_their_markup_in_the_web_templates() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("src"), &mut files);
+    let mut found = Vec::new();
+    for file in &files {
+        let source = std::fs::read_to_string(file).unwrap();
+        let code = match source.find("#[cfg(test)]") {
+            Some(at) => &source[..at],
+            None => &source,
+        };
+        for literal in string_literals(code).iter().filter(|s| holds_a_tag(s)) {
+            let shown = file.strip_prefix(root).unwrap_or(file).display();
+            found.push(format!("{shown}: {literal}"));
+        }
+    }
+    assert!(
+        found.len() <= HTML_LITERALS_CEILING,
+        "{} string literals in src/ hold an HTML tag, over the {HTML_LITERALS_CEILING} \
+         allowed: put the markup in templates/web/:\n{}",
+        found.len(),
+        found.join("\n")
+    );
+    assert!(holds_a_tag("<td class=\"n\">") && !holds_a_tag("SIGNON <power><game>"));
+}
