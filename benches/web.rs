@@ -60,7 +60,7 @@ fn main() {
     );
     let config = Config::load(&root.join("judge.toml")).expect("judge.toml");
     let mut judge = Judge::open(config.clone()).expect("the judge");
-    let site = Site::of(&config);
+    let site = Site::of(&config).expect("the page templates");
     let mut play = Play::new(&mut judge);
     let alone: Vec<f64> = (0..PHASES).map(|_| play.step(&mut judge, &site)).collect();
     report_pass("one phase's pages, a judge of 1 game", &alone);
