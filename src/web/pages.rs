@@ -406,8 +406,14 @@ mod tests {
         view.card.name = "<b>'x'</b>".to_string();
         view.press[0].body = "\u{202E}<script>".to_string();
         let page = game_index(&templates, &view).unwrap();
-        assert!(!page.contains("<b>") && !page.contains("<script>"), "{page}");
-        assert!(page.contains("<h1>&lt;b&gt;&#39;x&#39;&lt;/b&gt;</h1>"), "{page}");
+        assert!(
+            !page.contains("<b>") && !page.contains("<script>"),
+            "{page}"
+        );
+        assert!(
+            page.contains("<h1>&lt;b&gt;&#39;x&#39;&lt;/b&gt;</h1>"),
+            "{page}"
+        );
         assert!(page.contains("\u{FFFD}&lt;script&gt;</pre>"), "{page}");
     }
 }

@@ -150,7 +150,9 @@ impl PageTemplates {
             source,
         };
         let template = self.env.get_template(name).map_err(fail)?;
-        template.render(Value::from(minijinja::value::Serde(data))).map_err(fail)
+        template
+            .render(Value::from(minijinja::value::Serde(data)))
+            .map_err(fail)
     }
 
     fn empty() -> PageTemplates {
@@ -164,11 +166,9 @@ impl PageTemplates {
                 .expect("the default delimiters"),
         );
         env.set_undefined_behavior(UndefinedBehavior::Strict);
-        env.set_auto_escape_callback(|name| {
-            match name.rsplit_once('.').map(|(_, ext)| ext) {
-                Some("html" | "svg" | "atom") => MARKUP,
-                _ => AutoEscape::None,
-            }
+        env.set_auto_escape_callback(|name| match name.rsplit_once('.').map(|(_, ext)| ext) {
+            Some("html" | "svg" | "atom") => MARKUP,
+            _ => AutoEscape::None,
         });
         env.set_formatter(format_value);
         env.add_filter("date", date);
@@ -180,7 +180,12 @@ impl PageTemplates {
         }
     }
 
-    fn add(&mut self, name: &'static str, text: String, origin: String) -> Result<(), TemplateError> {
+    fn add(
+        &mut self,
+        name: &'static str,
+        text: String,
+        origin: String,
+    ) -> Result<(), TemplateError> {
         self.env
             .add_template_owned(name, text)
             .map_err(|source| TemplateError::Template {
@@ -194,7 +199,11 @@ impl PageTemplates {
 
 /// Prints a value into a page: escaped, unless minijinja made it (a
 /// macro's output, already escaped as it was made).
-fn format_value(out: &mut Output, state: &mut State, value: &Value) -> Result<(), minijinja::Error> {
+fn format_value(
+    out: &mut Output,
+    state: &mut State,
+    value: &Value,
+) -> Result<(), minijinja::Error> {
     if state.auto_escape() != &MARKUP || value.is_safe() {
         return minijinja::escape_formatter(out, state, value);
     }
