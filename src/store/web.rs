@@ -96,7 +96,7 @@ pub fn web_states(conn: &Connection) -> Result<Vec<WebState>> {
 /// A game's row in the archive's list of games: the facts the row shows,
 /// kept (as JSON) so that the list is made again without reading every
 /// game. The page templates lay it out.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct IndexRow {
     pub name: String,
     pub variant: String,
@@ -116,7 +116,7 @@ pub struct IndexRow {
 }
 
 /// A power ("England") and its count of supply centres.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct PowerCentres {
     pub power: String,
     pub centres: usize,

@@ -52,6 +52,8 @@ pub struct Site {
     pub code: String,
     /// Compiled once (`Site::of`), shared by every page and thread.
     pub templates: Arc<PageTemplates>,
+    /// The rows of the list of games, as laid out so far.
+    rows: Arc<pages::RowCache>,
 }
 
 impl Site {
@@ -65,6 +67,7 @@ impl Site {
             address: config.judge.address.clone(),
             code: config.judge.code.clone(),
             templates: Arc::new(PageTemplates::from_dir(&templates_dir(config))?),
+            rows: Arc::default(),
         })
     }
 
@@ -201,7 +204,7 @@ fn write_site_index(conn: &Connection, site: &Site) -> Result<(), WebError> {
     files::ensure_dir(&site.dir)?;
     let style = site.templates.style();
     files::write_atomic(&site.dir.join("style.css"), style.as_bytes())?;
-    let index = pages::site_index(&site.templates, &site.name, &rows)?;
+    let index = pages::site_index(&site.templates, &site.rows, &site.name, &rows)?;
     files::write_atomic(&site.dir.join("index.html"), index.as_bytes())?;
     Ok(())
 }

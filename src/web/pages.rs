@@ -3,10 +3,14 @@
 //! rendered. Pure (no store, no files), so each is the same text for the
 //! same game. The words and the markup are the templates'.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use minijinja::{context, Value};
 use serde::Serialize;
 
 use super::chart::{centres_chart, Chart};
-use super::templates::{PageTemplates, TemplateError, GAME, PHASE, SITE_INDEX};
+use super::templates::{PageTemplates, TemplateError, GAME, INDEX_ROW, PHASE, SITE_INDEX};
 use super::view::{GameCard, GameView, PhaseView, SettingsView};
 use crate::engine::map::{Map, Power};
 use crate::engine::phase::{Phase, PhaseKind};
@@ -40,26 +44,48 @@ impl PhaseName {
     }
 }
 
+/// The rows of the list of games as `index_row.html` lays them out, each
+/// laid out once per process and change of its facts: the list is
+/// written again after every game written, and laying out a thousand
+/// rows anew each time would cost the web pass more than all the rest.
+/// Only this process's memory keeps them; the store keeps the facts.
+#[derive(Debug, Default)]
+pub struct RowCache(Mutex<HashMap<IndexRow, Arc<str>>>);
+
 /// `index.html` at the top: the games' rows (newest activity first), the
 /// finished ones in a list of their own.
-#[derive(Serialize)]
-struct SiteIndexPage<'a> {
-    judge: &'a str,
-    playing: Vec<&'a IndexRow>,
-    finished: Vec<&'a IndexRow>,
-}
-
 pub fn site_index(
     templates: &PageTemplates,
+    cache: &RowCache,
     judge_name: &str,
     rows: &[IndexRow],
 ) -> Result<String, TemplateError> {
-    let (finished, playing) = rows.iter().partition(|r| r.over);
-    let page = SiteIndexPage {
-        judge: judge_name,
-        playing,
-        finished,
-    };
+    let mut laid_out = cache.0.lock().unwrap_or_else(|e| e.into_inner());
+    // Rows of games that changed since stay behind: forgotten when they
+    // outnumber the games.
+    if laid_out.len() > 2 * rows.len() + 64 {
+        laid_out.clear();
+    }
+    let (mut playing, mut finished) = (Vec::new(), Vec::new());
+    for row in rows {
+        let html = match laid_out.get(row) {
+            Some(html) => html.clone(),
+            None => {
+                let html: Arc<str> = templates.render(INDEX_ROW, row)?.into();
+                laid_out.insert(row.clone(), html.clone());
+                html
+            }
+        };
+        // Safe: the output of `index_row.html`, every value in it escaped
+        // as it was laid out; printed again as it is.
+        let html = Value::from_safe_string(html.to_string());
+        if row.over {
+            finished.push(html);
+        } else {
+            playing.push(html);
+        }
+    }
+    let page = context! { judge => judge_name, playing, finished };
     templates.render(SITE_INDEX, &page)
 }
 
@@ -415,5 +441,20 @@ mod tests {
             "{page}"
         );
         assert!(page.contains("\u{FFFD}&lt;script&gt;</pre>"), "{page}");
+    }
+
+    #[test]
+    fn the_list_of_games_is_the_same_laid_out_again_and_escaped() {
+        let templates = PageTemplates::builtin();
+        let mut card = sample::game(true).card;
+        card.name = "<b>bold</b>".to_string();
+        let rows = [index_row(&card), index_row(&sample::game(false).card)];
+        let cache = RowCache::default();
+        let first = site_index(&templates, &cache, "J", &rows).unwrap();
+        assert!(!first.contains("<b>"), "{first}");
+        assert!(first.contains(">&lt;b&gt;bold&lt;/b&gt;</a>"), "{first}");
+        assert_eq!(site_index(&templates, &cache, "J", &rows).unwrap(), first);
+        let fresh = site_index(&templates, &RowCache::default(), "J", &rows).unwrap();
+        assert_eq!(fresh, first);
     }
 }

@@ -5,7 +5,7 @@
 //! template is reported at the start, not by the first web pass.
 
 use super::feed::{game_feed, Publisher};
-use super::pages::{game_index, index_row, phase_page, site_index};
+use super::pages::{game_index, index_row, phase_page, site_index, RowCache};
 use super::templates::{PageTemplates, TemplateError};
 use super::view::{GameCard, GameView, PhaseLine, PhaseView, PowerView, PressItem, SettingsView};
 use crate::engine::adjudicate::adjudicate;
@@ -26,8 +26,8 @@ pub fn try_every_page(templates: &PageTemplates) -> Result<(), TemplateError> {
     };
     let (played, forming) = (game(true), game(false));
     let rows = [index_row(&played.card), index_row(&forming.card)];
-    site_index(templates, by.name, &rows)?;
-    site_index(templates, by.name, &[])?;
+    site_index(templates, &RowCache::default(), by.name, &rows)?;
+    site_index(templates, &RowCache::default(), by.name, &[])?;
     for view in [&played, &forming] {
         game_index(templates, view)?;
         game_feed(templates, &by, view)?;

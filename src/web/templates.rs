@@ -9,7 +9,9 @@
 //! `.html`, `.svg` and `.atom` templates, with [`super::html::write_escaped`] as
 //! the escaper: it also blanks the control and bidi characters a player's
 //! press could hold). The Rust side hands the templates plain data
-//! (`pages.rs`); nothing it hands them is marked safe. Besides minijinja's
+//! (`pages.rs`); nothing it hands them is marked safe but the rows of the
+//! list of games, which are the output of `index_row.html` (see
+//! `pages::RowCache`). Besides minijinja's
 //! filters there are `date` (Unix seconds as `2026-11-26 20:00 UTC`) and
 //! `rfc3339` (as `2026-11-26T20:00:00Z`, for the feed).
 
@@ -24,6 +26,8 @@ use super::html::{date, rfc3339, write_escaped};
 
 /// The list of games at the top of the archive.
 pub const SITE_INDEX: &str = "index.html";
+/// A game's row in the list of games.
+pub const INDEX_ROW: &str = "index_row.html";
 /// A game's own page.
 pub const GAME: &str = "game.html";
 /// A processed phase's page.
@@ -38,6 +42,10 @@ pub const STYLE: &str = "style.css";
 const BUILTIN: &[(&str, &str)] = &[
     ("base.html", include_str!("../../templates/web/base.html")),
     (SITE_INDEX, include_str!("../../templates/web/index.html")),
+    (
+        INDEX_ROW,
+        include_str!("../../templates/web/index_row.html"),
+    ),
     (GAME, include_str!("../../templates/web/game.html")),
     ("chart.svg", include_str!("../../templates/web/chart.svg")),
     (PHASE, include_str!("../../templates/web/phase.html")),
