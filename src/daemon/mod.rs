@@ -59,16 +59,17 @@ pub async fn run(config: Config, options: RunOptions) -> Result<(), String> {
     } else {
         Shutdown::on_signals()?
     };
+    // The page templates, checked first: a broken one stops the
+    // start before anything is opened.
+    let site = match config.web.enabled {
+        true => Some(Site::of(&config).map_err(|e| e.to_string())?),
+        false => None,
+    };
     let judge = {
         let config = config.clone();
         tokio::task::spawn_blocking(move || Judge::open_or_create(config))
             .await
             .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()))?
-    };
-    // The page templates, checked now: a broken one stops the start.
-    let site = match config.web.enabled {
-        true => Some(Site::of(&config).map_err(|e| e.to_string())?),
-        false => None,
     };
     let mut web = None;
     if let (false, Some(addr)) = (options.once, config.web.listen_address()) {
