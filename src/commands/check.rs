@@ -9,7 +9,7 @@ use crate::app::Database;
 use crate::config::{Config, InboxSettings, OutboxSettings, ServerSettings};
 use crate::daemon::{imap, smtp};
 use crate::store::Store;
-use crate::web::{self, PageTemplates};
+use crate::web;
 
 /// Checks everything; returns the findings (all "ok" lines, or problems).
 pub fn run(config_path: &Path) -> (Vec<String>, bool) {
@@ -58,7 +58,7 @@ pub fn run(config_path: &Path) -> (Vec<String>, bool) {
     // Whether or not the judge publishes: `judge archive` uses them too.
     let pages = web::templates_dir(&config);
     check(
-        PageTemplates::from_dir(&pages)
+        web::page_templates(&config)
             .map(|_| {
                 format!(
                     "the page templates ({}, or built in) render",

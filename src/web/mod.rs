@@ -66,7 +66,7 @@ impl Site {
             name: config.judge.name.clone(),
             address: config.judge.address.clone(),
             code: config.judge.code.clone(),
-            templates: Arc::new(PageTemplates::from_dir(&templates_dir(config))?),
+            templates: Arc::new(page_templates(config)?),
             rows: Arc::default(),
         })
     }
@@ -97,6 +97,15 @@ impl Site {
 /// `judge.toml`.
 pub fn templates_dir(config: &Config) -> PathBuf {
     config.resolve(Path::new("templates")).join("web")
+}
+
+/// The page templates `config` names (`templates_dir`, or built in),
+/// compiled and tried on a sample game: an error names the broken
+/// template's file and line.
+pub fn page_templates(config: &Config) -> Result<PageTemplates, TemplateError> {
+    let templates = PageTemplates::from_dir(&templates_dir(config))?;
+    sample::try_every_page(&templates)?;
+    Ok(templates)
 }
 
 #[derive(Debug)]

@@ -407,6 +407,11 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_built_in_templates_render_the_sample_game() {
+        sample::try_every_page(&PageTemplates::builtin()).unwrap();
+    }
+
+    #[test]
     fn a_powers_players_are_named_by_turn_and_phases() {
         let page = game_index(&PageTemplates::builtin(), &sample::game(true)).unwrap();
         assert!(

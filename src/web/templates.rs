@@ -1,9 +1,9 @@
 //! The pages' templates: the files of `templates/web/` beside
 //! `judge.toml`, each missing one replaced by the built-in copy of this
 //! repository's `templates/web/`, compiled once when the judge (or `judge
-//! archive`) starts and tried on a sample game then, so that a mistake in
-//! an edited page is reported with its file and line at the start, never
-//! halfway through a web pass.
+//! archive`) starts and tried on a sample game then (`sample.rs`), so that
+//! a mistake in an edited page is reported with its file and line at the
+//! start, never halfway through a web pass.
 //!
 //! Every value a page prints is escaped (minijinja's auto-escape, for
 //! `.html`, `.svg` and `.atom` templates, with [`super::html::write_escaped`] as
@@ -106,10 +106,10 @@ impl fmt::Debug for PageTemplates {
 }
 
 impl PageTemplates {
-    /// The templates of `dir` (`templates/web/`): each file there
-    /// replaces the built-in one of its name; a missing file, or folder,
-    /// leaves the built-in one. Every page is rendered once from a sample
-    /// game now, so that a mistake is found at the start.
+    /// The templates of `dir` (`templates/web/`), compiled: each file
+    /// there replaces the built-in one of its name; a missing file, or
+    /// folder, leaves the built-in one. (`web::page_templates` also tries
+    /// them on a sample game.)
     pub fn from_dir(dir: &Path) -> Result<PageTemplates, TemplateError> {
         PageTemplates::load(Some(dir))
     }
@@ -117,7 +117,7 @@ impl PageTemplates {
     /// The built-in templates only.
     #[cfg(test)]
     pub fn builtin() -> PageTemplates {
-        PageTemplates::load(None).expect("the built-in page templates render the sample game")
+        PageTemplates::load(None).expect("the built-in page templates compile")
     }
 
     fn load(dir: Option<&Path>) -> Result<PageTemplates, TemplateError> {
@@ -137,7 +137,6 @@ impl PageTemplates {
             t.add(name, text, origin)?;
         }
         t.style = read(STYLE)?.map_or_else(|| BUILTIN_STYLE.to_string(), |(text, _)| text);
-        super::sample::try_every_page(&t)?;
         Ok(t)
     }
 
