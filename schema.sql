@@ -327,15 +327,16 @@ CREATE TABLE IF NOT EXISTS meta (
 
 -- The web archive: what of each game its pages show (its count of phases,
 -- the newest archive entry, the state), so that only what changed is
--- written again, whichever process changed it; and the game's row in the
--- list of games as written (HTML), so that the list is made again without
--- reading every game.
+-- written again, whichever process changed it; and the facts of the
+-- game's row in the list of games (JSON: name, variant, state, phase,
+-- centres, result ...), so that the list is made again without reading
+-- every game.
 CREATE TABLE IF NOT EXISTS web_published (
     game_id    INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
     phases     INTEGER NOT NULL,
     archive_id INTEGER NOT NULL,
     state      TEXT    NOT NULL,
-    row_html   TEXT    NOT NULL,
+    row_facts  TEXT    NOT NULL,
     activity   INTEGER NOT NULL,
     over       INTEGER NOT NULL CHECK (over IN (0, 1)),
     updated_at INTEGER NOT NULL

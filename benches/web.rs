@@ -62,8 +62,9 @@ fn main() {
         std::thread::available_parallelism().map_or(0, |n| n.get())
     );
     let config = Config::load(&root.join("judge.toml")).expect("judge.toml");
-    let mut judge = Judge::open(config.clone()).expect("the judge");
-    let site = Site::of(&config);
+    // A fresh folder: the database is made here, as `judge init` would.
+    let mut judge = Judge::open_or_create(config.clone()).expect("the judge");
+    let site = Site::of(&config).expect("the page templates");
     let mut play = Play::new(&mut judge);
     let alone: Vec<f64> = (0..PHASES).map(|_| play.step(&mut judge, &site)).collect();
     report_pass("one phase's pages, a judge of 1 game", &alone);

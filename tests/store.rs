@@ -498,6 +498,44 @@ fn migration_to_version_9_counts_sign_on_failures_per_sender() {
     }
 }
 
+/// Version 10 keeps the facts of a game's row in the web archive's list,
+/// not its HTML: the rows of version 9 go, so the next web pass writes
+/// every game again (and records its facts).
+#[test]
+fn migration_to_version_10_republishes_the_web_archive() {
+    let dir = TempDir::new("v10");
+    let id = {
+        let store = Store::open(dir.db()).unwrap();
+        game_with_phase(store.conn(), "shown")
+    };
+    {
+        // The file as version 9 left it: the game published, its row HTML.
+        let conn = Connection::open(dir.db()).unwrap();
+        conn.execute_batch(&format!(
+            "DROP TABLE web_published; \
+             CREATE TABLE web_published ( \
+                 game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE, \
+                 phases INTEGER NOT NULL, archive_id INTEGER NOT NULL, \
+                 state TEXT NOT NULL, row_html TEXT NOT NULL, \
+                 activity INTEGER NOT NULL, \
+                 over INTEGER NOT NULL CHECK (over IN (0, 1)), \
+                 updated_at INTEGER NOT NULL); \
+             INSERT INTO web_published VALUES \
+                 ({id}, 1, 0, 'active', '<tr><td>shown</td></tr>', {T0}, 0, {T0}); \
+             PRAGMA user_version = 9;"
+        ))
+        .unwrap();
+    }
+    let store = Store::open(dir.db()).unwrap();
+    assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+    let conn = store.conn();
+    let states = store::web::web_states(conn).unwrap();
+    assert_eq!(states.len(), 1);
+    assert!(states[0].published.is_none(), "{states:?}");
+    assert!(states[0].is_stale());
+    assert!(store::web::index_rows(conn).unwrap().is_empty());
+}
+
 #[test]
 fn newer_version_is_refused_and_left_alone() {
     let dir = TempDir::new("newer");
@@ -1270,7 +1308,13 @@ fn write_everything(tx: &Connection, name: &str) {
         state: GameState::Forming,
     };
     let row = store::web::IndexRow {
-        html: format!("<tr><td>{name}</td></tr>"),
+        name: name.to_string(),
+        variant: "standard".to_string(),
+        state: "forming".to_string(),
+        phase: None,
+        year: None,
+        centres: Vec::new(),
+        result: None,
         activity: T0,
         over: false,
     };

@@ -471,3 +471,60 @@ fn results_mails_link_to_the_phase_page_when_the_archive_has_an_address() {
     let results = results_mail(&mails);
     assert!(!results.body.contains("on the web"), "{}", results.body);
 }
+
+/// A judgekeeper changes a page by a template in `templates/web/` beside
+/// `judge.toml`, without a rebuild; a broken one is named, file and line,
+/// by `judge check`, and `judge archive` and `judge run` refuse to start
+/// with it rather than write half an archive.
+#[test]
+fn a_judgekeeper_changes_the_pages_by_their_templates() {
+    let mut j = TestJudge::new("web-templates");
+    let mut g = Played::start(&mut j, "edited");
+    g.master("PROCESS S1901M");
+    let dir = g.judge.dir.join("templates/web");
+    std::fs::create_dir_all(&dir).unwrap();
+    let phase = include_str!("../templates/web/phase.html");
+    let reworded = phase.replace("Orders and results", "What was ordered");
+    assert_ne!(reworded, phase);
+    std::fs::write(dir.join("phase.html"), reworded).unwrap();
+    let run = g.judge.run(&["archive", "--rebuild"], b"");
+    assert!(run.ok, "{}", run.stderr);
+    let page = g.page("S1901M.html");
+    assert!(page.contains("<h2>What was ordered</h2>"), "{page}");
+    // The other pages are the built-in ones.
+    assert!(g.page("index.html").contains("<h2>Press to everyone</h2>"));
+
+    // A misspelt variable on line 3 of the game's page.
+    std::fs::write(
+        dir.join("game.html"),
+        "{% extends \"base.html\" %}\n{% block body %}\n<h1>{{ game.nmae }}</h1>\n{% endblock %}\n",
+    )
+    .unwrap();
+    let broken = dir.join("game.html").display().to_string();
+    let check = g.judge.run(&["check"], b"");
+    assert!(!check.ok);
+    let line = check
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("error: ") && l.contains(&broken))
+        .unwrap_or_else(|| panic!("no error names {broken}:\n{}", check.stdout));
+    assert!(line.contains("game.html:3"), "{line}");
+    let archive = g.judge.run(&["archive", "--rebuild"], b"");
+    assert!(!archive.ok);
+    assert!(archive.stderr.contains("game.html:3"), "{}", archive.stderr);
+    let run = g
+        .judge
+        .run(&["run", "--once", "--now", &g.judge.now.clone()], b"");
+    assert!(!run.ok);
+    assert!(run.stderr.contains("game.html:3"), "{}", run.stderr);
+    // The pages written before stay as they were.
+    assert_eq!(g.page("S1901M.html"), page);
+
+    std::fs::remove_file(dir.join("game.html")).unwrap();
+    let check = g.judge.run(&["check"], b"");
+    assert!(
+        check.stdout.contains("ok: the page templates"),
+        "{}",
+        check.stdout
+    );
+}

@@ -44,11 +44,13 @@ pub fn run(config: &Config, options: &Options) -> Result<Written, String> {
             config.database_path().display()
         )
     })?;
+    // The page templates first: a broken one is reported before anything
+    // is written.
+    let site = Site::of(config).map_err(|e| e.to_string())?;
     // One process writes the archive at a time: wait for a `judge run`'s
     // web pass to finish.
     let _lock = web_lock(config)?;
     let conn = store.conn();
-    let site = Site::of(config);
     let mut states = store::web::web_states(conn).map_err(|e| e.to_string())?;
     if let Some(name) = &options.game {
         states.retain(|s| s.name.eq_ignore_ascii_case(name));

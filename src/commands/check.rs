@@ -9,6 +9,7 @@ use crate::app::Database;
 use crate::config::{Config, InboxSettings, OutboxSettings, ServerSettings};
 use crate::daemon::{imap, smtp};
 use crate::store::Store;
+use crate::web;
 
 /// Checks everything; returns the findings (all "ok" lines, or problems).
 pub fn run(config_path: &Path) -> (Vec<String>, bool) {
@@ -57,6 +58,18 @@ pub fn run(config_path: &Path) -> (Vec<String>, bool) {
         let www = config.web_path();
         check(writable_dir(&www).map(|_| format!("[web] {} is writable", www.display())));
     }
+    // Whether or not the judge publishes: `judge archive` uses them too.
+    let pages = web::templates_dir(&config);
+    check(
+        web::page_templates(&config)
+            .map(|_| {
+                format!(
+                    "the page templates ({}, or built in) render",
+                    pages.display()
+                )
+            })
+            .map_err(|e| e.to_string()),
+    );
     if let Err(e) = crate::daemon::configured::inbox(&config) {
         check(Err(e));
     }

@@ -42,6 +42,7 @@ use crate::frontend::{tell_keeper, Outgoing};
 use crate::game::pictures::PictureMaker;
 use crate::game::tick::{tick_cached, TickCache};
 use crate::store::{self, mailbox::Outbound, StoreError};
+use crate::web::Site;
 use mailbox::{Inbox, Outbox, SendError};
 
 pub struct RunOptions {
@@ -58,6 +59,12 @@ pub async fn run(config: Config, options: RunOptions) -> Result<(), String> {
     } else {
         Shutdown::on_signals()?
     };
+    // The page templates, checked first: a broken one stops the
+    // start before anything is opened.
+    let site = match config.web.enabled {
+        true => Some(Site::of(&config).map_err(|e| e.to_string())?),
+        false => None,
+    };
     let judge = {
         let config = config.clone();
         tokio::task::spawn_blocking(move || Judge::open_or_create(config))
@@ -71,7 +78,7 @@ pub async fn run(config: Config, options: RunOptions) -> Result<(), String> {
     }
     let tick_every = i64::from(config.clock.tick_seconds.max(1));
     let mut service = Service {
-        work: Work::new(judge),
+        work: Work::new(judge, site),
         inbox: configured::inbox(&config)?,
         outbox: configured::outbox(&config)?,
         shutdown,
@@ -149,6 +156,9 @@ impl Shutdown {
 /// drawn in this pass's sending.
 struct StoreSide {
     judge: Judge,
+    /// Where the web pass writes, with the page templates compiled at
+    /// the start; None when `[web] enabled` is off.
+    site: Option<Site>,
     clock_cache: TickCache,
     pictures: PictureMaker,
 }
@@ -158,9 +168,10 @@ struct StoreSide {
 struct Work(Arc<Mutex<StoreSide>>);
 
 impl Work {
-    fn new(judge: Judge) -> Work {
+    fn new(judge: Judge, site: Option<Site>) -> Work {
         Work(Arc::new(Mutex::new(StoreSide {
             judge,
+            site,
             clock_cache: TickCache::new(),
             pictures: PictureMaker::default(),
         })))
@@ -246,7 +257,11 @@ impl Service {
         // Last: the pages never hold up a phase or a mail. A failure is
         // logged and tried again next pass, not counted against `--once`.
         self.work
-            .blocking(move |side| publish::publish(&side.judge, t))
+            .blocking(move |side| {
+                if let Some(site) = &side.site {
+                    publish::publish(&side.judge, site, t);
+                }
+            })
             .await;
         seen
     }

@@ -11,11 +11,10 @@
 use crate::app::Judge;
 use crate::web::{publish_due, Site};
 
-/// One web pass, if `[web] enabled`; logs what it did and what failed.
-pub fn publish(judge: &Judge, now: i64) {
-    if !judge.config.web.enabled {
-        return;
-    }
+/// One web pass onto `site` (there is one when `[web] enabled`, its
+/// templates loaded when the daemon started); logs what it did and what
+/// failed.
+pub fn publish(judge: &Judge, site: &Site, now: i64) {
     let path = judge.config.web_lock_path();
     let lock = std::fs::OpenOptions::new()
         .create(true)
@@ -36,8 +35,7 @@ pub fn publish(judge: &Judge, now: i64) {
             return;
         }
     };
-    let site = Site::of(&judge.config);
-    match publish_due(judge.store.conn(), &site, now) {
+    match publish_due(judge.store.conn(), site, now) {
         Ok(report) => {
             for (game, phases) in &report.written {
                 log::info!("web archive: game '{game}' written ({phases} phase page(s))");

@@ -148,6 +148,12 @@ pub const MIGRATIONS: &[&str] = &[
     "DROP INDEX IF EXISTS sign_on_failures_by_target; \
      DROP TABLE IF EXISTS sign_on_failures; \
      DROP TABLE IF EXISTS sign_on_locks;",
+    // 9 -> 10: the web archive keeps the facts of a game's row in the
+    // list of games, not the row as HTML. The old rows cannot be turned
+    // into facts here: dropped (`schema.sql` makes the table again), so
+    // every game counts as not yet published and the next web pass, or
+    // `judge archive`, writes it again whole.
+    "DROP TABLE IF EXISTS web_published;",
 ];
 
 /// The version this build writes and understands.

@@ -4,6 +4,7 @@
 //! the store holds now.
 
 use rusqlite::{params, Connection, Row};
+use serde::{Deserialize, Serialize};
 
 use super::games::GameState;
 use super::Result;
@@ -93,16 +94,33 @@ pub fn web_states(conn: &Connection) -> Result<Vec<WebState>> {
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-/// A game's row in the archive's list of games, kept as written so that
-/// the list is made again without reading every game.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A game's row in the archive's list of games: the facts the row shows,
+/// kept (as JSON) so that the list is made again without reading every
+/// game. The page templates lay it out.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct IndexRow {
-    /// The row as the list shows it (HTML).
-    pub html: String,
+    pub name: String,
+    pub variant: String,
+    /// As the store words it: "active", "finished", ...
+    pub state: String,
+    /// The phase now being played (or the last one played): `S1901M`.
+    pub phase: Option<String>,
+    pub year: Option<u16>,
+    /// The powers that are played, with their centres now.
+    pub centres: Vec<PowerCentres>,
+    /// How the game ended, in words.
+    pub result: Option<String>,
     /// When the game last changed: the list is newest first.
     pub activity: i64,
     /// Finished or terminated: listed apart.
     pub over: bool,
+}
+
+/// A power ("England") and its count of supply centres.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct PowerCentres {
+    pub power: String,
+    pub centres: usize,
 }
 
 /// Records that the game's pages now show `published`, and its row in
@@ -115,19 +133,19 @@ pub fn set_web_published(
     now: i64,
 ) -> Result<()> {
     conn.execute(
-        "INSERT INTO web_published (game_id, phases, archive_id, state, row_html, activity, \
+        "INSERT INTO web_published (game_id, phases, archive_id, state, row_facts, activity, \
                                     over, updated_at) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) \
          ON CONFLICT (game_id) DO UPDATE SET phases = excluded.phases, \
              archive_id = excluded.archive_id, state = excluded.state, \
-             row_html = excluded.row_html, activity = excluded.activity, \
+             row_facts = excluded.row_facts, activity = excluded.activity, \
              over = excluded.over, updated_at = excluded.updated_at",
         params![
             game_id,
             published.phases,
             published.archive_id,
             published.state,
-            row.html,
+            serde_json::to_string(row)?,
             row.activity,
             row.over,
             now
@@ -139,17 +157,15 @@ pub fn set_web_published(
 /// The rows of every published game, newest activity first.
 pub fn index_rows(conn: &Connection) -> Result<Vec<IndexRow>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT w.row_html, w.activity, w.over FROM web_published w \
+        "SELECT w.row_facts FROM web_published w \
          JOIN games g ON g.id = w.game_id ORDER BY w.activity DESC, g.name",
     )?;
-    let rows = stmt.query_map([], |r| {
-        Ok(IndexRow {
-            html: r.get(0)?,
-            activity: r.get(1)?,
-            over: r.get(2)?,
-        })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    let facts = stmt.query_map([], |r| r.get::<_, String>(0))?;
+    let mut rows = Vec::new();
+    for text in facts {
+        rows.push(serde_json::from_str(&text?)?);
+    }
+    Ok(rows)
 }
 
 /// Forgets what was published of the game (its pages were removed).

@@ -1,10 +1,10 @@
-//! The small chart of supply centres per power over the years, as inline
-//! SVG: one line per power in its map colour, the years along the bottom.
-//! Pure.
+//! The small chart of supply centres per power over the years, drawn as
+//! inline SVG by `templates/web/chart.svg`: one line per power in its
+//! map colour, the years along the bottom. This is its geometry, the
+//! numbers already written as the SVG has them. Pure.
 
-use std::fmt::Write;
+use serde::Serialize;
 
-use super::html::escape;
 use crate::draw::style;
 use crate::engine::map::Power;
 
@@ -15,12 +15,62 @@ const RIGHT: f32 = 80.0;
 const TOP: f32 = 12.0;
 const BOTTOM: f32 = 28.0;
 
+/// What `chart.svg` draws; every coordinate a number as written.
+#[derive(Serialize)]
+pub struct Chart {
+    pub width: String,
+    pub height: String,
+    /// Where the lines of the grid begin and end.
+    pub left: String,
+    pub right: String,
+    /// Where the counts of the grid's lines end (right-aligned).
+    pub count_x: String,
+    /// The baseline of the years.
+    pub year_y: String,
+    pub grid: Vec<GridLine>,
+    pub years: Vec<YearLabel>,
+    pub lines: Vec<PowerLine>,
+    pub ends: Vec<EndLabel>,
+}
+
+/// A line across at `y` for the count `n`, labelled at `count_y`.
+#[derive(Serialize)]
+pub struct GridLine {
+    pub n: usize,
+    pub y: String,
+    pub count_y: String,
+}
+
+#[derive(Serialize)]
+pub struct YearLabel {
+    pub x: String,
+    pub label: String,
+}
+
+/// A power's line through its counts (`points`: "x,y x,y ...").
+#[derive(Serialize)]
+pub struct PowerLine {
+    pub power: &'static str,
+    pub colour: &'static str,
+    pub points: String,
+}
+
+/// A power's count at the end of its line.
+#[derive(Serialize)]
+pub struct EndLabel {
+    pub power: &'static str,
+    pub colour: &'static str,
+    pub centres: usize,
+    pub x: String,
+    pub y: String,
+}
+
 /// The chart of `rows` (label, centres per power in `Power::ALL` order);
-/// empty when there is nothing to draw.
-pub fn centres_chart(rows: &[(String, [usize; 7])]) -> String {
+/// None when there is nothing to draw.
+pub fn centres_chart(rows: &[(String, [usize; 7])]) -> Option<Chart> {
     // One row (the start) is no line: the table above says it all.
     if rows.len() < 2 {
-        return String::new();
+        return None;
     }
     let top = rows
         .iter()
@@ -31,70 +81,70 @@ pub fn centres_chart(rows: &[(String, [usize; 7])]) -> String {
     let step = (WIDTH - LEFT - RIGHT) / (rows.len().max(2) - 1) as f32;
     let x = |i: usize| LEFT + step * i as f32;
     let y = |n: usize| TOP + (HEIGHT - TOP - BOTTOM) * (1.0 - n as f32 / top);
-    let mut out = format!(
-        "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {WIDTH} {HEIGHT}\" \
-         width=\"{WIDTH}\" height=\"{HEIGHT}\" role=\"img\" \
-         aria-label=\"Supply centres per power over the years\">\n"
-    );
-    for n in [0, 6, 12, 18, 24, 30]
+    let grid = [0, 6, 12, 18, 24, 30]
         .into_iter()
         .filter(|&n| n as f32 <= top)
-    {
-        let _ = writeln!(
-            out,
-            "<line x1=\"{LEFT}\" x2=\"{}\" y1=\"{y:.1}\" y2=\"{y:.1}\" stroke=\"#ddd\"/>\
-             <text x=\"{}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"end\">{n}</text>",
-            WIDTH - RIGHT,
-            LEFT - 4.0,
-            y(n) + 4.0,
-            y = y(n),
-        );
-    }
+        .map(|n| GridLine {
+            n,
+            y: format!("{:.1}", y(n)),
+            count_y: format!("{:.1}", y(n) + 4.0),
+        })
+        .collect();
     let every = rows.len().div_ceil(12).max(1);
-    for (i, (label, _)) in rows.iter().enumerate().step_by(every) {
-        let _ = writeln!(
-            out,
-            "<text x=\"{:.1}\" y=\"{}\" font-size=\"11\" text-anchor=\"middle\">{}</text>",
-            x(i),
-            HEIGHT - 8.0,
-            escape(label)
-        );
-    }
+    let years = rows
+        .iter()
+        .enumerate()
+        .step_by(every)
+        .map(|(i, (label, _))| YearLabel {
+            x: format!("{:.1}", x(i)),
+            label: label.clone(),
+        })
+        .collect();
     let shown: Vec<(usize, Power)> = Power::ALL
         .into_iter()
         .enumerate()
         .filter(|&(k, _)| rows.iter().any(|(_, c)| c[k] > 0))
         .collect();
     let last = rows.len() - 1;
-    for &(k, power) in &shown {
-        let points: Vec<String> = rows
-            .iter()
-            .enumerate()
-            .map(|(i, (_, c))| format!("{:.1},{:.1}", x(i), y(c[k])))
-            .collect();
-        let _ = writeln!(
-            out,
-            "<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2.5\" points=\"{}\">\
-             <title>{}</title></polyline>",
-            style::power(power),
-            points.join(" "),
-            power.name(),
-        );
-    }
+    let lines = shown
+        .iter()
+        .map(|&(k, power)| {
+            let points: Vec<String> = rows
+                .iter()
+                .enumerate()
+                .map(|(i, (_, c))| format!("{:.1},{:.1}", x(i), y(c[k])))
+                .collect();
+            PowerLine {
+                power: power.name(),
+                colour: style::power(power),
+                points: points.join(" "),
+            }
+        })
+        .collect();
     let ends: Vec<f32> = shown.iter().map(|&(k, _)| y(rows[last].1[k])).collect();
-    for ((k, power), label_y) in shown.iter().zip(label_heights(&ends)) {
-        let _ = writeln!(
-            out,
-            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" fill=\"{}\">{} {}</text>",
-            x(last) + 6.0,
-            label_y + 4.0,
-            style::power(*power),
-            power.name(),
-            rows[last].1[*k],
-        );
-    }
-    out.push_str("</svg>\n");
-    out
+    let ends = shown
+        .iter()
+        .zip(label_heights(&ends))
+        .map(|(&(k, power), label_y)| EndLabel {
+            power: power.name(),
+            colour: style::power(power),
+            centres: rows[last].1[k],
+            x: format!("{:.1}", x(last) + 6.0),
+            y: format!("{:.1}", label_y + 4.0),
+        })
+        .collect();
+    Some(Chart {
+        width: WIDTH.to_string(),
+        height: HEIGHT.to_string(),
+        left: LEFT.to_string(),
+        right: (WIDTH - RIGHT).to_string(),
+        count_x: (LEFT - 4.0).to_string(),
+        year_y: (HEIGHT - 8.0).to_string(),
+        grid,
+        years,
+        lines,
+        ends,
+    })
 }
 
 /// The heights of the labels at the lines' ends (`ends`, top down in any
@@ -135,10 +185,13 @@ mod tests {
 
     #[test]
     fn a_chart_needs_two_rows() {
-        assert_eq!(centres_chart(&[("start".to_string(), [3; 7])]), "");
+        assert!(centres_chart(&[("start".to_string(), [3; 7])]).is_none());
         let two = [("start".to_string(), [3; 7]), ("1901".to_string(), [4; 7])];
-        let svg = centres_chart(&two);
-        assert_eq!(svg.matches("<polyline").count(), 7);
-        assert!(svg.contains(">Russia 4</text>"), "{svg}");
+        let chart = centres_chart(&two).unwrap();
+        assert_eq!(chart.lines.len(), 7);
+        assert!(chart
+            .ends
+            .iter()
+            .any(|e| e.power == "Russia" && e.centres == 4));
     }
 }

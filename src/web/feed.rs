@@ -1,12 +1,12 @@
 //! `<game>/feed.atom`: an Atom 1.0 feed of the game, one entry per
-//! processed phase (linking to its page) and per message to everyone.
-//! Pure; every text escaped, so the feed is well-formed XML whatever the
-//! players wrote.
+//! processed phase (linking to its page) and per message to everyone,
+//! laid out by `templates/web/feed.atom`. Pure; every text escaped by the
+//! template, so the feed is well-formed XML whatever the players wrote.
 
-use std::fmt::Write;
+use serde::Serialize;
 
-use super::html::{escape, rfc3339};
-use super::pages::phase_words;
+use super::pages::PhaseName;
+use super::templates::{PageTemplates, TemplateError, FEED};
 use super::view::GameView;
 
 /// Who the feed says it is from: the judge's name and address, and its
@@ -39,55 +39,69 @@ fn tag(by: &Publisher<'_>, game: &str, what: &str) -> String {
     )
 }
 
-pub fn game_feed(by: &Publisher<'_>, view: &GameView) -> String {
+/// The feed as `feed.atom` lays it out.
+#[derive(Serialize)]
+struct Feed<'a> {
+    judge: &'a str,
+    game: &'a str,
+    id: String,
+    /// The newest entry's time (the game's activity when none).
+    updated: i64,
+    /// Newest first.
+    entries: Vec<Entry<'a>>,
+}
+
+/// A processed phase (`phase`) or a message to everyone (`press`).
+#[derive(Serialize)]
+struct Entry<'a> {
+    id: String,
+    at: i64,
+    phase: Option<PhaseName>,
+    press: Option<PressEntry<'a>>,
+}
+
+#[derive(Serialize)]
+struct PressEntry<'a> {
+    id: i64,
+    subject: &'a str,
+    body: &'a str,
+}
+
+pub fn game_feed(
+    templates: &PageTemplates,
+    by: &Publisher<'_>,
+    view: &GameView,
+) -> Result<String, TemplateError> {
     let card = &view.card;
-    let mut entries: Vec<(i64, String)> = Vec::new();
+    let mut entries: Vec<Entry<'_>> = Vec::new();
     for line in &view.phases {
-        let code = line.phase.to_string();
-        let words = phase_words(line.phase);
-        entries.push((
-            line.processed_at,
-            format!(
-                "<entry>\n<title>{code}: {words} results</title>\n<id>{}</id>\n\
-                 <updated>{}</updated>\n<link rel=\"alternate\" type=\"text/html\" href=\"{code}.html\"/>\n\
-                 <summary>The orders and results of {words}, with the map.</summary>\n</entry>\n",
-                escape(&tag(by, &card.name, &code)),
-                rfc3339(line.processed_at),
-            ),
-        ));
+        let phase = PhaseName::of(line.phase);
+        entries.push(Entry {
+            id: tag(by, &card.name, &phase.code),
+            at: line.processed_at,
+            phase: Some(phase),
+            press: None,
+        });
     }
     for item in &view.press {
-        entries.push((
-            item.sent_at,
-            format!(
-                "<entry>\n<title>{}</title>\n<id>{}</id>\n<updated>{}</updated>\n\
-                 <link rel=\"alternate\" type=\"text/html\" href=\"index.html#press-{}\"/>\n\
-                 <content type=\"text\">{}</content>\n</entry>\n",
-                escape(&item.subject),
-                escape(&tag(by, &card.name, &format!("press-{}", item.id))),
-                rfc3339(item.sent_at),
-                item.id,
-                escape(&item.body),
-            ),
-        ));
+        entries.push(Entry {
+            id: tag(by, &card.name, &format!("press-{}", item.id)),
+            at: item.sent_at,
+            phase: None,
+            press: Some(PressEntry {
+                id: item.id,
+                subject: &item.subject,
+                body: &item.body,
+            }),
+        });
     }
-    entries.sort_by_key(|e| std::cmp::Reverse(e.0));
-    let updated = entries.first().map_or(card.activity, |e| e.0);
-    let mut out = String::from("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n");
-    let _ = write!(
-        out,
-        "<feed xmlns=\"http://www.w3.org/2005/Atom\">\n<title>{}: {}</title>\n<id>{}</id>\n\
-         <updated>{}</updated>\n<author><name>{}</name></author>\n\
-         <link rel=\"self\" href=\"feed.atom\"/>\n<link rel=\"alternate\" type=\"text/html\" href=\"index.html\"/>\n",
-        escape(by.name),
-        escape(&card.name),
-        escape(&tag(by, &card.name, "feed")),
-        rfc3339(updated),
-        escape(by.name),
-    );
-    for (_, entry) in entries {
-        out.push_str(&entry);
-    }
-    out.push_str("</feed>\n");
-    out
+    entries.sort_by_key(|e| std::cmp::Reverse(e.at));
+    let feed = Feed {
+        judge: by.name,
+        game: &card.name,
+        id: tag(by, &card.name, "feed"),
+        updated: entries.first().map_or(card.activity, |e| e.at),
+        entries,
+    };
+    templates.render(FEED, &feed)
 }

@@ -17,17 +17,21 @@
 //! Master `SET PRIVATE` is not published, and its folder is removed.
 //!
 //! `view` reads the store, `pages`, `feed` and `chart` turn views into
-//! text (pure), `files` writes it whole or not at all; this file says
-//! what is written when.
+//! the plain data the templates of `templates/web/` lay out
+//! (`templates`: loaded and checked once, at the start), `files` writes
+//! the text whole or not at all; this file says what is written when.
 
 mod chart;
 mod feed;
 mod files;
 mod html;
 mod pages;
+mod sample;
+mod templates;
 mod view;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use rusqlite::Connection;
 
@@ -36,24 +40,35 @@ use crate::game::export::{game_json, Orders};
 use crate::store::{self, games::Game, web::IndexRow, web::Published, web::WebState, StoreError};
 pub use feed::Publisher;
 pub use files::FileError;
+pub use templates::{PageTemplates, TemplateError};
 
-/// Where the archive is written, and whose it is.
+/// Where the archive is written, whose it is, and the templates its pages
+/// are written with.
 #[derive(Clone, Debug)]
 pub struct Site {
     pub dir: PathBuf,
     pub name: String,
     pub address: String,
     pub code: String,
+    /// Compiled once (`Site::of`), shared by every page and thread.
+    pub templates: Arc<PageTemplates>,
+    /// The rows of the list of games, as laid out so far.
+    rows: Arc<pages::RowCache>,
 }
 
 impl Site {
-    pub fn of(config: &Config) -> Site {
-        Site {
+    /// The site `config` describes, its page templates read from
+    /// `templates/web/` beside it (or built in): an error names a broken
+    /// template's file and line.
+    pub fn of(config: &Config) -> Result<Site, TemplateError> {
+        Ok(Site {
             dir: config.web_path(),
             name: config.judge.name.clone(),
             address: config.judge.address.clone(),
             code: config.judge.code.clone(),
-        }
+            templates: Arc::new(page_templates(config)?),
+            rows: Arc::default(),
+        })
     }
 
     fn publisher(&self) -> Publisher<'_> {
@@ -78,10 +93,27 @@ impl Site {
     }
 }
 
+/// Where a judgekeeper's page templates are: `templates/web/` beside
+/// `judge.toml`.
+pub fn templates_dir(config: &Config) -> PathBuf {
+    config.resolve(Path::new("templates")).join("web")
+}
+
+/// The page templates `config` names (`templates_dir`, or built in),
+/// compiled and tried on a sample game: an error names the broken
+/// template's file and line.
+pub fn page_templates(config: &Config) -> Result<PageTemplates, TemplateError> {
+    let templates = PageTemplates::from_dir(&templates_dir(config))?;
+    sample::try_every_page(&templates)?;
+    Ok(templates)
+}
+
 #[derive(Debug)]
 pub enum WebError {
     Store(StoreError),
     File(FileError),
+    /// A page its template could not render.
+    Template(TemplateError),
     /// A game whose name cannot be a folder's.
     Name(String),
 }
@@ -91,6 +123,7 @@ impl std::fmt::Display for WebError {
         match self {
             WebError::Store(e) => write!(f, "reading the store: {e}"),
             WebError::File(e) => write!(f, "writing {e}"),
+            WebError::Template(e) => write!(f, "{e}"),
             WebError::Name(n) => write!(f, "the game {n:?} has no name fit for a folder"),
         }
     }
@@ -101,6 +134,12 @@ impl std::error::Error for WebError {}
 impl From<StoreError> for WebError {
     fn from(e: StoreError) -> Self {
         WebError::Store(e)
+    }
+}
+
+impl From<TemplateError> for WebError {
+    fn from(e: TemplateError) -> Self {
+        WebError::Template(e)
     }
 }
 
@@ -145,7 +184,7 @@ pub fn write_game(
             .and_then(|&i| records[i].phase.parse().ok());
         let code = phase.phase.to_string();
         files::write_atomic(&dir.join(format!("{code}.svg")), phase.svg.as_bytes())?;
-        let html = pages::phase_page(&phase, prev, next);
+        let html = pages::phase_page(&site.templates, &phase, prev, next)?;
         files::write_atomic(&dir.join(format!("{code}.html")), html.as_bytes())?;
         written += 1;
     }
@@ -154,8 +193,9 @@ pub fn write_game(
         files::remove_stale_phases(&dir, &keep)?;
     }
     let view = view::game_view(conn, game)?;
-    files::write_atomic(&dir.join("index.html"), pages::game_index(&view).as_bytes())?;
-    let feed = feed::game_feed(&site.publisher(), &view);
+    let index = pages::game_index(&site.templates, &view)?;
+    files::write_atomic(&dir.join("index.html"), index.as_bytes())?;
+    let feed = feed::game_feed(&site.templates, &site.publisher(), &view)?;
     files::write_atomic(&dir.join("feed.atom"), feed.as_bytes())?;
     let json = serde_json::to_string_pretty(&game_json(conn, game, Orders::Processed)?)
         .map_err(StoreError::from)?;
@@ -171,8 +211,9 @@ pub fn write_game(
 fn write_site_index(conn: &Connection, site: &Site) -> Result<(), WebError> {
     let rows = store::web::index_rows(conn)?;
     files::ensure_dir(&site.dir)?;
-    files::write_atomic(&site.dir.join("style.css"), html::STYLE.as_bytes())?;
-    let index = pages::site_index(&site.name, &rows);
+    let style = site.templates.style();
+    files::write_atomic(&site.dir.join("style.css"), style.as_bytes())?;
+    let index = pages::site_index(&site.templates, &site.rows, &site.name, &rows)?;
     files::write_atomic(&site.dir.join("index.html"), index.as_bytes())?;
     Ok(())
 }

@@ -1,16 +1,22 @@
-//! The pages as HTML text, from the views: pure (no store, no files), so
-//! each is the same text for the same game.
+//! The pages, from the views: each view turned into the plain data its
+//! template (`templates/web/`) lays out — strings, numbers, lists — and
+//! rendered. Pure (no store, no files), so each is the same text for the
+//! same game. The words and the markup are the templates'.
 
-use std::fmt::Write;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
-use super::chart::centres_chart;
-use super::html::{date, escape, page};
-use super::view::{GameCard, GameView, PhaseView};
+use minijinja::{context, Value};
+use serde::Serialize;
+
+use super::chart::{centres_chart, Chart};
+use super::templates::{PageTemplates, TemplateError, GAME, INDEX_ROW, PHASE, SITE_INDEX};
+use super::view::{GameCard, GameView, PhaseView, SettingsView};
 use crate::engine::map::{Map, Power};
 use crate::engine::phase::{Phase, PhaseKind};
 use crate::engine::position::Position;
 use crate::report::void_reason;
-use crate::store::web::IndexRow;
+use crate::store::{web::IndexRow, web::PowerCentres};
 
 /// "Spring 1901 Movement".
 pub fn phase_words(phase: Phase) -> String {
@@ -22,62 +28,85 @@ pub fn phase_words(phase: Phase) -> String {
     )
 }
 
+/// A phase as the pages name it: `S1901M`, "Spring 1901 Movement".
+#[derive(Serialize)]
+pub struct PhaseName {
+    pub code: String,
+    pub words: String,
+}
+
+impl PhaseName {
+    pub fn of(phase: Phase) -> PhaseName {
+        PhaseName {
+            code: phase.to_string(),
+            words: phase_words(phase),
+        }
+    }
+}
+
+/// The rows of the list of games as `index_row.html` lays them out, each
+/// laid out once per process and change of its facts: the list is
+/// written again after every game written, and laying out a thousand
+/// rows anew each time would cost the web pass more than all the rest.
+/// Only this process's memory keeps them; the store keeps the facts.
+#[derive(Debug, Default)]
+pub struct RowCache(Mutex<HashMap<IndexRow, Arc<str>>>);
+
 /// `index.html` at the top: the games' rows (newest activity first), the
 /// finished ones in a list of their own.
-pub fn site_index(judge_name: &str, rows: &[IndexRow]) -> String {
-    let (over, going): (Vec<&IndexRow>, Vec<&IndexRow>) = rows.iter().partition(|r| r.over);
-    let mut body = format!("<h1>{}: the games</h1>\n", escape(judge_name));
-    body.push_str("<section id=\"games\">\n<h2>Games in play</h2>\n");
-    games_table(&mut body, &going);
-    body.push_str("</section>\n<section id=\"finished\">\n<h2>Finished games</h2>\n");
-    games_table(&mut body, &over);
-    body.push_str("</section>\n");
-    page(
-        &format!("{judge_name}: the games"),
-        "style.css",
-        "",
-        &body,
-        "",
-    )
-}
-
-fn games_table(out: &mut String, rows: &[&IndexRow]) {
-    if rows.is_empty() {
-        out.push_str("<p class=\"muted\">None.</p>\n");
-        return;
+pub fn site_index(
+    templates: &PageTemplates,
+    cache: &RowCache,
+    judge_name: &str,
+    rows: &[IndexRow],
+) -> Result<String, TemplateError> {
+    let mut laid_out = cache.0.lock().unwrap_or_else(|e| e.into_inner());
+    // Rows of games that changed since stay behind: forgotten when they
+    // outnumber the games.
+    if laid_out.len() > 2 * rows.len() + 64 {
+        laid_out.clear();
     }
-    out.push_str(
-        "<div class=\"scroll\"><table>\n<thead><tr><th>Game</th><th>Variant</th><th>State</th>\
-         <th>Phase</th><th>Year</th><th>Powers (centres)</th><th>Result</th><th>Last activity</th>\
-         </tr></thead>\n<tbody>\n",
-    );
+    let (mut playing, mut finished) = (Vec::new(), Vec::new());
     for row in rows {
-        out.push_str(&row.html);
+        let html = match laid_out.get(row) {
+            Some(html) => html.clone(),
+            None => {
+                let html: Arc<str> = templates.render(INDEX_ROW, row)?.into();
+                laid_out.insert(row.clone(), html.clone());
+                html
+            }
+        };
+        // Safe: the output of `index_row.html`, every value in it escaped
+        // as it was laid out; printed again as it is.
+        let html = Value::from_safe_string(html.to_string());
+        if row.over {
+            finished.push(html);
+        } else {
+            playing.push(html);
+        }
     }
-    out.push_str("</tbody>\n</table></div>\n");
+    let page = context! { judge => judge_name, playing, finished };
+    templates.render(SITE_INDEX, &page)
 }
 
-/// A game's row in the list of games (kept in the store as written).
+/// A game's row in the list of games: the facts it shows, kept in the
+/// store so that the list is made again without reading every game.
 pub fn index_row(card: &GameCard) -> IndexRow {
-    let name = escape(&card.name);
-    let powers: Vec<String> = card
-        .centres
-        .iter()
-        .map(|(p, n)| format!("{} {n}", p.name()))
-        .collect();
-    let html = format!(
-        "<tr><td><a href=\"{name}/index.html\">{name}</a></td><td>{}</td><td>{}</td>\
-         <td>{}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-        escape(&card.variant),
-        card.state.as_str(),
-        card.current.map(|p| p.to_string()).unwrap_or_default(),
-        card.current.map(|p| p.year.to_string()).unwrap_or_default(),
-        escape(&powers.join(", ")),
-        escape(card.result.as_deref().unwrap_or("")),
-        date(card.activity),
-    );
     IndexRow {
-        html,
+        name: card.name.clone(),
+        variant: card.variant.clone(),
+        state: card.state.as_str().to_string(),
+        phase: card.current.map(|p| p.to_string()),
+        year: card.current.map(|p| p.year),
+        centres: card
+            .centres
+            .iter()
+            .map(|&(power, centres)| PowerCentres {
+                power: power.name().to_string(),
+                centres,
+            })
+            .collect(),
+        result: card.result.clone(),
         activity: card.activity,
         over: card.state.is_over(),
     }
@@ -85,304 +114,352 @@ pub fn index_row(card: &GameCard) -> IndexRow {
 
 /// `<game>/index.html`: settings, who played, the phases, the centres
 /// year by year (table and chart), the press to everyone.
-pub fn game_index(view: &GameView) -> String {
+#[derive(Serialize)]
+struct GamePage<'a> {
+    game: GameFacts<'a>,
+    settings: &'a SettingsView,
+    powers: Vec<PowerPlayers>,
+    phases: Vec<PhaseLine>,
+    /// Every power's name, for the heads of the centres table.
+    all_powers: Vec<&'static str>,
+    years: Vec<YearCentres<'a>>,
+    /// None with fewer than two rows of centres: nothing to draw.
+    chart: Option<Chart>,
+    press: Vec<Press<'a>>,
+}
+
+#[derive(Serialize)]
+struct GameFacts<'a> {
+    name: &'a str,
+    variant: &'a str,
+    state: &'static str,
+    phase: Option<PhaseName>,
+    result: Option<&'a str>,
+}
+
+/// A power and each of its players' time with it, in turn.
+#[derive(Serialize)]
+struct PowerPlayers {
+    power: &'static str,
+    tenures: Vec<Tenure>,
+}
+
+/// From the phase a player took the power on to the phase they left it
+/// (None: still playing).
+#[derive(Serialize)]
+struct Tenure {
+    from: String,
+    to: Option<String>,
+}
+
+#[derive(Serialize)]
+struct PhaseLine {
+    #[serde(flatten)]
+    name: PhaseName,
+    processed_at: i64,
+}
+
+#[derive(Serialize)]
+struct YearCentres<'a> {
+    /// "start", "1901", ..., "end".
+    label: &'a str,
+    /// Per power, in `all_powers`' order.
+    centres: [usize; 7],
+}
+
+#[derive(Serialize)]
+struct Press<'a> {
+    id: i64,
+    subject: &'a str,
+    body: &'a str,
+    phase: Option<&'a str>,
+    sent_at: i64,
+}
+
+pub fn game_index(templates: &PageTemplates, view: &GameView) -> Result<String, TemplateError> {
     let card = &view.card;
-    let name = escape(&card.name);
-    let mut body = format!(
-        "<nav><a rel=\"up\" href=\"../index.html\">All games</a>\
-         <a href=\"feed.atom\">Feed</a><a href=\"game.json\">JSON</a></nav>\n\
-         <h1>{name}</h1>\n<p>{}, {}{}{}</p>\n",
-        escape(&card.variant),
-        card.state.as_str(),
-        card.current
-            .map(|p| format!(", {}", phase_words(p)))
-            .unwrap_or_default(),
-        card.result
-            .as_deref()
-            .map(|r| format!(". {}", escape(r)))
-            .unwrap_or_default(),
-    );
-    settings_and_players(&mut body, view);
-    body.push_str("<section id=\"phases\">\n<h2>Phases</h2>\n");
-    if view.phases.is_empty() {
-        body.push_str("<p class=\"muted\">No phase has been processed yet.</p>\n");
-    } else {
-        body.push_str("<ol class=\"plain\">\n");
-        for line in &view.phases {
-            let _ = writeln!(
-                body,
-                "<li><a href=\"{code}.html\">{code}</a> {} <span class=\"muted\">({})</span></li>",
-                phase_words(line.phase),
-                date(line.processed_at),
-                code = line.phase,
-            );
-        }
-        body.push_str("</ol>\n");
-    }
-    body.push_str("</section>\n");
-    centres_table(&mut body, &view.years);
-    press(&mut body, view);
-    let head = "<link rel=\"alternate\" type=\"application/atom+xml\" href=\"feed.atom\">\n";
-    page(&card.name, "../style.css", head, &body, "")
-}
-
-/// The `i`th of `count` players of a power, and when: "first player, from
-/// S1901M", "first player, S1901M to F1902M", "replacement, from W1902A"
-/// (numbered when there were several).
-fn tenure(i: usize, count: usize, from: &str, to: Option<&str>) -> String {
-    let who = match i {
-        0 => "first player".to_string(),
-        _ if count == 2 => "replacement".to_string(),
-        _ => format!("replacement {i}"),
+    let page = GamePage {
+        game: GameFacts {
+            name: &card.name,
+            variant: &card.variant,
+            state: card.state.as_str(),
+            phase: card.current.map(PhaseName::of),
+            result: card.result.as_deref(),
+        },
+        settings: &view.settings,
+        powers: view
+            .powers
+            .iter()
+            .map(|p| PowerPlayers {
+                power: p.power.name(),
+                tenures: p
+                    .tenures
+                    .iter()
+                    .map(|(from, to)| Tenure {
+                        from: from.clone(),
+                        to: to.clone(),
+                    })
+                    .collect(),
+            })
+            .collect(),
+        phases: view
+            .phases
+            .iter()
+            .map(|line| PhaseLine {
+                name: PhaseName::of(line.phase),
+                processed_at: line.processed_at,
+            })
+            .collect(),
+        all_powers: Power::ALL.iter().map(|p| p.name()).collect(),
+        years: view
+            .years
+            .iter()
+            .map(|(label, centres)| YearCentres {
+                label,
+                centres: *centres,
+            })
+            .collect(),
+        chart: centres_chart(&view.years),
+        press: view
+            .press
+            .iter()
+            .map(|item| Press {
+                id: item.id,
+                subject: &item.subject,
+                body: &item.body,
+                phase: item.phase.as_deref(),
+                sent_at: item.sent_at,
+            })
+            .collect(),
     };
-    match to {
-        None => format!("{who}, from {}", escape(from)),
-        Some(to) => format!("{who}, {} to {}", escape(from), escape(to)),
-    }
+    templates.render(GAME, &page)
 }
-
-fn settings_and_players(body: &mut String, view: &GameView) {
-    body.push_str("<section id=\"settings\">\n<h2>Settings</h2>\n<table>\n");
-    for (what, value) in &view.settings {
-        let _ = writeln!(body, "<tr><th>{what}</th><td>{}</td></tr>", escape(value));
-    }
-    body.push_str("</table>\n</section>\n<section id=\"players\">\n<h2>Players</h2>\n");
-    if view.powers.is_empty() {
-        body.push_str("<p class=\"muted\">No powers assigned yet.</p>\n");
-    } else {
-        body.push_str("<table>\n<tr><th>Power</th><th>Played by</th></tr>\n");
-        for p in &view.powers {
-            let players: Vec<String> = p
-                .tenures
-                .iter()
-                .enumerate()
-                .map(|(i, (from, to))| tenure(i, p.tenures.len(), from, to.as_deref()))
-                .collect();
-            let _ = writeln!(
-                body,
-                "<tr><td>{}</td><td>{}</td></tr>",
-                p.power.name(),
-                players.join("; ")
-            );
-        }
-        body.push_str("</table>\n");
-    }
-    body.push_str("</section>\n");
-}
-
-fn centres_table(body: &mut String, years: &[(String, [usize; 7])]) {
-    body.push_str("<section id=\"centres\">\n<h2>Supply centres</h2>\n");
-    if years.is_empty() {
-        body.push_str("<p class=\"muted\">The game has not started.</p>\n</section>\n");
-        return;
-    }
-    body.push_str("<div class=\"scroll\"><table>\n<tr><th>After</th>");
-    for p in Power::ALL {
-        let _ = write!(body, "<th class=\"n\">{}</th>", p.name());
-    }
-    body.push_str("</tr>\n");
-    for (label, counts) in years {
-        let _ = write!(body, "<tr><td>{}</td>", escape(label));
-        for n in counts {
-            let _ = write!(body, "<td class=\"n\">{n}</td>");
-        }
-        body.push_str("</tr>\n");
-    }
-    body.push_str("</table></div>\n");
-    body.push_str(&centres_chart(years));
-    body.push_str("</section>\n");
-}
-
-fn press(body: &mut String, view: &GameView) {
-    body.push_str("<section id=\"press\">\n<h2>Press to everyone</h2>\n");
-    if view.press.is_empty() {
-        body.push_str("<p class=\"muted\">None.</p>\n");
-    }
-    for item in &view.press {
-        let _ = writeln!(
-            body,
-            "<article id=\"press-{}\"><h3 dir=\"auto\">{}</h3><p class=\"muted\">{}{}</p><pre dir=\"auto\">{}</pre></article>",
-            item.id,
-            escape(&item.subject),
-            date(item.sent_at),
-            item.phase
-                .as_deref()
-                .map(|p| format!(", {}", escape(p)))
-                .unwrap_or_default(),
-            escape(&item.body),
-        );
-    }
-    body.push_str("</section>\n");
-}
-
-/// Left and right arrow keys follow the links to the previous and next
-/// phase (the links work without it).
-const STEP_KEYS: &str = "document.addEventListener('keydown', function (e) {
-  if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
-  var rel = e.key === 'ArrowLeft' ? 'prev' : e.key === 'ArrowRight' ? 'next' : null;
-  var a = rel && document.querySelector('a[rel=\"' + rel + '\"]');
-  if (a) window.location.href = a.href;
-});";
 
 /// `<game>/<PHASE>.html`: the map, the orders with their results, the
 /// retreats, the centres after; links to the neighbouring phases.
-pub fn phase_page(view: &PhaseView, prev: Option<Phase>, next: Option<Phase>) -> String {
+#[derive(Serialize)]
+struct PhasePage<'a> {
+    game: &'a str,
+    phase: PhaseName,
+    processed_at: i64,
+    prev: Option<String>,
+    next: Option<String>,
+    /// The powers that gave orders, each with its orders.
+    orders: Vec<PowerOrders>,
+    /// After a movement phase: the units that must retreat.
+    dislodged: Vec<DislodgedUnit>,
+    ownership: Option<Ownership>,
+    /// The results mail as the players got it.
+    results_mail: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct PowerOrders {
+    power: &'static str,
+    orders: Vec<OrderLine>,
+}
+
+#[derive(Serialize)]
+struct OrderLine {
+    /// "Army Munich -> Burgundy."
+    text: String,
+    /// What came of it: "bounce", "void", ...; none when it succeeded.
+    tags: Vec<&'static str>,
+    /// Why a void order was void, as the results mail says it.
+    reason: Option<String>,
+}
+
+#[derive(Serialize)]
+struct DislodgedUnit {
+    adjective: &'static str,
+    kind: &'static str,
+    location: String,
+    /// Where it may retreat (none: it is destroyed).
+    retreats: Vec<String>,
+}
+
+/// Who owns which centres after the phase.
+#[derive(Serialize)]
+struct Ownership {
+    /// Some centre changed hands.
+    changed: bool,
+    /// The next phase is the adjustments: the builds and removals due.
+    adjusting: bool,
+    powers: Vec<PowerOwnership>,
+}
+
+#[derive(Serialize)]
+struct PowerOwnership {
+    power: &'static str,
+    centres: usize,
+    units: usize,
+    /// Builds due (negative: removals); 0 when not adjusting.
+    due: i32,
+    /// The names of its centres, sorted.
+    owned: Vec<&'static str>,
+}
+
+pub fn phase_page(
+    templates: &PageTemplates,
+    view: &PhaseView,
+    prev: Option<Phase>,
+    next: Option<Phase>,
+) -> Result<String, TemplateError> {
     let map = Map::standard();
-    let code = view.phase.to_string();
-    let words = phase_words(view.phase);
-    let mut body = String::from("<nav>");
-    if let Some(p) = prev {
-        let _ = write!(body, "<a rel=\"prev\" href=\"{p}.html\">&larr; {p}</a>");
-    }
-    body.push_str("<a rel=\"up\" href=\"index.html\">The game</a>");
-    if let Some(p) = next {
-        let _ = write!(body, "<a rel=\"next\" href=\"{p}.html\">{p} &rarr;</a>");
-    }
-    let _ = writeln!(
-        body,
-        "</nav>\n<h1>{}: {words} ({code})</h1>\n<p class=\"muted\">Processed {}.</p>\n\
-         <img id=\"map\" src=\"{code}.svg\" alt=\"The map of {words}: the units, their orders and what came of them\">",
-        escape(&view.game),
-        date(view.processed_at),
-    );
-    orders(&mut body, map, view);
-    retreats(&mut body, map, view);
-    if let Some(after) = &view.after {
-        centres_after(&mut body, map, &view.before, after);
-    }
-    if let Some(mail) = &view.results_mail {
-        // The classic text readers of judges' archives know, folded away:
-        // it also says who was in civil disorder and which builds were
-        // waived.
-        let _ = writeln!(
-            body,
-            "<section id=\"results-mail\">\n<details><summary>The results mail, as the \
-             players got it</summary>\n<pre>{}</pre>\n</details>\n</section>",
-            escape(mail.trim_end())
-        );
-    }
-    page(
-        &format!("{} {code}", view.game),
-        "../style.css",
-        "",
-        &body,
-        STEP_KEYS,
-    )
+    let page = PhasePage {
+        game: &view.game,
+        phase: PhaseName::of(view.phase),
+        processed_at: view.processed_at,
+        prev: prev.map(|p| p.to_string()),
+        next: next.map(|p| p.to_string()),
+        orders: orders(map, view),
+        dislodged: dislodged(map, view),
+        ownership: view
+            .after
+            .as_ref()
+            .map(|after| ownership(map, &view.before, after)),
+        results_mail: view.results_mail.as_deref().map(str::trim_end),
+    };
+    templates.render(PHASE, &page)
 }
 
-fn orders(body: &mut String, map: &Map, view: &PhaseView) {
-    body.push_str("<section id=\"orders\" class=\"orders\">\n<h2>Orders and results</h2>\n");
-    if view.orders.is_empty() {
-        body.push_str("<p class=\"muted\">No orders.</p>\n");
-    }
-    for power in Power::ALL {
-        let mine: Vec<_> = view
-            .orders
-            .iter()
-            .filter(|(o, _)| o.power == power)
-            .collect();
-        if mine.is_empty() {
-            continue;
-        }
-        let _ = writeln!(body, "<h3>{}</h3>\n<ul>", power.name());
-        for (order, outcome) in mine {
-            let tags: Vec<&str> = outcome.tags().collect();
-            let tags = if tags.is_empty() {
-                String::new()
-            } else {
-                format!("  <span class=\"tags\">(*{}*)</span>", tags.join(", "))
-            };
-            // As the results mail: no order voided without a word. Who was
-            // in civil disorder then is not kept per phase, so only the
-            // reasons the position gives.
-            let reason = void_reason(map, &view.before, &[], order, *outcome)
-                .map(|r| format!(" <span class=\"reason\">({})</span>", escape(&r)))
-                .unwrap_or_default();
-            let _ = writeln!(body, "<li>{}{tags}{reason}</li>", escape(&order.long(map)));
-        }
-        body.push_str("</ul>\n");
-    }
-    body.push_str("</section>\n");
+fn orders(map: &Map, view: &PhaseView) -> Vec<PowerOrders> {
+    Power::ALL
+        .into_iter()
+        .filter_map(|power| {
+            let lines: Vec<OrderLine> = view
+                .orders
+                .iter()
+                .filter(|(o, _)| o.power == power)
+                .map(|(order, outcome)| OrderLine {
+                    text: order.long(map),
+                    tags: outcome.tags().collect(),
+                    // As the results mail: no order voided without a
+                    // word. Who was in civil disorder then is not kept
+                    // per phase, so only the reasons the position gives.
+                    reason: void_reason(map, &view.before, &[], order, *outcome),
+                })
+                .collect();
+            (!lines.is_empty()).then_some(PowerOrders {
+                power: power.name(),
+                orders: lines,
+            })
+        })
+        .collect()
 }
 
-fn retreats(body: &mut String, map: &Map, view: &PhaseView) {
-    if view.phase.kind != PhaseKind::Movement || view.dislodged.is_empty() {
-        return;
+fn dislodged(map: &Map, view: &PhaseView) -> Vec<DislodgedUnit> {
+    if view.phase.kind != PhaseKind::Movement {
+        return Vec::new();
     }
-    body.push_str("<section id=\"dislodged\">\n<h2>Dislodged units</h2>\n<ul class=\"plain\">\n");
-    for d in &view.dislodged {
-        let places: Vec<String> = d.retreats.iter().map(|&l| map.loc_name(l)).collect();
-        let can = match places.split_last() {
-            None => "has nowhere to retreat and is destroyed".to_string(),
-            Some((last, [])) => format!("can retreat to {last}"),
-            Some((last, rest)) => format!("can retreat to {} or {last}", rest.join(", ")),
-        };
-        let _ = writeln!(
-            body,
-            "<li>The {} {} in {} {}.</li>",
-            d.unit.power.adjective(),
-            d.unit.kind.name(),
-            escape(&map.loc_name(d.unit.location)),
-            escape(&can)
-        );
-    }
-    body.push_str("</ul>\n</section>\n");
+    view.dislodged
+        .iter()
+        .map(|d| DislodgedUnit {
+            adjective: d.unit.power.adjective(),
+            kind: d.unit.kind.name(),
+            location: map.loc_name(d.unit.location),
+            retreats: d.retreats.iter().map(|&l| map.loc_name(l)).collect(),
+        })
+        .collect()
 }
 
 /// Who owns which centres after the phase, with the units and the builds
 /// or removals due when the next phase is the adjustments.
-fn centres_after(body: &mut String, map: &Map, before: &Position, after: &Position) {
+fn ownership(map: &Map, before: &Position, after: &Position) -> Ownership {
     let adjusting = after.phase.kind == PhaseKind::Adjustment;
-    let changed = before.owners != after.owners;
-    let _ = writeln!(
-        body,
-        "<section id=\"ownership\">\n<h2>Supply centres after the phase{}</h2>\n\
-         <div class=\"scroll\"><table>\n<tr><th>Power</th><th class=\"n\">Centres</th>\
-         <th class=\"n\">Units</th>{}<th>Centres owned</th></tr>",
-        if changed { " (changed)" } else { "" },
-        if adjusting { "<th>Adjustment</th>" } else { "" },
-    );
-    for power in Power::ALL {
-        let centres = after.centre_count(power);
-        let units = after.unit_count(power);
-        if centres == 0 && units == 0 {
-            continue;
-        }
-        let mut names: Vec<&str> = map
-            .supply_centres()
-            .filter(|&p| after.owner(p) == Some(power))
-            .map(|p| map.name(p))
-            .collect();
-        names.sort_unstable();
-        let due = after.adjustment_due(power);
-        let adjustment = match due {
-            _ if !adjusting => String::new(),
-            0 => "<td>none</td>".to_string(),
-            d if d > 0 => format!("<td>builds {d}</td>"),
-            d => format!("<td>removes {}</td>", -d),
-        };
-        let _ = writeln!(
-            body,
-            "<tr><td>{}</td><td class=\"n\">{centres}</td><td class=\"n\">{units}</td>{adjustment}<td>{}</td></tr>",
-            power.name(),
-            names.join(", ")
-        );
+    let powers = Power::ALL
+        .into_iter()
+        .filter_map(|power| {
+            let centres = after.centre_count(power);
+            let units = after.unit_count(power);
+            if centres == 0 && units == 0 {
+                return None;
+            }
+            let mut owned: Vec<&'static str> = map
+                .supply_centres()
+                .filter(|&p| after.owner(p) == Some(power))
+                .map(|p| map.name(p))
+                .collect();
+            owned.sort_unstable();
+            Some(PowerOwnership {
+                power: power.name(),
+                centres,
+                units,
+                due: if adjusting {
+                    after.adjustment_due(power)
+                } else {
+                    0
+                },
+                owned,
+            })
+        })
+        .collect();
+    Ownership {
+        changed: before.owners != after.owners,
+        adjusting,
+        powers,
     }
-    body.push_str("</table></div>\n</section>\n");
 }
 
 #[cfg(test)]
 mod tests {
-    use super::tenure;
+    use super::super::sample;
+    use super::*;
+
+    #[test]
+    fn the_built_in_templates_render_the_sample_game() {
+        sample::try_every_page(&PageTemplates::builtin()).unwrap();
+    }
 
     #[test]
     fn a_powers_players_are_named_by_turn_and_phases() {
-        assert_eq!(tenure(0, 1, "S1901M", None), "first player, from S1901M");
-        assert_eq!(
-            tenure(0, 2, "S1901M", Some("F1902M")),
-            "first player, S1901M to F1902M"
+        let page = game_index(&PageTemplates::builtin(), &sample::game(true)).unwrap();
+        assert!(
+            page.contains(
+                "<tr><td>England</td><td>first player, S1901M to F1901M; \
+                 replacement 1, F1901M to S1902M; replacement 2, from S1902M</td></tr>"
+            ),
+            "{page}"
         );
-        assert_eq!(tenure(1, 2, "S1903M", None), "replacement, from S1903M");
-        assert_eq!(tenure(2, 3, "S1905M", None), "replacement 2, from S1905M");
+        assert!(
+            page.contains(
+                "<tr><td>France</td><td>first player, S1901M to F1901M; \
+                 replacement, from F1901M</td></tr>"
+            ),
+            "{page}"
+        );
+    }
+
+    #[test]
+    fn what_players_wrote_is_escaped_everywhere() {
+        let templates = PageTemplates::builtin();
+        let mut view = sample::game(true);
+        view.card.name = "<b>'x'</b>".to_string();
+        view.press[0].body = "\u{202E}<script>".to_string();
+        let page = game_index(&templates, &view).unwrap();
+        assert!(
+            !page.contains("<b>") && !page.contains("<script>"),
+            "{page}"
+        );
+        assert!(
+            page.contains("<h1>&lt;b&gt;&#39;x&#39;&lt;/b&gt;</h1>"),
+            "{page}"
+        );
+        assert!(page.contains("\u{FFFD}&lt;script&gt;</pre>"), "{page}");
+    }
+
+    #[test]
+    fn the_list_of_games_is_the_same_laid_out_again_and_escaped() {
+        let templates = PageTemplates::builtin();
+        let mut card = sample::game(true).card;
+        card.name = "<b>bold</b>".to_string();
+        let rows = [index_row(&card), index_row(&sample::game(false).card)];
+        let cache = RowCache::default();
+        let first = site_index(&templates, &cache, "J", &rows).unwrap();
+        assert!(!first.contains("<b>"), "{first}");
+        assert!(first.contains(">&lt;b&gt;bold&lt;/b&gt;</a>"), "{first}");
+        assert_eq!(site_index(&templates, &cache, "J", &rows).unwrap(), first);
+        let fresh = site_index(&templates, &RowCache::default(), "J", &rows).unwrap();
+        assert_eq!(fresh, first);
     }
 }

@@ -38,8 +38,7 @@ pub struct GameCard {
 /// A game as its own page shows it.
 pub struct GameView {
     pub card: GameCard,
-    /// The settings as (what, value) lines.
-    pub settings: Vec<(&'static str, String)>,
+    pub settings: SettingsView,
     /// Per power that has been played: when each of its players held it.
     pub powers: Vec<PowerView>,
     /// The processed phases, in order.
@@ -48,6 +47,23 @@ pub struct GameView {
     /// after each year, labelled "start", "1901", ..., "end".
     pub years: Vec<(String, [usize; 7])>,
     pub press: Vec<PressItem>,
+}
+
+/// The settings a reader may want to know. Not the takeover approvals:
+/// they name addresses.
+#[derive(serde::Serialize)]
+pub struct SettingsView {
+    pub white: bool,
+    pub grey: bool,
+    pub partial: bool,
+    pub nmr: bool,
+    pub nodias: bool,
+    /// The deadlines as LIST says them: days and times in the game's
+    /// zone, UTC beside.
+    pub movement: String,
+    pub retreat: String,
+    pub adjustment: String,
+    pub end_year: Option<u16>,
 }
 
 pub struct PowerView {
@@ -147,7 +163,7 @@ pub fn game_view(conn: &Connection, game: &Game) -> Result<GameView, StoreError>
         // Schedules in words as of the latest phase's start (the page is
         // written again with each phase): not the clock, so a rebuild
         // writes the same page.
-        settings: settings_lines(
+        settings: settings_view(
             &settings_of(game)?,
             records.last().map_or(game.created_at, |r| r.started_at),
         ),
@@ -172,26 +188,19 @@ fn result_of(game: &Game) -> Option<String> {
     value["summary"].as_str().map(str::to_string)
 }
 
-/// The settings a reader may want to know. Not the takeover approvals:
-/// they name addresses.
-fn settings_lines(s: &GameSettings, as_of: i64) -> Vec<(&'static str, String)> {
-    let on = |b: bool| if b { "yes" } else { "no" }.to_string();
-    // As LIST says it: days and times in the game's zone, UTC beside.
+fn settings_view(s: &GameSettings, as_of: i64) -> SettingsView {
     let schedule = |s: &crate::game::settings::Schedule| schedule_words(s, as_of);
-    vec![
-        ("White press", on(s.white)),
-        ("Grey press", on(s.grey)),
-        ("Partial press", on(s.partial)),
-        ("NMR (civil disorder when late)", on(s.nmr)),
-        ("Draws name their powers (NODIAS)", on(s.nodias)),
-        ("Movement deadline", schedule(&s.movement)),
-        ("Retreat deadline", schedule(&s.retreat)),
-        ("Adjustment deadline", schedule(&s.adjustment)),
-        (
-            "Last year",
-            s.end_year.map_or("none".to_string(), |y| y.to_string()),
-        ),
-    ]
+    SettingsView {
+        white: s.white,
+        grey: s.grey,
+        partial: s.partial,
+        nmr: s.nmr,
+        nodias: s.nodias,
+        movement: schedule(&s.movement),
+        retreat: schedule(&s.retreat),
+        adjustment: schedule(&s.adjustment),
+        end_year: s.end_year,
+    }
 }
 
 /// The powers that have had a player, and when each player held it.
