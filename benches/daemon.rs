@@ -260,7 +260,7 @@ impl StormCase {
         let moment = self.moment;
         let mut config = Config::load(&dir.join("judge.toml")).expect("judge.toml");
         config.maps.enabled = self.maps;
-        let mut judge = Judge::open(config).expect("open the judge");
+        let mut judge = Judge::open_or_create(config).expect("open the judge");
         let before_out = count(&judge, "SELECT count(*) FROM outbound");
 
         let code = judge.config.judge.code.clone();
@@ -397,7 +397,7 @@ fn idle_tick(root: &Path, hash: &PasswordHash) -> Vec<Figure> {
     let template = root.join("idle-tick");
     make_judge(&template, hash, &idle_plan(T0));
     let config = Config::load(&template.join("judge.toml")).expect("judge.toml");
-    let mut judge = Judge::open(config).expect("open the judge");
+    let mut judge = Judge::open_or_create(config).expect("open the judge");
     let mut cache = TickCache::new();
     let mut figures = Vec::new();
     for (round, cached) in [false, true].into_iter().enumerate() {
@@ -622,7 +622,7 @@ fn add_orders(
 /// A clock tick at `at` on the judge folder just made, its mails queued
 /// (the judge was up then); nothing may be processed yet.
 fn previous_tick(config: Config, at: i64) {
-    let mut judge = Judge::open(config).expect("open the judge");
+    let mut judge = Judge::open_or_create(config).expect("open the judge");
     let code = judge.config.judge.code.clone();
     let clock = judge.config.clock.clone();
     let tx = judge.store.transaction().expect("begin");

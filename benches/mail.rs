@@ -279,7 +279,7 @@ impl RunStats {
         let config = Config::load(&dir.join("judge.toml")).expect("judge.toml");
         let mut inbox = configured::inbox(&config).expect("the inbox Maildir");
         let inbox_dir = config.resolve(Path::new("var/inbox"));
-        let mut judge = Judge::open(config).expect("open the judge");
+        let mut judge = Judge::open_or_create(config).expect("open the judge");
         let mut intake = MailIntake {
             judge: &mut judge,
             inbox: inbox.as_mut(),
@@ -500,7 +500,7 @@ fn mail(
 /// Creates and starts the games by mail; the seats as the lot placed them.
 fn set_up_games(dir: &Path) -> Vec<SeatInfo> {
     let config = Config::load(&dir.join("judge.toml")).expect("judge.toml");
-    let mut judge = Judge::open(config).expect("open the judge");
+    let mut judge = Judge::open_or_create(config).expect("open the judge");
     let mut now = T0 - 10 * GAMES as i64;
     let mut n = 0;
     let mut send =
