@@ -4,8 +4,6 @@
 
 use std::path::Path;
 
-use rusqlite::{Connection, OpenFlags};
-
 use crate::config::Config;
 use crate::game::pictures::picture_of_phase;
 use crate::store;
@@ -39,16 +37,14 @@ pub fn run(
     format: Format,
 ) -> Result<Vec<u8>, String> {
     let path = config.database_path();
-    let conn = Connection::open_with_flags(
-        &path,
-        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    )
-    .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let store = store::Store::open_read_only(&path)
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let conn = store.conn();
     let err = |e: store::StoreError| e.to_string();
-    let record = store::games::game_by_name(&conn, game)
+    let record = store::games::game_by_name(conn, game)
         .map_err(err)?
         .ok_or_else(|| format!("there is no game named '{game}'"))?;
-    let picture = picture_of_phase(&conn, &config.judge.code, &record, phase)
+    let picture = picture_of_phase(conn, &config.judge.code, &record, phase)
         .map_err(err)?
         .with_palette(config.maps.palette());
     match format {

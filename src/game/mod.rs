@@ -47,6 +47,10 @@ use crate::store::{self, phases::PhaseRecord};
 pub use crate::store::games::{Game, GameState};
 pub use crate::store::seats::{Seat, SeatStatus};
 pub use crate::store::StoreError;
+/// A connection to the store as the layers above hold it (the web pass
+/// reads through one): they pass it to functions of `game/` and `store`,
+/// and name no database type of their own.
+pub type Db = rusqlite::Connection;
 pub use settings::GameSettings;
 
 /// A mail to a game's people, as the game layer decides it: the front end

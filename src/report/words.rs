@@ -104,6 +104,9 @@ const BUILTIN_HELP: &[(&str, &str)] = &[
     ("map", include_str!("../../templates/help/map.txt")),
 ];
 
+/// The origin of the built-in entries begins so.
+const BUILT_IN: &str = "built-in ";
+
 /// One entry as read from a words file.
 #[derive(Debug, Clone)]
 struct Entry {
@@ -139,7 +142,7 @@ impl Words {
     pub fn builtin() -> Words {
         let mut entries = Vec::new();
         for &(area, text) in BUILTIN_WORDS {
-            entries.extend(parse(area, text, &format!("built-in words/{area}.txt")));
+            entries.extend(parse(area, text, &format!("{BUILT_IN}words/{area}.txt")));
         }
         let help = BUILTIN_HELP
             .iter()
@@ -192,11 +195,19 @@ impl Words {
         );
         env.set_undefined_behavior(UndefinedBehavior::Strict);
         env.add_filter("wrap", super::wrap::wrap_filter);
-        let mut map = HashMap::new();
-        for entry in entries {
-            env.add_template_owned(entry.key.clone(), entry.text.clone())
-                .map_err(|source| entry_error(&entry, source))?;
-            map.insert(entry.key.clone(), entry);
+        // Compiled when first said (a `judge handle` process says a few
+        // of some 400 entries); an edited entry, the only kind a
+        // judgekeeper can break, is compiled now, so a mistake stops the
+        // start. The built-in ones are compiled and tried by the tests.
+        let map: HashMap<String, Entry> = entries.into_iter().map(|e| (e.key.clone(), e)).collect();
+        let sources: HashMap<String, String> = map
+            .iter()
+            .map(|(key, entry)| (key.clone(), entry.text.clone()))
+            .collect();
+        env.set_loader(move |name| Ok(sources.get(name).cloned()));
+        for entry in map.values().filter(|e| !e.origin.starts_with(BUILT_IN)) {
+            env.get_template(&entry.key)
+                .map_err(|source| entry_error(entry, source))?;
         }
         Ok(Words {
             env,

@@ -33,7 +33,7 @@ mod view;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use rusqlite::Connection;
+use crate::game::Db as Connection;
 
 use crate::config::Config;
 use crate::game::export::{game_json, Orders};

@@ -4,7 +4,7 @@
 //! grey ones already without their sender); addresses are never read into
 //! a view (the judge shows no one's address).
 
-use rusqlite::Connection;
+use crate::game::Db as Connection;
 
 use crate::engine::map::{Map, Power};
 use crate::engine::order::Order;
