@@ -14,13 +14,8 @@ pub fn address_confirmed(conn: &Connection, address: &str) -> Result<bool, Store
     store::throttle::address_confirmed(conn, address)
 }
 
-/// A request to confirm `address`: the token to send, and whether to mail
-/// it now (false: it was asked today, and the request now stands for the
-/// latest naming).
-pub struct Request {
-    pub token: String,
-    pub mail_now: bool,
-}
+/// The token to send, and whether to mail it now (not if one went today).
+pub use crate::store::throttle::ConfirmationRequest as Request;
 
 /// `named_by` names `address` (for `seat_id`, whose address it becomes on
 /// confirmation); `fresh_token` is used unless one was sent today.
@@ -32,12 +27,7 @@ pub fn request(
     fresh_token: &str,
     now: i64,
 ) -> Result<Request, StoreError> {
-    let asked =
-        store::throttle::request_confirmation(conn, address, named_by, seat_id, fresh_token, now)?;
-    Ok(Request {
-        token: asked.token,
-        mail_now: asked.mail_now,
-    })
+    store::throttle::request_confirmation(conn, address, named_by, seat_id, fresh_token, now)
 }
 
 /// What a CONFIRM did.

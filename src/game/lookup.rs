@@ -44,11 +44,6 @@ pub fn maps_opted_out(conn: &Connection, game_id: i64) -> Result<Vec<String>, St
     store::map_opt_outs::opted_out(conn, game_id)
 }
 
-/// Whether `address` has said it wants the judge's mail (CONFIRM).
-pub fn address_confirmed(conn: &Connection, address: &str) -> Result<bool, StoreError> {
-    store::throttle::address_confirmed(conn, address)
-}
-
 /// Every game on the judge.
 pub fn all_games(conn: &Connection) -> Result<Vec<Game>, StoreError> {
     store::games::list_games(conn)

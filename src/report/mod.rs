@@ -174,17 +174,7 @@ impl Templates {
     }
 
     fn empty() -> Templates {
-        let mut env = Environment::new();
-        env.set_syntax(
-            SyntaxConfig::builder()
-                .trim_blocks(true)
-                .lstrip_blocks(true)
-                .keep_trailing_newline(true)
-                .build()
-                .expect("the default delimiters"),
-        );
-        env.set_undefined_behavior(UndefinedBehavior::Strict);
-        env.add_filter("wrap", wrap::wrap_filter);
+        let env = environment(true);
         Templates {
             env,
             origins: Vec::new(),
@@ -203,6 +193,25 @@ impl Templates {
         self.origins.push((name, origin));
         Ok(())
     }
+}
+
+/// The judge's template syntax, one for every kind of template (the
+/// results mail, the words, the pages): `trim_blocks` and `lstrip_blocks`,
+/// undefined variables are errors, and the `wrap` filter. A whole-file
+/// template keeps its last newline; a words entry has none.
+pub fn environment(keep_trailing_newline: bool) -> Environment<'static> {
+    let mut env = Environment::new();
+    env.set_syntax(
+        SyntaxConfig::builder()
+            .trim_blocks(true)
+            .lstrip_blocks(true)
+            .keep_trailing_newline(keep_trailing_newline)
+            .build()
+            .expect("the default delimiters"),
+    );
+    env.set_undefined_behavior(UndefinedBehavior::Strict);
+    env.add_filter("wrap", wrap::wrap_filter);
+    env
 }
 
 /// The body of the results mail of one phase.

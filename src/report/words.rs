@@ -32,8 +32,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use minijinja::syntax::SyntaxConfig;
-use minijinja::{Environment, UndefinedBehavior, Value};
+use minijinja::{Environment, Value};
 
 use super::ReportError;
 
@@ -185,16 +184,7 @@ impl Words {
         help: Vec<(&'static str, String)>,
         builtin: Option<Arc<Words>>,
     ) -> Result<Words, ReportError> {
-        let mut env = Environment::new();
-        env.set_syntax(
-            SyntaxConfig::builder()
-                .trim_blocks(true)
-                .lstrip_blocks(true)
-                .build()
-                .expect("the default delimiters"),
-        );
-        env.set_undefined_behavior(UndefinedBehavior::Strict);
-        env.add_filter("wrap", super::wrap::wrap_filter);
+        let mut env = super::environment(false);
         // Compiled when first said (a `judge handle` process says a few
         // of some 400 entries); an edited entry, the only kind a
         // judgekeeper can break, is compiled now, so a mistake stops the

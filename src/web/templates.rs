@@ -18,8 +18,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use minijinja::syntax::SyntaxConfig;
-use minijinja::{AutoEscape, Environment, Output, State, UndefinedBehavior, Value};
+use minijinja::{AutoEscape, Environment, Output, State, Value};
 use serde::Serialize;
 
 use super::html::{date, rfc3339, write_escaped};
@@ -163,16 +162,7 @@ impl PageTemplates {
     }
 
     fn empty() -> PageTemplates {
-        let mut env = Environment::new();
-        env.set_syntax(
-            SyntaxConfig::builder()
-                .trim_blocks(true)
-                .lstrip_blocks(true)
-                .keep_trailing_newline(true)
-                .build()
-                .expect("the default delimiters"),
-        );
-        env.set_undefined_behavior(UndefinedBehavior::Strict);
+        let mut env = crate::report::environment(true);
         env.set_auto_escape_callback(|name| match name.rsplit_once('.').map(|(_, ext)| ext) {
             Some("html" | "svg" | "atom") => MARKUP,
             _ => AutoEscape::None,

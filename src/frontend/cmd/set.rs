@@ -10,7 +10,7 @@ use crate::game::deadline_change::{self, Moved, Refused};
 use crate::game::player_settings;
 use crate::game::schedule::schedule_words;
 use crate::game::settings::{GameSettings, ObserverPress, Schedule};
-use crate::game::{self, current, lookup, settings_of, Game, GameState, Seat, StoreError};
+use crate::game::{self, current, settings_of, Game, GameState, Seat, StoreError};
 use crate::mail::Address;
 use crate::say;
 
@@ -132,7 +132,7 @@ fn player_address(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), St
     // The address this mail came from was confirmed by the sign-on; any
     // other must say it wants the judge's mail first.
     let from_it = new.eq_ignore_ascii_case(&s.sender());
-    if !from_it && !lookup::address_confirmed(s.tx, &new)? {
+    if !from_it && !crate::game::confirm::address_confirmed(s.tx, &new)? {
         let game = s.signed.as_ref().map(|g| g.game().clone());
         let (game_id, game_name) = game.map_or((None, String::new()), |g| (Some(g.id), g.name));
         let power = crate::game::power_of(&seat).map_or("", |p| p.name());
