@@ -244,6 +244,8 @@ CREATE TABLE IF NOT EXISTS archive (
     created_at INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS archive_by_game ON archive (game_id, created_at);
+-- A game's newest entry in one seek (the web pass asks it of every game).
+CREATE INDEX IF NOT EXISTS archive_last_by_game ON archive (game_id, id);
 
 -- Against password guessing: failed sign-ons per thing whose password was
 -- tried ('seat:<id>', 'master:<game id>', 'observer:<id>'); five within an

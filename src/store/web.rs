@@ -75,19 +75,22 @@ pub fn web_states(conn: &Connection) -> Result<Vec<WebState>> {
     // rollback): the highest is their count, one seek in its index. The
     // notice check reads only the entries past the published one.
     let mut stmt = conn.prepare_cached(
-        "SELECT s.id, s.name, s.state, s.private, s.phases, s.archive_id, \
+        // MATERIALIZED: each game's counts once (flattened, SQLite would
+        // read the newest archive entry twice per game).
+        "WITH s AS MATERIALIZED ( \
+             SELECT g.id AS id, g.name AS name, g.state AS state, \
+                    json_extract(g.settings, '$.private') AS private, \
+                    (SELECT coalesce(max(p.seq), 0) FROM phases p \
+                      WHERE p.game_id = g.id) AS phases, \
+                    (SELECT coalesce(max(a.id), 0) FROM archive a \
+                      WHERE a.game_id = g.id) AS archive_id \
+             FROM games g) \
+         SELECT s.id, s.name, s.state, s.private, s.phases, s.archive_id, \
                 w.phases, w.archive_id, w.state, \
                 CASE WHEN w.archive_id IS NULL OR s.archive_id <= w.archive_id THEN 0 \
                      ELSE EXISTS (SELECT 1 FROM archive a WHERE a.game_id = s.id \
                                   AND a.id > w.archive_id AND a.kind = 'notice') END \
-         FROM (SELECT g.id AS id, g.name AS name, g.state AS state, \
-                      json_extract(g.settings, '$.private') AS private, \
-                      (SELECT coalesce(max(p.seq), 0) FROM phases p \
-                        WHERE p.game_id = g.id) AS phases, \
-                      (SELECT coalesce(max(a.id), 0) FROM archive a \
-                        WHERE a.game_id = g.id) AS archive_id \
-               FROM games g) s \
-         LEFT JOIN web_published w ON w.game_id = s.id \
+         FROM s LEFT JOIN web_published w ON w.game_id = s.id \
          ORDER BY s.name, s.id",
     )?;
     let rows = stmt.query_map([], from_row)?;
@@ -154,18 +157,42 @@ pub fn set_web_published(
     Ok(())
 }
 
+/// A game's row in the list of games as the store keeps it: its facts
+/// as JSON text, read back only when the row must be laid out anew (the
+/// web pass keeps the rows it laid out, by this text).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredRow {
+    pub facts: String,
+    /// Finished or terminated: listed apart.
+    pub over: bool,
+}
+
+impl StoredRow {
+    pub fn of(row: &IndexRow) -> Result<StoredRow> {
+        Ok(StoredRow {
+            facts: serde_json::to_string(row)?,
+            over: row.over,
+        })
+    }
+
+    pub fn row(&self) -> Result<IndexRow> {
+        Ok(serde_json::from_str(&self.facts)?)
+    }
+}
+
 /// The rows of every published game, newest activity first.
-pub fn index_rows(conn: &Connection) -> Result<Vec<IndexRow>> {
+pub fn index_rows(conn: &Connection) -> Result<Vec<StoredRow>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT w.row_facts FROM web_published w \
+        "SELECT w.row_facts, w.over FROM web_published w \
          JOIN games g ON g.id = w.game_id ORDER BY w.activity DESC, g.name",
     )?;
-    let facts = stmt.query_map([], |r| r.get::<_, String>(0))?;
-    let mut rows = Vec::new();
-    for text in facts {
-        rows.push(serde_json::from_str(&text?)?);
-    }
-    Ok(rows)
+    let rows = stmt.query_map([], |r| {
+        Ok(StoredRow {
+            facts: r.get(0)?,
+            over: r.get(1)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// Forgets what was published of the game (its pages were removed).

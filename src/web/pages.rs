@@ -12,11 +12,12 @@ use serde::Serialize;
 use super::chart::{centres_chart, Chart};
 use super::templates::{PageTemplates, TemplateError, GAME, INDEX_ROW, PHASE, SITE_INDEX};
 use super::view::{GameCard, GameView, PhaseView, SettingsView};
+use super::WebError;
 use crate::engine::map::{Map, Power};
 use crate::engine::phase::{Phase, PhaseKind};
 use crate::engine::position::Position;
 use crate::report::void_reason;
-use crate::store::{web::IndexRow, web::PowerCentres};
+use crate::store::web::{IndexRow, PowerCentres, StoredRow};
 
 /// "Spring 1901 Movement".
 pub fn phase_words(phase: Phase) -> String {
@@ -45,12 +46,14 @@ impl PhaseName {
 }
 
 /// The rows of the list of games as `index_row.html` lays them out, each
-/// laid out once per process and change of its facts: the list is
-/// written again after every game written, and laying out a thousand
-/// rows anew each time would cost the web pass more than all the rest.
-/// Only this process's memory keeps them; the store keeps the facts.
+/// laid out once per process and change of its facts (kept by the facts'
+/// stored text, so an unchanged row is neither read back nor laid out
+/// again): the list is written again after every game written, and doing
+/// either for a thousand rows each time would cost the web pass more than
+/// all the rest. Only this process's memory keeps them; the store keeps
+/// the facts.
 #[derive(Debug, Default)]
-pub struct RowCache(Mutex<HashMap<IndexRow, Arc<str>>>);
+pub struct RowCache(Mutex<HashMap<String, Arc<str>>>);
 
 /// `index.html` at the top: the games' rows (newest activity first), the
 /// finished ones in a list of their own.
@@ -58,8 +61,8 @@ pub fn site_index(
     templates: &PageTemplates,
     cache: &RowCache,
     judge_name: &str,
-    rows: &[IndexRow],
-) -> Result<String, TemplateError> {
+    rows: &[StoredRow],
+) -> Result<String, WebError> {
     let mut laid_out = cache.0.lock().unwrap_or_else(|e| e.into_inner());
     // Rows of games that changed since stay behind: forgotten when they
     // outnumber the games.
@@ -68,23 +71,37 @@ pub fn site_index(
     }
     let (mut playing, mut finished) = (Vec::new(), Vec::new());
     for row in rows {
-        let html = match laid_out.get(row) {
+        let html = match laid_out.get(&row.facts) {
             Some(html) => html.clone(),
             None => {
-                let html: Arc<str> = templates.render(INDEX_ROW, row)?.into();
-                laid_out.insert(row.clone(), html.clone());
+                let html: Arc<str> = templates.render(INDEX_ROW, &row.row()?)?.into();
+                laid_out.insert(row.facts.clone(), html.clone());
                 html
             }
         };
-        // Safe: the output of `index_row.html`, every value in it escaped
-        // as it was laid out; printed again as it is.
-        let html = Value::from_safe_string(html.to_string());
+        let html = laid_out_row(&html);
         if row.over {
             finished.push(html);
         } else {
             playing.push(html);
         }
     }
+    Ok(index_page(templates, judge_name, playing, finished)?)
+}
+
+/// A row as `index_row.html` laid it out, for `index.html` to print as
+/// it is: every value in it was escaped as it was laid out.
+pub fn laid_out_row(html: &str) -> Value {
+    Value::from_safe_string(html.to_string())
+}
+
+/// `index.html` from its rows, laid out.
+pub fn index_page(
+    templates: &PageTemplates,
+    judge_name: &str,
+    playing: Vec<Value>,
+    finished: Vec<Value>,
+) -> Result<String, TemplateError> {
     let page = context! { judge => judge_name, playing, finished };
     templates.render(SITE_INDEX, &page)
 }
@@ -453,7 +470,8 @@ mod tests {
         let templates = PageTemplates::builtin();
         let mut card = sample::game(true).card;
         card.name = "<b>bold</b>".to_string();
-        let rows = [index_row(&card), index_row(&sample::game(false).card)];
+        let rows = [index_row(&card), index_row(&sample::game(false).card)]
+            .map(|row| StoredRow::of(&row).unwrap());
         let cache = RowCache::default();
         let first = site_index(&templates, &cache, "J", &rows).unwrap();
         assert!(!first.contains("<b>"), "{first}");

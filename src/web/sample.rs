@@ -5,8 +5,8 @@
 //! template is reported at the start, not by the first web pass.
 
 use super::feed::{game_feed, Publisher};
-use super::pages::{game_index, index_row, phase_page, site_index, RowCache};
-use super::templates::{PageTemplates, TemplateError};
+use super::pages::{game_index, index_page, index_row, laid_out_row, phase_page};
+use super::templates::{PageTemplates, TemplateError, INDEX_ROW};
 use super::view::{GameCard, GameView, PhaseLine, PhaseView, PowerView, PressItem, SettingsView};
 use crate::engine::adjudicate::adjudicate;
 use crate::engine::map::{Map, Power};
@@ -25,9 +25,18 @@ pub fn try_every_page(templates: &PageTemplates) -> Result<(), TemplateError> {
         code: "JDG",
     };
     let (played, forming) = (game(true), game(false));
-    let rows = [index_row(&played.card), index_row(&forming.card)];
-    site_index(templates, &RowCache::default(), by.name, &rows)?;
-    site_index(templates, &RowCache::default(), by.name, &[])?;
+    let row = |card| -> Result<_, TemplateError> {
+        Ok(laid_out_row(
+            &templates.render(INDEX_ROW, &index_row(card))?,
+        ))
+    };
+    index_page(
+        templates,
+        by.name,
+        vec![row(&played.card)?],
+        vec![row(&forming.card)?],
+    )?;
+    index_page(templates, by.name, Vec::new(), Vec::new())?;
     for view in [&played, &forming] {
         game_index(templates, view)?;
         game_feed(templates, &by, view)?;
