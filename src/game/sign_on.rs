@@ -77,8 +77,7 @@ pub fn check(
         }
     }
     if matches() {
-        // Signing on from an address confirms it wants the judge's mail.
-        store::throttle::mark_address_confirmed(conn, sender, now)?;
+        signed_on_from(conn, sender, now)?;
         return Ok(Checked::Passed);
     }
     let failure = store::throttle::record_sign_on_failure(conn, &target, sender, now)?;
@@ -91,6 +90,15 @@ pub fn check(
         locked_now: failure.locked,
         tell_owner: failure.tell_owner,
     })
+}
+
+/// A password matched from `address`: signing on from an address
+/// confirms it wants the judge's mail, and it joins every team waiting
+/// for it.
+pub fn signed_on_from(conn: &Connection, address: &str, now: i64) -> Result<(), StoreError> {
+    store::throttle::mark_address_confirmed(conn, address, now)?;
+    super::teams::member_confirmed(conn, address, now)?;
+    Ok(())
 }
 
 /// Every country of a player left, in disorder or late is active again
