@@ -1,5 +1,6 @@
-//! A player's own settings of their seat: SET WAIT, PASSWORD, ADDRESS,
-//! CONCEDE, MAPS. The front end reads and answers them; these store them.
+//! A player's own settings of their seat: SET WAIT, PASSWORD, CONCEDE,
+//! MAPS (SET ADDRESS is `teams`). The front end reads and answers them;
+//! these store them.
 
 use rusqlite::Connection;
 
@@ -26,13 +27,6 @@ pub fn set_wait(conn: &Connection, seat: &Seat, wait: bool) -> Result<(), StoreE
 pub fn set_password(conn: &Connection, seat: &Seat, new: &str) -> Result<(), StoreError> {
     let hash = store::password::hash_password(new)?;
     store::seats::set_player_password(conn, seat.id, &hash)
-}
-
-/// SET ADDRESS, to an address confirmed: the seat's mail goes to `new`,
-/// which keeps the old address's time zone (SET ZONE is by address).
-pub fn change_address(conn: &Connection, seat: &Seat, new: &str) -> Result<(), StoreError> {
-    store::seats::set_player_address(conn, seat.id, new)?;
-    store::zones::carry_zone(conn, &seat.address, new)
 }
 
 /// SET CONCEDE <power> (`Some`), or NOCONCEDE.

@@ -18,6 +18,7 @@ pub mod set;
 mod settings_change;
 pub mod signon;
 pub mod takeover;
+pub mod team;
 pub mod when;
 pub mod zone;
 
@@ -72,11 +73,17 @@ pub fn visible(s: &Session<'_>, game: &Game) -> Result<bool, StoreError> {
     }
     let sender = s.sender();
     let is = |a: &str| a.eq_ignore_ascii_case(&sender);
-    Ok(game.master_address.as_deref().is_some_and(is)
-        || lookup::seats_of_game(s.tx, game.id)?
-            .iter()
-            .any(|seat| is(&seat.address))
-        || lookup::observer_by_address(s.tx, game.id, &sender)?.is_some())
+    if game.master_address.as_deref().is_some_and(is)
+        || lookup::observer_by_address(s.tx, game.id, &sender)?.is_some()
+    {
+        return Ok(true);
+    }
+    for seat in lookup::seats_of_game(s.tx, game.id)? {
+        if crate::game::teams::plays(s.tx, &seat, &sender)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// The Master's game, or a refusal.
