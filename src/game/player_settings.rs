@@ -8,14 +8,15 @@ use super::{Game, Seat, StoreError};
 use crate::engine::map::Power;
 use crate::store;
 
-/// SET MAPS ON|OFF: whether the player's results mails carry the map.
+/// SET MAPS ON|OFF: whether the results mails to `address` (a player's,
+/// or one of a team's) carry the map.
 pub fn set_wants_maps(
     conn: &Connection,
     game: &Game,
-    seat: &Seat,
+    address: &str,
     on: bool,
 ) -> Result<(), StoreError> {
-    store::map_opt_outs::set_wants_maps(conn, game.id, &seat.address, on)
+    store::map_opt_outs::set_wants_maps(conn, game.id, address, on)
 }
 
 /// SET WAIT / NOWAIT: whether the phase waits for the deadline.

@@ -34,6 +34,18 @@ pub fn sign_on_player(s: &mut Session<'_>, game: Game, seat: Seat, power: Option
     s.signed = Some(Signed::Player { game, seat, power });
 }
 
+/// The address a signed-on player's own settings (SET ZONE, SET MAPS)
+/// are kept for: the sender's, when it is one of the addresses playing
+/// the power (a team's member has its own); else the address of record.
+pub fn own_address(s: &Session<'_>, seat: &Seat) -> Result<String, StoreError> {
+    let sender = s.sender();
+    Ok(if crate::game::teams::plays(s.tx, seat, &sender)? {
+        sender
+    } else {
+        seat.address.clone()
+    })
+}
+
 /// The game a command names, or a refusal saying there is none.
 pub fn find_game(s: &mut Session<'_>, line: &Line, name: &str) -> Result<Option<Game>, StoreError> {
     let game = lookup::game_by_name(s.tx, name)?;

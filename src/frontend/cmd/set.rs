@@ -80,7 +80,8 @@ fn player_maps(s: &mut Session<'_>, line: &Line, rest: &str) -> Result<(), Store
     let Some((game, seat)) = player(s, line) else {
         return Ok(());
     };
-    player_settings::set_wants_maps(s.tx, &game, &seat, on)?;
+    let address = super::own_address(s, &seat)?;
+    player_settings::set_wants_maps(s.tx, &game, &address, on)?;
     s.reply.ok(line, say!("set.maps", on));
     Ok(())
 }
