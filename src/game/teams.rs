@@ -131,6 +131,9 @@ pub struct Joined {
     pub powers: Vec<Power>,
     /// The team now, the address of record first.
     pub team: Vec<String>,
+    /// The address of record this one replaced (none of the team's
+    /// list had confirmed before), if it did.
+    pub replaced: Option<String>,
 }
 
 /// `address` said it wants the judge's mail (CONFIRM, or a sign-on from
@@ -157,6 +160,7 @@ pub fn member_confirmed(
         let record_listed = listed
             .iter()
             .any(|m| m.address.eq_ignore_ascii_case(&seat.address));
+        let replaced = (!record_listed).then(|| seat.address.clone());
         let seat = if record_listed {
             seat
         } else {
@@ -166,6 +170,7 @@ pub fn member_confirmed(
             game_id: seat.game_id,
             powers: bloc_powers(conn, &seat)?,
             team: addresses(conn, &seat)?,
+            replaced,
         });
     }
     Ok(joined)

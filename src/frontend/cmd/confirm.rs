@@ -103,8 +103,16 @@ fn joined_teams(
             .map(String::as_str)
             .filter(|a| !a.eq_ignore_ascii_case(address))
             .collect();
-        said.push(say!("confirm.team", address, powers => join_names(&names),
-                       game => game.unwrap_or_default(), others => join_names(&others)));
+        let game = game.unwrap_or_default();
+        let powers = join_names(&names);
+        said.push(match &team.replaced {
+            // One address for another, as before teams.
+            Some(old) if others.is_empty() => {
+                say!("confirm.seat_address", address, old, power => powers, game)
+            }
+            _ => say!("confirm.team", address, powers, game, others => join_names(&others)),
+        });
+        s.reply.also_to.extend(team.replaced);
         s.reply.also_to.extend(team.team);
     }
     s.reply.ok(line, said.join("\n"));
