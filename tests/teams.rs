@@ -81,7 +81,9 @@ fn a_team_joins_as_one_seat_and_plays_together() {
     let reply = saying(&mails, ANN, "> SET ADDRESS");
     assert_eq!(reply.len(), 1, "{}", listing(&mails));
     assert!(
-        reply[0].body.contains(&format!("New to this judge: {BOB} and {CY}.")),
+        reply[0]
+            .body
+            .contains(&format!("New to this judge: {BOB} and {CY}.")),
         "{}",
         reply[0].body
     );
@@ -90,7 +92,9 @@ fn a_team_joins_as_one_seat_and_plays_together() {
         assert_eq!(to(&mails, member).len(), 1, "{}", listing(&mails));
         let request = one(&mails, member, "Confirm this address");
         assert!(
-            request.body.contains("one of the addresses of a player in the game 'cls'"),
+            request
+                .body
+                .contains("one of the addresses of a player in the game 'cls'"),
             "{}",
             request.body
         );
@@ -116,7 +120,11 @@ fn a_team_joins_as_one_seat_and_plays_together() {
     let mails = france(&mut w, "cls", BOB, "A Par - Bur\nA Mar H\nF Bre H");
     for addr in [ANN, BOB] {
         let reply = answer_to(&mails, addr);
-        assert!(reply.body.contains("Army Paris -> Burgundy."), "{}", reply.body);
+        assert!(
+            reply.body.contains("Army Paris -> Burgundy."),
+            "{}",
+            reply.body
+        );
     }
     assert!(to(&mails, CY).is_empty(), "{}", listing(&mails));
 
@@ -127,7 +135,9 @@ fn a_team_joins_as_one_seat_and_plays_together() {
     for addr in [ANN, BOB, CY] {
         let reply = answer_to(&mails, addr);
         assert!(
-            reply.body.contains("Your 3 order(s) for S1901M are cleared:"),
+            reply
+                .body
+                .contains("Your 3 order(s) for S1901M are cleared:"),
             "{}",
             reply.body
         );
@@ -145,7 +155,10 @@ fn a_team_joins_as_one_seat_and_plays_together() {
     for (p, _) in POWERS.iter().filter(|(p, _)| *p != 'F') {
         w.post_orders("cls", *p, holds(*p));
     }
-    w.post(CY, &format!("SIGNON Fcls {TEAM_PW}\nA Par - Bur\nA Mar H\nF Bre H"));
+    w.post(
+        CY,
+        &format!("SIGNON Fcls {TEAM_PW}\nA Par - Bur\nA Mar H\nF Bre H"),
+    );
     let mut mails = w.run(t(0, 13));
     mails.extend(w.tick_until(t(0, 14), HOUR));
     for addr in [ANN, BOB, CY] {
@@ -176,19 +189,26 @@ fn strangers_and_long_lists_add_no_address() {
     assert!(to(&mails, victim).is_empty(), "{}", listing(&mails));
     let reply = answer_to(&mails, "stranger@elsewhere.test");
     assert!(
-        reply.body.contains("That setting needs a sign-on as a player first"),
+        reply
+            .body
+            .contains("That setting needs a sign-on as a player first"),
         "{}",
         reply.body
     );
 
     // Eleven addresses: refused, naming the limit; none is mailed.
     let eleven: Vec<String> = (1..=11).map(|k| format!("m{k}@class.test")).collect();
-    let mails = france(&mut w, "ref", ANN, &format!("SET ADDRESS {}", eleven.join(", ")));
+    let mails = france(
+        &mut w,
+        "ref",
+        ANN,
+        &format!("SET ADDRESS {}", eleven.join(", ")),
+    );
     let reply = answer_to(&mails, ANN);
     assert!(
-        reply.body.contains(
-            "*** A power is played from at most 10 addresses; this line gives 11."
-        ),
+        reply
+            .body
+            .contains("*** A power is played from at most 10 addresses; this line gives 11."),
         "{}",
         reply.body
     );
@@ -199,7 +219,11 @@ fn strangers_and_long_lists_add_no_address() {
     // A word that is no address is named.
     let mails = france(&mut w, "ref", ANN, &format!("SET ADDRESS {ANN}, bob"));
     let reply = answer_to(&mails, ANN);
-    assert!(reply.body.contains("*** 'bob' is not a mail address."), "{}", reply.body);
+    assert!(
+        reply.body.contains("*** 'bob' is not a mail address."),
+        "{}",
+        reply.body
+    );
 
     // LIST: France is played by one address still (Bob and Cy never
     // confirmed), and no address is shown.
@@ -223,8 +247,16 @@ fn list_counts_a_teams_addresses_and_the_master_replaces_them() {
     // LIST shows how many addresses play France, never which.
     let mails = w.mail("someone@elsewhere.test", "LIST lst\nLIST");
     let list = answer_to(&mails, "someone@elsewhere.test");
-    assert!(list.body.contains("played by a team: 3 addresses"), "{}", list.body);
-    assert!(list.body.contains("7 players (9 addresses)"), "{}", list.body);
+    assert!(
+        list.body.contains("played by a team: 3 addresses"),
+        "{}",
+        list.body
+    );
+    assert!(
+        list.body.contains("7 players (9 addresses)"),
+        "{}",
+        list.body
+    );
     for addr in [ANN, BOB, CY] {
         assert!(!list.body.contains(addr), "{}", list.body);
     }
@@ -240,7 +272,9 @@ fn list_counts_a_teams_addresses_and_the_master_replaces_them() {
     assert!(
         reply.body.contains(&format!(
             "France is now played from {ANN}. New to this judge: {dee}."
-        )) && reply.body.contains(&format!("No longer played from: {BOB} and {CY}.")),
+        )) && reply
+            .body
+            .contains(&format!("No longer played from: {BOB} and {CY}.")),
         "{}",
         reply.body
     );
@@ -254,15 +288,28 @@ fn list_counts_a_teams_addresses_and_the_master_replaces_them() {
     let mails = w.orders("lst", 'E', "PRESS TO F\nFirst note\nENDPRESS");
     assert_eq!(saying(&mails, ANN, "First note").len(), 1);
     for addr in [BOB, CY, dee] {
-        assert!(saying(&mails, addr, "First note").is_empty(), "{}", listing(&mails));
+        assert!(
+            saying(&mails, addr, "First note").is_empty(),
+            "{}",
+            listing(&mails)
+        );
     }
     w.mail(dee, &format!("CONFIRM {dee_token}"));
     let mails = w.orders("lst", 'E', "PRESS TO F\nSecond note\nENDPRESS");
     for addr in [ANN, dee] {
-        assert_eq!(saying(&mails, addr, "Second note").len(), 1, "{}", listing(&mails));
+        assert_eq!(
+            saying(&mails, addr, "Second note").len(),
+            1,
+            "{}",
+            listing(&mails)
+        );
     }
     for addr in [BOB, CY] {
-        assert!(saying(&mails, addr, "Second note").is_empty(), "{}", listing(&mails));
+        assert!(
+            saying(&mails, addr, "Second note").is_empty(),
+            "{}",
+            listing(&mails)
+        );
     }
 
     // Bob, no longer of the team, still has the password but is told
@@ -295,7 +342,11 @@ fn a_class_of_seven_teams_gets_every_press_within_the_budget() {
     }
     let mails = w.run(w.now);
     for (p, power) in POWERS {
-        one(&mails, &member(p, 1), &format!("Game starts: you are {power}"));
+        one(
+            &mails,
+            &member(p, 1),
+            &format!("Game starts: you are {power}"),
+        );
         for k in 2..=3 {
             let token = token_for(&mails, &member(p, k));
             w.post(&member(p, k), &format!("CONFIRM {token}"));
@@ -322,7 +373,13 @@ fn a_class_of_seven_teams_gets_every_press_within_the_budget() {
                     continue;
                 }
                 let got = saying(&mails, &member(p, m), &news);
-                assert_eq!(got.len(), 1, "{news} to {}: {}", member(p, m), listing(&mails));
+                assert_eq!(
+                    got.len(),
+                    1,
+                    "{news} to {}: {}",
+                    member(p, m),
+                    listing(&mails)
+                );
             }
         }
         assert_eq!(saying(&mails, MASTER, &news).len(), 1);

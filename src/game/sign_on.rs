@@ -1,8 +1,9 @@
 //! Sign-ons (SIGNON, OBSERVE), leaving (UNOBSERVE, RESIGN), and the guard
 //! on passwords against guessing: 5 failed sign-ons from one address to
 //! one seat, Master or observer within an hour lock that address's tries
-//! for an hour (never the address of record's). The front end holds the
-//! verified-password cache and words the replies; this is what is kept.
+//! for an hour (never the owner's: the address of record, or any of a
+//! team's). The front end holds the verified-password cache and words the
+//! replies; this is what is kept.
 
 use rusqlite::Connection;
 

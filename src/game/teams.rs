@@ -85,15 +85,18 @@ pub fn set_addresses(
     let before = addresses(conn, seat)?;
     let mut members = Vec::new();
     for address in listed {
-        let confirmed =
-            before.iter().any(|a| a.eq_ignore_ascii_case(address)) || known(address)?;
+        let confirmed = before.iter().any(|a| a.eq_ignore_ascii_case(address)) || known(address)?;
         members.push(Member {
             address: address.clone(),
             confirmed,
         });
     }
     let stays = |m: &&Member| m.confirmed && m.address.eq_ignore_ascii_case(&seat.address);
-    let record = match members.iter().find(stays).or(members.iter().find(|m| m.confirmed)) {
+    let record = match members
+        .iter()
+        .find(stays)
+        .or(members.iter().find(|m| m.confirmed))
+    {
         Some(m) => m.address.clone(),
         None => seat.address.clone(),
     };

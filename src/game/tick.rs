@@ -506,7 +506,8 @@ impl GameTick<'_> {
                 missing => m.list.join(", "),
                 without => without_orders(&self.cur.position, m.power))
                 + "\n";
-            self.mails.push(self.to_one(&m.seat, title::REMINDER, text)?);
+            self.mails
+                .push(self.to_one(&m.seat, title::REMINDER, text)?);
             self.report.reminders += 1;
         }
         store::phases::set_reminded(self.conn, record.id, self.now)?;

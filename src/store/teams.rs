@@ -45,7 +45,12 @@ pub fn set_members(
             conn.execute(
                 "INSERT INTO seat_addresses (seat_id, address, position, confirmed_at) \
                  VALUES (?1, ?2, ?3, ?4)",
-                params![seat_id, m.address, position as i64, m.confirmed.then_some(now)],
+                params![
+                    seat_id,
+                    m.address,
+                    position as i64,
+                    m.confirmed.then_some(now)
+                ],
             )?;
         }
     }

@@ -120,7 +120,11 @@ fn sign_on_master(
     s.reply
         .ok(line, say!("sign_on.master_signed_on", game => &game.name));
     if let Some(master) = &game.master_address {
-        copy_to_record(s, std::slice::from_ref(master), &say!("sign_on.master_advice"));
+        copy_to_record(
+            s,
+            std::slice::from_ref(master),
+            &say!("sign_on.master_advice"),
+        );
     }
     s.signed = Some(Signed::Master { game });
     Ok(())

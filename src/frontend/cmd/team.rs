@@ -69,7 +69,10 @@ fn whose(
             Ok(Some((game.clone(), seat.clone(), text.to_string())))
         }
         Some(Signed::Master { .. }) => {
-            let (power, list) = text.trim().split_once(char::is_whitespace).unwrap_or((text, ""));
+            let (power, list) = text
+                .trim()
+                .split_once(char::is_whitespace)
+                .unwrap_or((text, ""));
             if power.contains('@') {
                 s.reply.refuse(line, say!("set.master_address_usage"));
                 return Ok(None);
