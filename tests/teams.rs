@@ -2,10 +2,12 @@
 //! several addresses. A team joins as one seat with `SET ADDRESS a, b, c`
 //! in its joining mail; each new address confirms before it gets
 //! anything but the request; then every member gets the power's mail
-//! (start, replies to orders, press, results), any member orders or
-//! clears; strangers cannot add addresses; at most ten; LIST counts the
-//! addresses and never shows them; the Master replaces a team's list; a
-//! class game's press to everyone stays within one mail's budget.
+//! (start, replies to orders, press, results, late notices), any member
+//! orders or clears, and no member is locked out by its own mistyped
+//! passwords; strangers cannot add addresses; at most ten; LIST counts
+//! the addresses and never shows them; the Master replaces a team's
+//! list; a class game's press to everyone stays within one mail's
+//! budget.
 
 #[path = "common/clock_world.rs"]
 mod clock_world;
@@ -63,6 +65,11 @@ fn team_joins(w: &mut World, game: &str) -> Vec<Out> {
         &format!("SIGNON ?{game} {TEAM_PW}\nSET PREFERENCE F\nSET ADDRESS {ANN}, {BOB} {CY}"),
     );
     w.run(w.now)
+}
+
+/// A sign-on to France from `from` with `password`, and nothing else.
+fn france_with(w: &mut World, game: &str, from: &str, password: &str) -> Vec<Out> {
+    w.mail(from, &format!("SIGNON F{game} {password}"))
 }
 
 /// Plays France's orders from `from`, signed on with the team's password.
@@ -166,6 +173,21 @@ fn a_team_joins_as_one_seat_and_plays_together() {
         assert!(results.body.contains("Burgundy"), "{}", results.body);
     }
     assert_eq!(w.current("cls").0, "F1901M");
+
+    // France gives no orders for Fall: past the deadline, the late
+    // notice reaches every member, and the others' notice none of them.
+    for (p, _) in POWERS.iter().filter(|(p, _)| *p != 'F') {
+        w.post_orders("cls", *p, holds(*p));
+    }
+    w.run(t(0, 15));
+    let (_, deadline) = w.current("cls");
+    let mails = w.run(deadline + MINUTE);
+    for addr in [ANN, BOB, CY] {
+        let late = one(&mails, addr, "[You are late!]");
+        assert!(late.body.contains("France"), "{}", late.body);
+        assert_eq!(count(&mails, addr, "Late powers"), 0, "{}", listing(&mails));
+    }
+    one(&mails, &player('E'), "Late powers");
 }
 
 #[test]
@@ -261,6 +283,19 @@ fn list_counts_a_teams_addresses_and_the_master_replaces_them() {
         assert!(!list.body.contains(addr), "{}", list.body);
     }
 
+    // Bob mistypes the password again and again: a member of the team,
+    // like the address of record, is never locked out of its seat.
+    for _ in 0..6 {
+        france_with(&mut w, "lst", BOB, "wrong-password");
+    }
+    let mails = france(&mut w, "lst", BOB, "A Par H");
+    let signed = answer_to(&mails, BOB);
+    assert!(
+        signed.body.contains("Signed on as France"),
+        "{}",
+        signed.body
+    );
+
     // The Master gives France's list without Bob and Cy, with Dee (new):
     // all three old members hear of it; Dee is asked to confirm.
     let dee = "dee@class.test";
@@ -312,9 +347,18 @@ fn list_counts_a_teams_addresses_and_the_master_replaces_them() {
         );
     }
 
-    // Bob, no longer of the team, still has the password but is told
+    // Bob, no longer of the team, is locked out by his failures of the
+    // hour as anyone would be; later, with the password, he is told
     // where his sign-on came from (the team gets a copy).
     let mails = france(&mut w, "lst", BOB, "A Par H");
+    let locked = answer_to(&mails, BOB);
+    assert!(
+        !locked.body.contains("Signed on as France"),
+        "{}",
+        locked.body
+    );
+    let at = w.now + 2 * HOUR;
+    let mails = w.mail_at(at, BOB, &format!("SIGNON Flst {TEAM_PW}\nA Par H"));
     let copy = saying(&mails, dee, "This sign-on came from bob@class.test");
     assert_eq!(copy.len(), 1, "{}", listing(&mails));
 }
