@@ -429,3 +429,37 @@ fn a_class_of_seven_teams_gets_every_press_within_the_budget() {
         assert_eq!(saying(&mails, MASTER, &news).len(), 1);
     }
 }
+
+/// A member who joins the forming game with the team's password, rather
+/// than sending its CONFIRM, joins the team's seat (not a seat of its
+/// own) and gets the start mail with the others.
+#[test]
+fn a_member_joining_with_the_teams_password_joins_its_seat() {
+    let mut w = World::new("team-join", &[CALM]);
+    w.now = t(0, 12);
+    w.post(MASTER, &format!("CREATE ?tj {MASTER_PW}"));
+    w.post(
+        ANN,
+        &format!("SIGNON ?tj {TEAM_PW}\nSET PREFERENCE F\nSET ADDRESS {ANN}, {BOB}"),
+    );
+    w.run(w.now);
+    let mails = w.mail(BOB, &format!("SIGNON ?tj {TEAM_PW}"));
+    let joined = answer_to(&mails, BOB);
+    assert!(
+        joined
+            .body
+            .contains("You have already joined 'tj'; 1 of 7 players so far."),
+        "{}",
+        joined.body
+    );
+    for (p, _) in POWERS.iter().filter(|(p, _)| *p != 'F') {
+        w.post(
+            &player(*p),
+            &format!("SIGNON ?tj {}\nSET PREFERENCE {p}", password(*p)),
+        );
+    }
+    let mails = w.run(w.now);
+    for addr in [ANN, BOB] {
+        one(&mails, addr, "Game starts: you are France");
+    }
+}
