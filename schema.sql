@@ -80,6 +80,21 @@ CREATE TABLE IF NOT EXISTS seats (
 );
 CREATE INDEX IF NOT EXISTS seats_by_address ON seats (address COLLATE NOCASE);
 
+-- Teams: the addresses that play one power together (SET ADDRESS a, b,
+-- c), in the order given; the seat's address of record is one of them.
+-- An address gets the power's mail once confirmed_at is set (it was
+-- confirmed when listed, sent its CONFIRM, or signed on); before, it gets
+-- only the one request to confirm. No rows: the address of record alone.
+-- A takeover or a vacated seat empties the list.
+CREATE TABLE IF NOT EXISTS seat_addresses (
+    seat_id      INTEGER NOT NULL REFERENCES seats (id) ON DELETE CASCADE,
+    address      TEXT    NOT NULL COLLATE NOCASE CHECK (address <> ''),
+    position     INTEGER NOT NULL,
+    confirmed_at INTEGER,
+    PRIMARY KEY (seat_id, address)
+);
+CREATE INDEX IF NOT EXISTS seat_addresses_by_address ON seat_addresses (address);
+
 -- SET MAPS OFF: the players of a game who want no map in their results
 -- mails (a new table, so existing databases pick it up without migration).
 CREATE TABLE IF NOT EXISTS map_optouts (

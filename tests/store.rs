@@ -1235,6 +1235,11 @@ fn write_everything(tx: &Connection, name: &str) {
     )
     .unwrap();
     assign_power(tx, seat, "FRANCE", "S1901M").unwrap();
+    let team = judge::store::teams::Member {
+        address: "team@example.org".to_string(),
+        confirmed: true,
+    };
+    judge::store::teams::set_members(tx, &[seat], &[team], T0).unwrap();
     add_absence(tx, seat, T0, T0 + 1).unwrap();
     add_observer(tx, game, "o@example.org", some_hash(), T0).unwrap();
     let inbound = insert_inbound(tx, &format!("{name}@in"), b"raw", None, T0).unwrap();

@@ -37,6 +37,16 @@ pub enum Signed {
 }
 
 impl Signed {
+    /// Who this is, for [`Session::spoke_for`]: a seat's player, or a
+    /// game's Master or observer.
+    fn speaker(&self) -> (char, i64) {
+        match self {
+            Signed::Player { seat, .. } => ('P', seat.id),
+            Signed::Master { game } => ('M', game.id),
+            Signed::Observer { game } => ('O', game.id),
+        }
+    }
+
     pub fn game(&self) -> &Game {
         match self {
             Signed::Player { game, .. } | Signed::Master { game } | Signed::Observer { game } => {
@@ -217,9 +227,19 @@ pub struct Session<'a> {
     /// No reply is sent: a sender locked out of a sign-on, already told
     /// so today, is not answered again (the guesser gets no mail stream).
     pub silent: bool,
+    /// Whom the mail's lines spoke for, each once (`Signed::speaker`): a
+    /// reply about orders goes to a team only when the whole mail spoke
+    /// for its power alone.
+    spoke_for: Vec<(char, i64)>,
 }
 
 impl Session<'_> {
+    /// Whether every line of the mail so far spoke for the player of
+    /// `seat_id` (no other power, no Master, no observer).
+    pub fn spoke_only_for(&self, seat_id: i64) -> bool {
+        self.spoke_for == [('P', seat_id)]
+    }
+
     /// The sender's address for replies.
     pub fn sender(&self) -> String {
         self.mail
@@ -317,6 +337,7 @@ pub fn run(
         joined: Vec::new(),
         silent: false,
         secrets: Vec::new(),
+        spoke_for: Vec::new(),
     };
     if mail.oversized {
         s.reply
@@ -335,7 +356,7 @@ pub fn run(
     let mut to = vec![s.sender()];
     to.extend(s.reply.also_to.iter().cloned());
     let game_id = s.signed.as_ref().map(|g| g.game().id);
-    intake::record_mails_caused(tx, &s.sender(), mails_caused(&s.outgoing), now)?;
+    intake::record_mails_caused(tx, &s.sender(), mails_caused(tx, &s.outgoing)?, now)?;
     let mut out = Vec::new();
     if !s.silent {
         out.push(Outgoing {
@@ -452,8 +473,13 @@ fn run_lines(s: &mut Session<'_>, lines: &[Line]) -> Result<(), StoreError> {
 }
 
 /// At most this many mails are caused by one mail (each copy of a press
-/// counted once per recipient); the reply is not counted, nor the results
-/// of a phase a Master processes.
+/// counted once per recipient, and once per team for a team's
+/// addresses: `game::teams::copies`); the reply is not counted, nor the
+/// results of a phase a Master processes. A team's addresses all
+/// confirmed they want the judge's mail, so counting a team once lets a
+/// class game of seven teams of three send its press to everyone (7
+/// copies and the Master's, not 22) while an address named by a stranger
+/// still counts alone, and gets only its one request to confirm.
 pub const MAX_MAILS_PER_MAIL: i64 = 50;
 
 /// At most this many mails are caused by one address's mails in an hour.
@@ -483,13 +509,14 @@ impl MailBudget {
     }
 }
 
-/// The mails queued so far that count against the budget.
-fn mails_caused(outgoing: &[Outgoing]) -> i64 {
-    outgoing
-        .iter()
-        .filter(|m| m.results_of.is_none())
-        .map(|m| m.to.len() as i64)
-        .sum()
+/// The mails of `outgoing` that count against the budget (a team's
+/// addresses counted once).
+fn mails_caused(tx: &Tx<'_>, outgoing: &[Outgoing]) -> Result<i64, StoreError> {
+    let mut caused = 0;
+    for mail in outgoing.iter().filter(|m| m.results_of.is_none()) {
+        caused += crate::game::teams::copies(tx, mail.game_id, &mail.to)?;
+    }
+    Ok(caused)
 }
 
 /// Runs one command under the mail budget: a command that would send more
@@ -502,11 +529,15 @@ fn within_mail_budget(
     budget: &mut MailBudget,
     rest: usize,
 ) -> Result<bool, StoreError> {
-    let before = mails_caused(&s.outgoing);
     let (queued, said, joined) = (s.outgoing.len(), s.reply.mark(), s.joined.len());
     intake::begin_command(s.tx)?;
     dispatch(s, line)?;
-    let caused = mails_caused(&s.outgoing) - before;
+    if let Some(speaker) = s.signed.as_ref().map(Signed::speaker) {
+        if !s.spoke_for.contains(&speaker) {
+            s.spoke_for.push(speaker);
+        }
+    }
+    let caused = mails_caused(s.tx, &s.outgoing[queued..])?;
     if caused <= budget.left {
         intake::keep_command(s.tx)?;
         budget.left -= caused;

@@ -1,10 +1,11 @@
 //! Addresses named by someone else (SET ADDRESS, a takeover's approval):
 //! asked to confirm, at most once a day, before the judge mails them
-//! anything else; CONFIRM <token> answers, and a seat named for the
-//! address gets it as its address of record.
+//! anything else; CONFIRM <token> answers, and the address joins the
+//! teams that listed it (`teams`).
 
 use rusqlite::Connection;
 
+use super::teams::Joined;
 use super::{power_of, Seat};
 use crate::store::{self, StoreError};
 
@@ -37,6 +38,11 @@ pub enum Confirmed {
     Unknown,
     /// The address gets the judge's mail from now on.
     Address { address: String },
+    /// ... and plays with the teams that listed it (SET ADDRESS a, b, c).
+    Teams {
+        address: String,
+        joined: Vec<Joined>,
+    },
     /// ... and is now the address of record of a seat, which had
     /// `old`; the seat's power and game, named.
     Seat {
@@ -48,14 +54,21 @@ pub enum Confirmed {
 }
 
 /// CONFIRM <token>: the address the token went to is confirmed, and
-/// becomes the address of the seat it was named for, while the seat is
-/// still held by the player who named it. The time zone (SET ZONE) goes
-/// with it.
+/// joins every team that lists it. (A request from before teams makes it
+/// the address of the seat it was named for, while the seat is still
+/// held by the player who named it and has no list; the time zone, SET
+/// ZONE, goes with it.)
 pub fn confirm(conn: &Connection, token: &str, now: i64) -> Result<Confirmed, StoreError> {
     let Some(confirmed) = store::throttle::confirm_token(conn, token, now)? else {
         return Ok(Confirmed::Unknown);
     };
     let address = confirmed.address;
+    let joined = super::teams::member_confirmed(conn, &address, now)?;
+    if !joined.is_empty() {
+        return Ok(Confirmed::Teams { address, joined });
+    }
+    // A request made before teams (no list for the seat): the address
+    // replaces the one of record.
     let seat = match confirmed.seat_id {
         Some(id) => store::seats::seat_by_id(conn, id)?,
         None => None,
@@ -66,6 +79,9 @@ pub fn confirm(conn: &Connection, token: &str, now: i64) -> Result<Confirmed, St
     let Some(seat) = seat.filter(still_theirs) else {
         return Ok(Confirmed::Address { address });
     };
+    if !store::teams::members(conn, seat.id)?.is_empty() {
+        return Ok(Confirmed::Address { address });
+    }
     store::seats::set_player_address(conn, seat.id, &address)?;
     store::zones::carry_zone(conn, &seat.address, &address)?;
     let game = store::games::game_by_id(conn, seat.game_id)?;

@@ -34,9 +34,11 @@ pub fn eject(
     if vacant(seat) || game.state.is_over() || seat.status == SeatStatus::Eliminated {
         return Ok(Ejected::NoPlayer);
     }
+    // The team is told before the seat forgets it.
+    let team = super::teams::addresses(conn, seat)?;
     let (powers, names) = vacate_player(conn, game, seat, SeatStatus::Abandoned)?;
     let mut mails = vec![GameMail {
-        to: vec![seat.address.clone()],
+        to: team,
         subject: game_subject(code, &game.name, None, title::REMOVED),
         body: say!("master.ejected_player", game => &game.name, names => &names) + "\n",
         game_id: game.id,

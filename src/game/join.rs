@@ -46,9 +46,12 @@ pub fn join(
     if game.state != GameState::Forming {
         return Ok(Joining::Started);
     }
+    // A team's member joins its team's seat (its password checked then).
+    let listed = super::teams::seat_listing(conn, game.id, address)?;
     if let Some(seat) = seats
         .iter()
         .find(|seat| seat.address.eq_ignore_ascii_case(address))
+        .or(listed.as_ref())
     {
         return Ok(Joining::Rejoining {
             seat: seat.clone(),
@@ -153,8 +156,9 @@ pub fn start_if_full(
     let mut roster = Vec::new();
     let mut to_players = Vec::new();
     for (seat, &b) in seats.iter().zip(&blocs) {
-        let (names, mail) = start.player_mail(seat, variant.blocs[b]);
-        roster.push(format!("{names:<24} {}", seat.address));
+        let team = super::teams::addresses(conn, seat)?;
+        let (names, mail) = start.player_mail(&team, variant.blocs[b]);
+        roster.push(format!("{names:<24} {}", team.join(", ")));
         to_players.push(mail);
     }
     Ok(Some(Started {
@@ -205,10 +209,10 @@ struct Start<'a> {
 }
 
 impl Start<'_> {
-    /// The mail that tells a player the powers it plays, how to sign on,
-    /// the board and the deadline; and the powers' names, for the
-    /// Master's roster.
-    fn player_mail(&self, seat: &Seat, powers: &[Power]) -> (String, GameMail) {
+    /// The mail that tells a player (every address of a team, `team`)
+    /// the powers it plays, how to sign on, the board and the deadline;
+    /// and the powers' names, for the Master's roster.
+    fn player_mail(&self, team: &[String], powers: &[Power]) -> (String, GameMail) {
         let Start { game, position, .. } = self;
         let phase = position.phase.to_string();
         let names: Vec<&str> = powers.iter().map(|p| p.name()).collect();
@@ -237,7 +241,7 @@ impl Start<'_> {
         ) + "\n";
         let what = format!("{}: you are {names}", title::GAME_STARTS);
         let mail = GameMail {
-            to: vec![seat.address.clone()],
+            to: team.to_vec(),
             subject: game_subject(self.code, &game.name, Some(&phase), &what),
             body,
             game_id: game.id,

@@ -24,6 +24,11 @@ pub fn seat_by_power(
     store::seats::seat_by_power(conn, game_id, power)
 }
 
+/// The seat with this id, as stored now.
+pub fn seat_by_id(conn: &Connection, seat_id: i64) -> Result<Option<super::Seat>, StoreError> {
+    store::seats::seat_by_id(conn, seat_id)
+}
+
 /// The seats of a game, every status.
 pub fn seats_of_game(conn: &Connection, game_id: i64) -> Result<Vec<super::Seat>, StoreError> {
     store::seats::seats_of_game(conn, game_id)

@@ -31,6 +31,7 @@ pub mod sign_on;
 pub mod start;
 pub mod summary;
 pub mod takeover;
+pub mod teams;
 pub mod tick;
 pub mod variant;
 pub mod zones;
@@ -176,14 +177,15 @@ pub fn playing(seat: &Seat) -> bool {
     ) && seat.power.is_some()
 }
 
-/// Everyone who gets mail sent to the whole game: the players, the Master
-/// and the observers.
+/// Everyone who gets mail sent to the whole game: the players (every
+/// address of a team), the Master and the observers.
 pub fn everyone(conn: &Connection, game: &Game) -> Result<Vec<String>, StoreError> {
-    let mut to: Vec<String> = store::seats::seats_of_game(conn, game.id)?
-        .into_iter()
-        .filter(|s| s.status != SeatStatus::Resigned && s.address != store::seats::VACANT)
-        .map(|s| s.address)
-        .collect();
+    let mut to: Vec<String> = Vec::new();
+    for seat in store::seats::seats_of_game(conn, game.id)? {
+        if seat.status != SeatStatus::Resigned {
+            to.extend(teams::addresses(conn, &seat)?);
+        }
+    }
     to.extend(game.master_address.clone());
     to.extend(
         store::seats::observers_of_game(conn, game.id)?
@@ -216,6 +218,7 @@ pub fn add_bloc_seat(
         now,
     )?;
     store::seats::assign_power(conn, id, power.upper(), phase)?;
+    store::teams::copy_members(conn, first.id, id)?;
     let bloc = first.bloc.unwrap_or(first.id);
     store::seats::set_seat_bloc(conn, id, Some(bloc))?;
     if first.bloc.is_none() {

@@ -1,5 +1,6 @@
-//! A player's own settings of their seat: SET WAIT, PASSWORD, ADDRESS,
-//! CONCEDE, MAPS. The front end reads and answers them; these store them.
+//! A player's own settings of their seat: SET WAIT, PASSWORD, CONCEDE,
+//! MAPS (SET ADDRESS is `teams`). The front end reads and answers them;
+//! these store them.
 
 use rusqlite::Connection;
 
@@ -7,14 +8,15 @@ use super::{Game, Seat, StoreError};
 use crate::engine::map::Power;
 use crate::store;
 
-/// SET MAPS ON|OFF: whether the player's results mails carry the map.
+/// SET MAPS ON|OFF: whether the results mails to `address` (a player's,
+/// or one of a team's) carry the map.
 pub fn set_wants_maps(
     conn: &Connection,
     game: &Game,
-    seat: &Seat,
+    address: &str,
     on: bool,
 ) -> Result<(), StoreError> {
-    store::map_opt_outs::set_wants_maps(conn, game.id, &seat.address, on)
+    store::map_opt_outs::set_wants_maps(conn, game.id, address, on)
 }
 
 /// SET WAIT / NOWAIT: whether the phase waits for the deadline.
@@ -26,13 +28,6 @@ pub fn set_wait(conn: &Connection, seat: &Seat, wait: bool) -> Result<(), StoreE
 pub fn set_password(conn: &Connection, seat: &Seat, new: &str) -> Result<(), StoreError> {
     let hash = store::password::hash_password(new)?;
     store::seats::set_player_password(conn, seat.id, &hash)
-}
-
-/// SET ADDRESS, to an address confirmed: the seat's mail goes to `new`,
-/// which keeps the old address's time zone (SET ZONE is by address).
-pub fn change_address(conn: &Connection, seat: &Seat, new: &str) -> Result<(), StoreError> {
-    store::seats::set_player_address(conn, seat.id, new)?;
-    store::zones::carry_zone(conn, &seat.address, new)
 }
 
 /// SET CONCEDE <power> (`Some`), or NOCONCEDE.

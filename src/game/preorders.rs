@@ -167,7 +167,7 @@ pub fn enter_preorders(
             continue;
         }
         mails.push(GameMail {
-            to: vec![seat.address.clone()],
+            to: super::teams::addresses(conn, &seat)?,
             subject: game_subject(code, &game.name, cur_name(&cur), title::PRE_ORDERS),
             body: format!("{}\n", blocks.join("\n\n")),
             game_id: game.id,

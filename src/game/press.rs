@@ -151,7 +151,7 @@ fn destinations(
             }
             Recipient::Power(p) => {
                 if let Some(seat) = seats.iter().find(|seat| power_of(seat) == Some(*p)) {
-                    addresses.push(seat.address.clone());
+                    addresses.extend(super::teams::addresses(conn, seat)?);
                 }
                 names.push(p.name().to_string());
             }

@@ -1,8 +1,9 @@
 //! Sign-ons (SIGNON, OBSERVE), leaving (UNOBSERVE, RESIGN), and the guard
 //! on passwords against guessing: 5 failed sign-ons from one address to
 //! one seat, Master or observer within an hour lock that address's tries
-//! for an hour (never the address of record's). The front end holds the
-//! verified-password cache and words the replies; this is what is kept.
+//! for an hour (never the owner's: the address of record, or any of a
+//! team's). The front end holds the verified-password cache and words the
+//! replies; this is what is kept.
 
 use rusqlite::Connection;
 
@@ -77,8 +78,7 @@ pub fn check(
         }
     }
     if matches() {
-        // Signing on from an address confirms it wants the judge's mail.
-        store::throttle::mark_address_confirmed(conn, sender, now)?;
+        signed_on_from(conn, sender, now)?;
         return Ok(Checked::Passed);
     }
     let failure = store::throttle::record_sign_on_failure(conn, &target, sender, now)?;
@@ -91,6 +91,15 @@ pub fn check(
         locked_now: failure.locked,
         tell_owner: failure.tell_owner,
     })
+}
+
+/// A password matched from `address`: signing on from an address
+/// confirms it wants the judge's mail, and it joins every team waiting
+/// for it.
+pub fn signed_on_from(conn: &Connection, address: &str, now: i64) -> Result<(), StoreError> {
+    store::throttle::mark_address_confirmed(conn, address, now)?;
+    super::teams::member_confirmed(conn, address, now)?;
+    Ok(())
 }
 
 /// Every country of a player left, in disorder or late is active again

@@ -401,14 +401,14 @@ impl GameTick<'_> {
         game_subject(self.code, &self.game.name, Some(self.phase()), what)
     }
 
-    /// A notice to one seat's player.
-    fn to_one(&self, seat: &Seat, what: &str, text: String) -> GameMail {
-        notice(
-            vec![seat.address.clone()],
+    /// A notice to one seat's player (every address of a team).
+    fn to_one(&self, seat: &Seat, what: &str, text: String) -> Result<GameMail, StoreError> {
+        Ok(notice(
+            super::teams::addresses(self.conn, seat)?,
             self.subject(what),
             text,
             self.game.id,
-        )
+        ))
     }
 
     /// Whether the deadline or the end of grace passed while the judge
@@ -506,7 +506,8 @@ impl GameTick<'_> {
                 missing => m.list.join(", "),
                 without => without_orders(&self.cur.position, m.power))
                 + "\n";
-            self.mails.push(self.to_one(&m.seat, title::REMINDER, text));
+            self.mails
+                .push(self.to_one(&m.seat, title::REMINDER, text)?);
             self.report.reminders += 1;
         }
         store::phases::set_reminded(self.conn, record.id, self.now)?;
@@ -552,7 +553,7 @@ impl GameTick<'_> {
         for m in missing {
             store::seats::set_seat_status(self.conn, m.seat.id, SeatStatus::Late)?;
             self.mails
-                .push(self.to_one(&m.seat, title::LATE, self.late_text(m)));
+                .push(self.to_one(&m.seat, title::LATE, self.late_text(m))?);
             self.report.late_notices += 1;
         }
         self.mails.push(self.others_told_of(missing)?);
@@ -575,7 +576,10 @@ impl GameTick<'_> {
     /// The notice to everyone but the late: who the judge waits for (if
     /// the game shows it).
     fn others_told_of(&self, missing: &[Missing]) -> Result<GameMail, StoreError> {
-        let late_addresses: Vec<&str> = missing.iter().map(|m| m.seat.address.as_str()).collect();
+        let mut late_addresses = Vec::new();
+        for m in missing {
+            late_addresses.extend(super::teams::addresses(self.conn, &m.seat)?);
+        }
         let others: Vec<String> = everyone(self.conn, self.game)?
             .into_iter()
             .filter(|a| !late_addresses.iter().any(|l| l.eq_ignore_ascii_case(a)))

@@ -39,6 +39,7 @@
 //!   queue with retry backoff.
 //! - `history`: what was sent to the whole game (HISTORY; table `archive`).
 //! - `map_opt_outs`: who wants no map pictures (SET MAPS).
+//! - `teams`: the addresses that play one power together (SET ADDRESS).
 //! - `throttle`: failed sign-ons and locks, replies to strangers.
 //! - `web`: what the web archive has published of each game.
 //! - `password`: argon2id hashing of passwords.
@@ -60,6 +61,7 @@ pub mod phases;
 pub mod preorders;
 pub mod press;
 pub mod seats;
+pub mod teams;
 pub mod throttle;
 pub mod web;
 pub mod zones;
@@ -154,6 +156,15 @@ pub const MIGRATIONS: &[&str] = &[
     // every game counts as not yet published and the next web pass, or
     // `judge archive`, writes it again whole.
     "DROP TABLE IF EXISTS web_published;",
+    // 10 -> 11: teams, several addresses playing one power (a new table
+    // only: `schema.sql` makes it; listed here so the version moves).
+    "CREATE TABLE IF NOT EXISTS seat_addresses ( \
+         seat_id      INTEGER NOT NULL REFERENCES seats (id) ON DELETE CASCADE, \
+         address      TEXT    NOT NULL COLLATE NOCASE CHECK (address <> ''), \
+         position     INTEGER NOT NULL, \
+         confirmed_at INTEGER, \
+         PRIMARY KEY (seat_id, address)); \
+     CREATE INDEX IF NOT EXISTS seat_addresses_by_address ON seat_addresses (address);",
 ];
 
 /// The version this build writes and understands.

@@ -152,7 +152,7 @@ pub fn assign_power(conn: &Connection, seat_id: i64, power: &str, phase: &str) -
 }
 
 /// A new player takes over the seat from `phase`: new address and password,
-/// active, WAIT and DRAW cleared; the seat history closes the previous
+/// active, WAIT and DRAW cleared, the old player's team gone; the seat history closes the previous
 /// player's time at `phase` and opens the new one's.
 pub fn replace_player(
     conn: &Connection,
@@ -169,11 +169,19 @@ pub fn replace_player(
         params![seat_id, address, password],
     )?;
     expect_one(n, || format!("seat #{seat_id}"))?;
+    drop_team(conn, seat_id)?;
     conn.execute(
         "INSERT INTO seat_history (game_id, power, address, from_phase) \
          SELECT game_id, power, address, ?2 FROM seats WHERE id = ?1 AND power IS NOT NULL",
         params![seat_id, phase],
     )?;
+    Ok(())
+}
+
+/// The seat's team (`teams`) goes with its player: a newcomer or nobody
+/// plays it from now on.
+fn drop_team(conn: &Connection, seat_id: i64) -> Result<()> {
+    conn.execute("DELETE FROM seat_addresses WHERE seat_id = ?1", [seat_id])?;
     Ok(())
 }
 
@@ -536,7 +544,7 @@ pub const VACANT: &str = "";
 
 /// The player leaves the seat for good (ejected, resigned) from `phase`:
 /// the seat has no address (no more mail; the old password opens
-/// nothing), its history closes, its WAIT, draw vote and concession go,
+/// nothing), its team goes, its history closes, its WAIT, draw vote and concession go,
 /// it leaves its bloc, and it takes `status`.
 pub fn vacate_seat(conn: &Connection, seat_id: i64, phase: &str, status: SeatStatus) -> Result<()> {
     close_tenure(conn, seat_id, phase)?;
@@ -546,5 +554,6 @@ pub fn vacate_seat(conn: &Connection, seat_id: i64, phase: &str, status: SeatSta
          WHERE id = ?1",
         params![seat_id, VACANT, status],
     )?;
-    expect_one(n, || format!("seat #{seat_id}"))
+    expect_one(n, || format!("seat #{seat_id}"))?;
+    drop_team(conn, seat_id)
 }

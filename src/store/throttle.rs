@@ -133,10 +133,12 @@ pub fn record_sign_on_failure(
 }
 
 /// Whether `address` ever signed on with a password: it holds a seat, an
-/// observer's place or a game's Master's address.
+/// observer's place or a game's Master's address, or plays in a team.
 pub fn is_known_address(conn: &Connection, address: &str) -> Result<bool> {
     Ok(conn.query_row(
         "SELECT EXISTS (SELECT 1 FROM seats WHERE address = ?1 COLLATE NOCASE) \
+             OR EXISTS (SELECT 1 FROM seat_addresses \
+                        WHERE address = ?1 AND confirmed_at IS NOT NULL) \
              OR EXISTS (SELECT 1 FROM observers WHERE address = ?1) \
              OR EXISTS (SELECT 1 FROM games WHERE master_address = ?1 COLLATE NOCASE)",
         [address],

@@ -8,6 +8,8 @@
 use crate::frontend::script::Line;
 use crate::frontend::session::{random_token, Session};
 use crate::game::confirm::{self as confirming, Confirmed};
+use crate::game::process::join_names;
+use crate::game::teams::Joined;
 use crate::game::StoreError;
 use crate::report::title;
 use crate::say;
@@ -58,13 +60,14 @@ pub fn ask(s: &mut Session<'_>, address: &str, naming: Naming<'_>) -> Result<Ask
 }
 
 /// CONFIRM <token>: the address the token went to gets the judge's mail
-/// from now on, and becomes the address of the seat it was named for.
+/// from now on, and joins the teams that listed it.
 pub fn confirm(s: &mut Session<'_>, line: &Line, token: &str) -> Result<(), StoreError> {
     match confirming::confirm(s.tx, token, s.now)? {
         Confirmed::Unknown => s.reply.refuse(line, say!("confirm.unknown_token")),
         Confirmed::Address { address } => {
             s.reply.ok(line, say!("confirm.address", address));
         }
+        Confirmed::Teams { address, joined } => joined_teams(s, line, &address, joined)?,
         Confirmed::Seat {
             address,
             old,
@@ -79,5 +82,39 @@ pub fn confirm(s: &mut Session<'_>, line: &Line, token: &str) -> Result<(), Stor
             );
         }
     }
+    Ok(())
+}
+
+/// The answer to a CONFIRM that made `address` a member of teams: each
+/// team hears who joined it.
+fn joined_teams(
+    s: &mut Session<'_>,
+    line: &Line,
+    address: &str,
+    joined: Vec<Joined>,
+) -> Result<(), StoreError> {
+    let mut said = Vec::new();
+    for team in joined {
+        let game = crate::game::game_by_id(s.tx, team.game_id)?.map(|g| g.name);
+        let names: Vec<&str> = team.powers.iter().map(|p| p.name()).collect();
+        let others: Vec<&str> = team
+            .team
+            .iter()
+            .map(String::as_str)
+            .filter(|a| !a.eq_ignore_ascii_case(address))
+            .collect();
+        let game = game.unwrap_or_default();
+        let powers = join_names(&names);
+        said.push(match &team.replaced {
+            // One address for another, as before teams.
+            Some(old) if others.is_empty() => {
+                say!("confirm.seat_address", address, old, power => powers, game)
+            }
+            _ => say!("confirm.team", address, powers, game, others => join_names(&others)),
+        });
+        s.reply.also_to.extend(team.replaced);
+        s.reply.also_to.extend(team.team);
+    }
+    s.reply.ok(line, said.join("\n"));
     Ok(())
 }

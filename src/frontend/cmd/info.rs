@@ -104,12 +104,23 @@ fn list_games(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
         if game.state.is_over() || !visible(s, &game)? {
             continue;
         }
-        let seats = lookup::seats_of_game(s.tx, game.id)?.len();
+        let seats = lookup::seats_of_game(s.tx, game.id)?;
+        let mut addresses = 0;
+        for seat in &seats {
+            addresses += crate::game::teams::addresses(s.tx, seat)?.len();
+        }
+        let seats = seats.len();
         let phase = current(s.tx, game.id)?
             .map(|c| c.record.phase)
             .unwrap_or_else(|| "-".to_string());
+        // A game of teams says how many addresses play (never which).
+        let teams = if addresses > seats {
+            format!(" {}", say!("info.team_count", count => addresses))
+        } else {
+            String::new()
+        };
         rows.push(format!(
-            "{:<16} {:<9} {:<9} {:<7} {} player{}",
+            "{:<16} {:<9} {:<9} {:<7} {} player{}{teams}",
             game.name,
             game.state.as_str(),
             game.variant,
@@ -171,17 +182,28 @@ fn list_game(s: &mut Session<'_>, line: &Line, name: &str) -> Result<(), StoreEr
         };
         out.push(String::new());
         for power in Power::ALL {
-            out.push(power_lines(
-                &seats,
-                &cur.position,
-                power,
-                ordered.as_deref(),
-            ));
+            let mut lines = power_lines(&seats, &cur.position, power, ordered.as_deref());
+            lines.push_str(&team_line(s, &seats, power)?);
+            out.push(lines);
         }
     }
     out.extend(own_preorders(s, game.id)?);
     s.reply.ok(line, out.join("\n"));
     Ok(())
+}
+
+/// How many addresses play a power, when a team does (never the
+/// addresses themselves): a line under the power's in LIST.
+fn team_line(s: &Session<'_>, seats: &[Seat], power: Power) -> Result<String, StoreError> {
+    let Some(seat) = seats.iter().find(|seat| power_of(seat) == Some(power)) else {
+        return Ok(String::new());
+    };
+    let count = crate::game::teams::addresses(s.tx, seat)?.len();
+    Ok(if count > 1 {
+        format!("\n{:26}{}", "", say!("info.team_line", count))
+    } else {
+        String::new()
+    })
 }
 
 /// The signed-on player's pre-orders in the game listed, with a blank

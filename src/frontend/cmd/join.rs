@@ -19,7 +19,7 @@ pub fn join(
     let sender = s.sender();
     match joining::join(s.tx, &game, (&sender, password), s.now)? {
         Joining::Started => super::takeover::unnamed(s, line, &game)?,
-        Joining::Rejoining { seat, count } => rejoin(s, line, game, seat, count, password),
+        Joining::Rejoining { seat, count } => rejoin(s, line, (game, seat), count, password)?,
         Joining::Full { needed } => {
             s.reply
                 .refuse(line, say!("join.full", game => &game.name, needed));
@@ -43,19 +43,28 @@ pub fn join(
     Ok(())
 }
 
-/// SIGNON ?<game> again from an address that has joined: signed on if the
-/// password is the one it joined with.
-fn rejoin(s: &mut Session<'_>, line: &Line, game: Game, seat: Seat, count: usize, password: &str) {
+/// SIGNON ?<game> again from an address that has joined (itself, or as
+/// one of a team): signed on if the password is the seat's.
+fn rejoin(
+    s: &mut Session<'_>,
+    line: &Line,
+    (game, seat): (Game, Seat),
+    count: usize,
+    password: &str,
+) -> Result<(), StoreError> {
     if !s.credentials.check(password, &seat.password) {
         s.reply.refuse(line, say!("join.other_password"));
-        return;
+        return Ok(());
     }
+    // A team's member waiting for its CONFIRM joins the team so.
+    crate::game::sign_on::signed_on_from(s.tx, &s.sender(), s.now)?;
     let players = variant_of(&game).players();
     s.reply.ok(
         line,
         say!("join.joined_already", game => &game.name, count, players),
     );
     sign_on_player(s, game, seat, None);
+    Ok(())
 }
 
 /// SET PREFERENCE <initials>, for a player of a forming game.

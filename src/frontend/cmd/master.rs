@@ -181,7 +181,7 @@ fn power_named(s: &mut Session<'_>, line: &Line, text: &str) -> Option<Power> {
 
 /// The Master's game, the power `text` names and its seat; refused (and
 /// None) when any is missing.
-fn master_seat(
+pub(super) fn master_seat(
     s: &mut Session<'_>,
     line: &Line,
     text: &str,
@@ -235,7 +235,7 @@ pub fn become_power(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), 
         let subject = s.subject(&game.name, None, &what);
         let text = say!("master.become_notice", game => &game.name, power => power.name());
         s.send(
-            vec![seat.address.clone()],
+            crate::game::teams::addresses(s.tx, &seat)?,
             subject,
             text + "\n",
             Some(game.id),

@@ -18,6 +18,7 @@ pub mod set;
 mod settings_change;
 pub mod signon;
 pub mod takeover;
+pub mod team;
 pub mod when;
 pub mod zone;
 
@@ -31,6 +32,18 @@ use crate::say;
 /// until a forming game starts).
 pub fn sign_on_player(s: &mut Session<'_>, game: Game, seat: Seat, power: Option<Power>) {
     s.signed = Some(Signed::Player { game, seat, power });
+}
+
+/// The address a signed-on player's own settings (SET ZONE, SET MAPS)
+/// are kept for: the sender's, when it is one of the addresses playing
+/// the power (a team's member has its own); else the address of record.
+pub fn own_address(s: &Session<'_>, seat: &Seat) -> Result<String, StoreError> {
+    let sender = s.sender();
+    Ok(if crate::game::teams::plays(s.tx, seat, &sender)? {
+        sender
+    } else {
+        seat.address.clone()
+    })
 }
 
 /// The game a command names, or a refusal saying there is none.
@@ -72,11 +85,17 @@ pub fn visible(s: &Session<'_>, game: &Game) -> Result<bool, StoreError> {
     }
     let sender = s.sender();
     let is = |a: &str| a.eq_ignore_ascii_case(&sender);
-    Ok(game.master_address.as_deref().is_some_and(is)
-        || lookup::seats_of_game(s.tx, game.id)?
-            .iter()
-            .any(|seat| is(&seat.address))
-        || lookup::observer_by_address(s.tx, game.id, &sender)?.is_some())
+    if game.master_address.as_deref().is_some_and(is)
+        || lookup::observer_by_address(s.tx, game.id, &sender)?.is_some()
+    {
+        return Ok(true);
+    }
+    for seat in lookup::seats_of_game(s.tx, game.id)? {
+        if crate::game::teams::plays(s.tx, &seat, &sender)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// The Master's game, or a refusal.

@@ -213,12 +213,13 @@ pub fn finish(s: &mut Session<'_>) -> Result<(), StoreError> {
     }
     let Signed::Player {
         game,
+        seat,
         power: Some(power),
-        ..
     } = signed
     else {
         return Ok(());
     };
+    let seat_id = seat.id;
     let game = game::game_by_id(s.tx, game.id)?.unwrap_or(game);
     if game.state.is_over() {
         return Ok(());
@@ -235,6 +236,21 @@ pub fn finish(s: &mut Session<'_>) -> Result<(), StoreError> {
         s.reply.text(text);
     }
     s.reply.phase = Some(cur.record.phase.clone());
+    copy_to_team(s, seat_id)
+}
+
+/// A team's members see every change to their power's orders: the reply
+/// to a mail that gave or cleared orders goes to every address of the
+/// team, when the whole mail spoke for that power alone (a mail that
+/// also spoke for another power or as a Master is the sender's own).
+fn copy_to_team(s: &mut Session<'_>, seat_id: i64) -> Result<(), StoreError> {
+    if !s.orders_touched || !s.spoke_only_for(seat_id) {
+        return Ok(());
+    }
+    if let Some(seat) = lookup::seat_by_id(s.tx, seat_id)? {
+        let team = crate::game::teams::addresses(s.tx, &seat)?;
+        s.reply.also_to.extend(team);
+    }
     Ok(())
 }
 

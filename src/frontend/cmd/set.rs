@@ -11,7 +11,6 @@ use crate::game::player_settings;
 use crate::game::schedule::schedule_words;
 use crate::game::settings::{GameSettings, ObserverPress, Schedule};
 use crate::game::{self, current, settings_of, Game, GameState, Seat, StoreError};
-use crate::mail::Address;
 use crate::say;
 
 pub fn set(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Result<(), StoreError> {
@@ -19,7 +18,7 @@ pub fn set(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Result<(
         "PREFERENCE" | "PREFERENCES" => join::set_preference(s, line, rest),
         "WAIT" | "NOWAIT" => player_wait(s, line, what == "WAIT"),
         "PASSWORD" => player_password(s, line, rest),
-        "ADDRESS" => player_address(s, line, rest),
+        "ADDRESS" => super::team::set_address(s, line, rest),
         "ABSENCE" | "NOABSENCE" => super::absence::absence(s, line, what, rest),
         "TAKEOVER" | "TAKEOVERS" => super::takeover::set_takeover(s, line, rest),
         "DRAW" | "NODRAW" => super::draw_votes::player_draw(s, line, what == "DRAW", rest),
@@ -81,7 +80,8 @@ fn player_maps(s: &mut Session<'_>, line: &Line, rest: &str) -> Result<(), Store
     let Some((game, seat)) = player(s, line) else {
         return Ok(());
     };
-    player_settings::set_wants_maps(s.tx, &game, &seat, on)?;
+    let address = super::own_address(s, &seat)?;
+    player_settings::set_wants_maps(s.tx, &game, &address, on)?;
     s.reply.ok(line, say!("set.maps", on));
     Ok(())
 }
@@ -105,61 +105,6 @@ fn player_password(s: &mut Session<'_>, line: &Line, new: &str) -> Result<(), St
     }
     player_settings::set_password(s.tx, &seat, new)?;
     s.reply.ok(line, say!("set.password_changed"));
-    Ok(())
-}
-
-fn player_address(s: &mut Session<'_>, line: &Line, text: &str) -> Result<(), StoreError> {
-    let Some((_, seat)) = player(s, line) else {
-        return Ok(());
-    };
-    // SET ADDRESS alone (njudge): the address this mail came from.
-    let sender = s.mail.reply_address().map(|a| a.addr_spec());
-    let text = match sender {
-        Some(sender) if text.trim().is_empty() => sender,
-        _ => text.to_string(),
-    };
-    let Ok(addr) = Address::parse(text.trim()) else {
-        s.reply
-            .refuse(line, say!("set.not_an_address", text => text.trim()));
-        return Ok(());
-    };
-    let new = addr.addr_spec();
-    if new.eq_ignore_ascii_case(&seat.address) {
-        s.reply
-            .ok(line, say!("set.address_already", address => &new));
-        return Ok(());
-    }
-    // The address this mail came from was confirmed by the sign-on; any
-    // other must say it wants the judge's mail first.
-    let from_it = new.eq_ignore_ascii_case(&s.sender());
-    if !from_it && !crate::game::confirm::address_confirmed(s.tx, &new)? {
-        let game = s.signed.as_ref().map(|g| g.game().clone());
-        let (game_id, game_name) = game.map_or((None, String::new()), |g| (Some(g.id), g.name));
-        let power = crate::game::power_of(&seat).map_or("", |p| p.name());
-        let asked = super::confirm::ask(
-            s,
-            &new,
-            super::confirm::Naming {
-                by: &seat.address,
-                why: say!("set.address_why", power, game => game_name),
-                seat_id: Some(seat.id),
-                game_id,
-                subject: None,
-                or_else: None,
-            },
-        )?;
-        s.reply.ok(
-            line,
-            say!("set.address_unconfirmed", new, old => &seat.address, mailed => asked.mailed),
-        );
-        return Ok(());
-    }
-    // SET ZONE is kept by address: the new one sees deadlines as before.
-    player_settings::change_address(s.tx, &seat, &new)?;
-    // Both the old and the new address hear of the change.
-    s.reply.also_to.push(seat.address.clone());
-    s.reply.also_to.push(new.clone());
-    s.reply.ok(line, say!("set.address_now", address => new));
     Ok(())
 }
 

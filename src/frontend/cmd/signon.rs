@@ -8,7 +8,7 @@ use crate::frontend::script::{Line, SignOnAs};
 use crate::frontend::session::{Session, Signed};
 use crate::game::lookup;
 use crate::game::sign_on::{self as sign_ons, Checked, Guarded, PasswordHash, Resigned};
-use crate::game::{current, Game, GameState, StoreError};
+use crate::game::{current, teams, Game, GameState, StoreError};
 use crate::report::title;
 use crate::say;
 
@@ -18,17 +18,18 @@ struct Guard<'a> {
     guarded: Guarded,
     /// In words, for the owner's notice: "your seat in 'g1'".
     what: String,
-    /// The address of record, told once when a lock begins.
-    owner: Option<&'a str>,
+    /// The owner's addresses (a team's every one; none for a Master
+    /// without an address), told once when a lock begins.
+    owners: Vec<String>,
     /// What the owner can do about a guessed password, by role.
     advice: String,
     hash: &'a PasswordHash,
 }
 
 /// Checks a password, unless repeated failures from this sender have
-/// locked its tries for what it opens: whether it matched. The address of
-/// record is never locked out (its tries are bounded by the mail's own
-/// limit on sign-ons). On a refusal the reply says only that the sign-on
+/// locked its tries for what it opens: whether it matched. The owner's
+/// addresses (every one of a team's) are never locked out (their tries
+/// are bounded by the mail's own limit on sign-ons). On a refusal the reply says only that the sign-on
 /// failed; a locked-out sender is told once a day, then not answered at
 /// all, and the owner hears of it once a day.
 fn check_guarded(
@@ -40,8 +41,9 @@ fn check_guarded(
 ) -> Result<bool, StoreError> {
     let sender = s.sender();
     let is_owner = guard
-        .owner
-        .is_some_and(|owner| owner.eq_ignore_ascii_case(&sender));
+        .owners
+        .iter()
+        .any(|owner| owner.eq_ignore_ascii_case(&sender));
     let credentials = &mut *s.credentials;
     let matches = || credentials.check(password, guard.hash);
     match sign_ons::check(s.tx, guard.guarded, &sender, is_owner, matches, s.now)? {
@@ -52,11 +54,11 @@ fn check_guarded(
         }
         Checked::Failed { tell_owner, .. } => {
             s.reply.refuse(line, say!("sign_on.failed"));
-            if let (true, Some(owner)) = (tell_owner, guard.owner) {
+            if let (true, Some(owner)) = (tell_owner, guard.owners.first()) {
                 let body = say!("sign_on.owner_notice", failures => sign_ons::FAILURES_TO_LOCK,
                                 what => guard.what, sender, owner, advice => guard.advice);
                 let subject = s.subject(&game.name, None, title::SIGN_ONS_LOCKED);
-                s.send(vec![owner.to_string()], subject, body + "\n", Some(game.id));
+                s.send(guard.owners.clone(), subject, body + "\n", Some(game.id));
             }
         }
     }
@@ -108,7 +110,7 @@ fn sign_on_master(
     let guard = Guard {
         guarded: Guarded::Master(game.id),
         what: say!("sign_on.the_master", game => &game.name),
-        owner: game.master_address.as_deref(),
+        owners: game.master_address.iter().cloned().collect(),
         advice: say!("sign_on.master_advice"),
         hash,
     };
@@ -118,7 +120,11 @@ fn sign_on_master(
     s.reply
         .ok(line, say!("sign_on.master_signed_on", game => &game.name));
     if let Some(master) = &game.master_address {
-        copy_to_record(s, master, &say!("sign_on.master_advice"));
+        copy_to_record(
+            s,
+            std::slice::from_ref(master),
+            &say!("sign_on.master_advice"),
+        );
     }
     s.signed = Some(Signed::Master { game });
     Ok(())
@@ -150,7 +156,7 @@ fn sign_on_power(
     let guard = Guard {
         guarded: Guarded::Seat(seat.id),
         what: say!("sign_on.your_seat", power => power.name(), game => &game.name),
-        owner: Some(&seat.address),
+        owners: teams::addresses(s.tx, &seat)?,
         advice: say!("sign_on.player_advice"),
         hash: &seat.password,
     };
@@ -171,22 +177,28 @@ fn sign_on_power(
         line,
         say!("sign_on.player_signed_on", names, game => &game.name, back, paused),
     );
-    copy_to_record(s, &seat.address, &say!("sign_on.player_elsewhere"));
+    // A team member waiting for its CONFIRM joined the team by signing on.
+    let team = teams::addresses(s.tx, &seat)?;
+    copy_to_record(s, &team, &say!("sign_on.player_elsewhere"));
     sign_on_player(s, game, seat, Some(power));
     Ok(())
 }
 
-/// A sign-on from another address than the one of record: a copy of the
-/// reply goes to the address of record, saying where the sign-on came from
-/// and what to do if it was not its owner (`advice`, by role).
-fn copy_to_record(s: &mut Session<'_>, record: &str, advice: &str) {
+/// A sign-on from another address than the owner's (`owners`: the
+/// address of record first, then a team's others): a copy of the reply
+/// goes to each, saying where the sign-on came from and what to do if it
+/// was not its owner (`advice`, by role).
+fn copy_to_record(s: &mut Session<'_>, owners: &[String], advice: &str) {
     let sender = s.sender();
-    if record.eq_ignore_ascii_case(&sender) {
+    if owners.iter().any(|o| o.eq_ignore_ascii_case(&sender)) {
         return;
     }
-    s.reply.also_to.push(record.to_string());
+    let Some(record) = owners.first() else {
+        return;
+    };
     s.reply
-        .text(say!("sign_on.from_elsewhere", sender, record, advice));
+        .text(say!("sign_on.from_elsewhere", sender, record, advice, team => owners.len() > 1));
+    s.reply.also_to.extend(owners.iter().cloned());
 }
 
 /// OBSERVE <game> <password>, and SIGNON O<game> <password>: the first
@@ -206,7 +218,7 @@ pub fn observe(
             let guard = Guard {
                 guarded: Guarded::Observer(obs.id),
                 what: say!("sign_on.your_observing", game => &game.name),
-                owner: Some(&obs.address),
+                owners: vec![obs.address.clone()],
                 advice: say!("sign_on.observer_advice"),
                 hash: &obs.password,
             };

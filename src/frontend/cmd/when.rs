@@ -27,7 +27,7 @@ pub enum Toward {
 /// (SET ZONE), else none (UTC).
 pub fn writer_zone(s: &Session<'_>) -> Result<Option<Tz>, StoreError> {
     let address = match &s.signed {
-        Some(Signed::Player { seat, .. }) => seat.address.clone(),
+        Some(Signed::Player { seat, .. }) => super::own_address(s, seat)?,
         Some(Signed::Master { game }) => game.master_address.clone().unwrap_or_else(|| s.sender()),
         _ => s.sender(),
     };

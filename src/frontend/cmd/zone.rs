@@ -15,7 +15,7 @@ pub fn set_zone(
     clear: bool,
 ) -> Result<(), StoreError> {
     let address = match &s.signed {
-        Some(Signed::Player { seat, .. }) => seat.address.clone(),
+        Some(Signed::Player { seat, .. }) => super::own_address(s, seat)?,
         Some(Signed::Master { game }) => game.master_address.clone().unwrap_or_else(|| s.sender()),
         _ => {
             s.reply.refuse(line, say!("zone.needs_sign_on"));
