@@ -16,9 +16,11 @@ pub mod export;
 pub mod intake;
 pub mod join;
 pub mod lookup;
+pub mod observers;
 pub mod order_entry;
 pub mod orders;
 pub mod orders_ahead;
+pub mod overview;
 pub mod pictures;
 pub mod player_settings;
 pub mod preorders;
@@ -177,7 +179,7 @@ pub fn playing(seat: &Seat) -> bool {
 }
 
 /// Everyone who gets mail sent to the whole game: the players, the Master
-/// and the observers.
+/// and the observers (those the Master named once they confirmed).
 pub fn everyone(conn: &Connection, game: &Game) -> Result<Vec<String>, StoreError> {
     let mut to: Vec<String> = store::seats::seats_of_game(conn, game.id)?
         .into_iter()
@@ -185,11 +187,7 @@ pub fn everyone(conn: &Connection, game: &Game) -> Result<Vec<String>, StoreErro
         .map(|s| s.address)
         .collect();
     to.extend(game.master_address.clone());
-    to.extend(
-        store::seats::observers_of_game(conn, game.id)?
-            .into_iter()
-            .map(|o| o.address),
-    );
+    to.extend(observers::mailed(conn, game.id)?);
     Ok(to)
 }
 

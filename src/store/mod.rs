@@ -154,6 +154,14 @@ pub const MIGRATIONS: &[&str] = &[
     // every game counts as not yet published and the next web pass, or
     // `judge archive`, writes it again whole.
     "DROP TABLE IF EXISTS web_published;",
+    // 10 -> 11: observers the Master names (SET OBSERVER <address>), with
+    // no password: a class's list.
+    "CREATE TABLE IF NOT EXISTS named_observers ( \
+         id       INTEGER PRIMARY KEY, \
+         game_id  INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE, \
+         address  TEXT    NOT NULL COLLATE NOCASE, \
+         added_at INTEGER NOT NULL, \
+         UNIQUE (game_id, address));",
 ];
 
 /// The version this build writes and understands.

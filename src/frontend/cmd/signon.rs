@@ -120,6 +120,7 @@ fn sign_on_master(
     if let Some(master) = &game.master_address {
         copy_to_record(s, master, &say!("sign_on.master_advice"));
     }
+    s.mastered.push(game.id);
     s.signed = Some(Signed::Master { game });
     Ok(())
 }
