@@ -1237,6 +1237,7 @@ fn write_everything(tx: &Connection, name: &str) {
     assign_power(tx, seat, "FRANCE", "S1901M").unwrap();
     add_absence(tx, seat, T0, T0 + 1).unwrap();
     add_observer(tx, game, "o@example.org", some_hash(), T0).unwrap();
+    store::seats::add_named_observer(tx, game, "list@example.org", T0).unwrap();
     let inbound = insert_inbound(tx, &format!("{name}@in"), b"raw", None, T0).unwrap();
     set_order(
         tx,
