@@ -133,6 +133,17 @@ CREATE TABLE IF NOT EXISTS observers (
     UNIQUE (game_id, address)
 );
 
+-- Addresses the Master made observers (SET OBSERVER <address>), such as a
+-- class's mailing list: no password. Mailed only once the address has
+-- confirmed it wants the judge's mail (address_confirmations).
+CREATE TABLE IF NOT EXISTS named_observers (
+    id       INTEGER PRIMARY KEY,
+    game_id  INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    address  TEXT    NOT NULL COLLATE NOCASE,
+    added_at INTEGER NOT NULL,
+    UNIQUE (game_id, address)
+);
+
 -- Phases ------------------------------------------------------------------
 
 -- One row per phase played or being played; the current phase is the one

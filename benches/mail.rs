@@ -515,7 +515,7 @@ fn set_up_games(dir: &Path) -> Vec<SeatInfo> {
                 body,
             );
             match judge.handle(&raw, now).expect("handle") {
-                Handled::Answered(_) => {}
+                Handled::Answered { .. } => {}
                 other => panic!("set-up mail {n} not answered: {other:?}"),
             }
         };
@@ -1047,7 +1047,7 @@ impl MailIntake<'_> {
                 .handle(&mail.raw, now0 + i as i64)
                 .expect("handle");
             latencies.push(t.elapsed());
-            if handled != Handled::Answered(1) {
+            if !matches!(handled, Handled::Answered { mails: 1, .. }) {
                 panic!("mail {i}: {handled:?}");
             }
             pending.push(mail.token);

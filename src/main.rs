@@ -1,6 +1,6 @@
 //! The `judge` command line.
 
-use std::io::{self, BufReader, BufWriter};
+use std::io::{self, BufReader, BufWriter, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -169,7 +169,7 @@ fn handle(config: &Path, now: Option<&str>) -> ExitCode {
     // system bounce the mail to its sender.
     match handle::run(config, now) {
         Ok(handled) => {
-            eprintln!("judge handle: {handled:?}");
+            eprintln!("judge handle: {handled}");
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -200,8 +200,15 @@ fn map(
     output: Option<PathBuf>,
 ) -> Result<ExitCode, String> {
     use judge::commands::map::{self, Format};
-    let config = Config::load(config)?;
     let format = Format::choose(svg, png, output.as_deref());
+    // A PNG's bytes on a terminal are noise, and can upset it.
+    if output.is_none() && format == Format::Png && io::stdout().is_terminal() {
+        return Err(format!(
+            "map: a PNG is not written to a terminal: redirect it \
+             (judge map {game} > {game}.png), name a file (-o {game}.png), or ask for --svg"
+        ));
+    }
+    let config = Config::load(config)?;
     let bytes = map::run(&config, game, phase, format)?;
     match output {
         Some(path) => std::fs::write(&path, bytes)

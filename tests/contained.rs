@@ -177,7 +177,12 @@ fn a_panic_while_handling_a_mail_is_contained() {
         "stored, so not to be bounced: {}",
         run.stderr
     );
-    assert!(run.stderr.contains("Failed"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("judge handle: failed, rolled back: panic"),
+        "{}",
+        run.stderr
+    );
     let (status, note) = j.inbound_status(&boom.message_id);
     assert_eq!(status, "failed");
     assert!(note.unwrap_or_default().contains("JUDGE_TEST_PANIC"));

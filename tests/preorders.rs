@@ -389,7 +389,7 @@ fn two_clocks_at_once_enter_pre_orders_exactly_once() {
     );
     assert_eq!(
         runs.iter()
-            .filter(|r| r.stderr.contains("processed: [\"par:S1901M\"]"))
+            .filter(|r| r.stderr.contains("clock: processed par S1901M"))
             .count(),
         1,
         "one clock processes S1901M: {runs:#?}"

@@ -1242,6 +1242,7 @@ fn write_everything(tx: &Connection, name: &str) {
     judge::store::teams::set_members(tx, &[seat], &[team], T0).unwrap();
     add_absence(tx, seat, T0, T0 + 1).unwrap();
     add_observer(tx, game, "o@example.org", some_hash(), T0).unwrap();
+    store::seats::add_named_observer(tx, game, "list@example.org", T0).unwrap();
     let inbound = insert_inbound(tx, &format!("{name}@in"), b"raw", None, T0).unwrap();
     set_order(
         tx,

@@ -44,6 +44,11 @@ pub fn run(
     let record = store::games::game_by_name(conn, game)
         .map_err(err)?
         .ok_or_else(|| format!("there is no game named '{game}'"))?;
+    if record.state == crate::game::GameState::Forming {
+        return Err(format!(
+            "game '{game}' has not started: there is no board to draw until its players have joined"
+        ));
+    }
     let picture = picture_of_phase(conn, &config.judge.code, &record, phase)
         .map_err(err)?
         .with_palette(config.maps.palette());

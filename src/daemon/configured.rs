@@ -35,6 +35,34 @@ pub fn outbox(config: &Config) -> Result<Box<dyn Outbox>, String> {
     })
 }
 
+/// Where `[inbox]` takes mail from and where `[outbox]` puts it, in
+/// words, for the log at start: a newcomer sees where to drop a mail and
+/// where its reply appears.
+pub fn describe(config: &Config) -> (String, String) {
+    let inbox = match &config.inbox {
+        InboxSettings::Maildir { path } => {
+            let new = config.resolve(path).join("new");
+            format!(
+                "the Maildir folder {} (a mail file put there is read)",
+                new.display()
+            )
+        }
+        InboxSettings::Imap(settings) => {
+            format!("{}, folder {}", settings.describe(), settings.folder)
+        }
+        InboxSettings::Pipe => "judge handle only ([inbox] kind = \"pipe\")".to_string(),
+    };
+    let outbox = match &config.outbox {
+        OutboxSettings::Maildir { path } => {
+            let new = config.resolve(path).join("new");
+            format!("the Maildir folder {} (a file per mail)", new.display())
+        }
+        OutboxSettings::Smtp(settings) => settings.describe(),
+        OutboxSettings::Sendmail { command, .. } => format!("the program {command}"),
+    };
+    (inbox, outbox)
+}
+
 /// `[inbox] kind = "pipe"`: mail arrives through `judge handle` (a pipe
 /// from the mail system); `judge run` only keeps the clock and the outbox.
 struct Pipe;

@@ -27,6 +27,11 @@ pub trait Inbox: Send {
     /// mailbox may let it go.
     fn acknowledge<'a>(&'a mut self, token: &'a str) -> BoxFuture<'a, Result<(), String>>;
 
+    /// The mail of `token` in words, for the log: where it is.
+    fn locate(&self, token: &str) -> String {
+        format!("mail {token}")
+    }
+
     /// Waits until mail may have arrived, or `timeout` passes.
     fn wait(&mut self, timeout: Duration) -> BoxFuture<'_, Result<(), String>>;
 

@@ -314,6 +314,10 @@ impl Inbox for MaildirInbox {
         Box::pin(async move { self.ack(token) })
     }
 
+    fn locate(&self, token: &str) -> String {
+        self.root.join("new").join(token).display().to_string()
+    }
+
     fn wait(&mut self, timeout: Duration) -> BoxFuture<'_, Result<(), String>> {
         Box::pin(async move {
             MaildirInbox::wait(self, timeout).await;

@@ -38,7 +38,7 @@ use tokio::sync::watch;
 
 use crate::app::Judge;
 use crate::config::Config;
-use crate::frontend::{tell_keeper, Outgoing};
+use crate::frontend::{tell_keeper, Handled, Outgoing};
 use crate::game::pictures::PictureMaker;
 use crate::game::tick::{tick_cached, TickCache};
 use crate::store::{self, mailbox::Outbound, StoreError};
@@ -76,6 +76,10 @@ pub async fn run(config: Config, options: RunOptions) -> Result<(), String> {
         let mut stop = shutdown.clone();
         web = web_server::start(addr, config.web_path(), async move { stop.set().await }).await;
     }
+    let (watched, replies) = configured::describe(&config);
+    log::info!("mail is read from {watched}");
+    log::info!("replies go to {replies}");
+    log::info!("the games are kept in {}", config.database_path().display());
     let tick_every = i64::from(config.clock.tick_seconds.max(1));
     let mut service = Service {
         work: Work::new(judge, site),
@@ -105,6 +109,15 @@ pub async fn run(config: Config, options: RunOptions) -> Result<(), String> {
     match service.first_error {
         Some(e) if options.once => Err(e),
         _ => Ok(()),
+    }
+}
+
+/// What became of a mail (`what`: where it was), in a line of the log; a
+/// mail dropped unanswered is a warning: someone may have meant it.
+fn log_handled(what: &str, handled: &Handled) {
+    match handled {
+        Handled::Dropped(_) | Handled::Failed(_) => log::warn!("{what}: {handled}"),
+        _ => log::info!("{what}: {handled}"),
     }
 }
 
@@ -300,7 +313,7 @@ impl Service {
                 .blocking(move |side| side.judge.handle(&raw, now))
                 .await;
             match handled {
-                Ok(handled) => log::info!("mail {}: {handled:?}", mail.token),
+                Ok(handled) => log_handled(&self.inbox.locate(&mail.token), &handled),
                 Err(e) => {
                     // Those before it are stored: let them go, then say
                     // why. The rest wait for the next pass (the same
@@ -347,7 +360,7 @@ impl Service {
                 .await;
             match next {
                 Ok(Some((id, outcome))) => {
-                    log::info!("stored mail #{id}: {outcome:?}");
+                    log_handled(&format!("stored mail #{id}"), &outcome);
                     handled += 1;
                 }
                 Ok(None) => break,
@@ -597,7 +610,7 @@ fn run_clock(judge: &mut Judge, now: i64, cache: &mut TickCache) -> Result<(), S
     }
     tx.commit().map_err(|e| e.to_string())?;
     if report != Default::default() {
-        log::info!("clock: {report:?}");
+        log::info!("clock: {report}");
     }
     Ok(())
 }

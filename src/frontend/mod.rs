@@ -31,7 +31,7 @@ use crate::config::Config;
 use crate::fault::panic_message;
 use crate::game::intake::{self, Store, Tx};
 use crate::game::StoreError;
-use crate::mail::{read_mail, Incoming};
+use crate::mail::{read_mail, Incoming, MailError};
 use crate::report::Templates;
 use crate::say;
 
@@ -45,8 +45,9 @@ pub enum Handled {
     Duplicate,
     /// Stored, never answered (a robot's mail, a loop, unreadable); why.
     Dropped(String),
-    /// Answered: how many mails were queued.
-    Answered(usize),
+    /// Answered: to whom, and how many mails were queued (the reply and
+    /// what the commands sent to others).
+    Answered { from: String, mails: usize },
     /// Stored, and handled by another process meanwhile.
     HandledElsewhere,
     /// Stored; handling it failed and was rolled back (why): marked
@@ -55,6 +56,26 @@ pub enum Handled {
     /// Stored; not handled for now because of a passing error (why): the
     /// next `judge run` pass or `judge handle` does it.
     Deferred(String),
+}
+
+/// For the log: what became of the mail, in words.
+impl std::fmt::Display for Handled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Handled::Duplicate => write!(f, "a second delivery of a stored mail: ignored"),
+            Handled::Dropped(why) => write!(f, "dropped: {why}"),
+            Handled::Answered { from, mails: 0 } => {
+                write!(f, "mail from {from} handled, no mail sent")
+            }
+            Handled::Answered { from, mails } => {
+                let plural = if *mails == 1 { "" } else { "s" };
+                write!(f, "mail from {from} answered with {mails} mail{plural}")
+            }
+            Handled::HandledElsewhere => write!(f, "handled by another process"),
+            Handled::Failed(why) => write!(f, "failed, rolled back: {why}"),
+            Handled::Deferred(why) => write!(f, "left for later: {why}"),
+        }
+    }
 }
 
 /// A mail just stored, not yet handled.
@@ -134,7 +155,7 @@ impl MailDesk<'_> {
                 Ok(None) => return Handled::HandledElsewhere,
                 Ok(Some((handled, outcome))) if handled == id => return outcome,
                 Ok(Some((older, outcome))) => {
-                    log::info!("mail #{older}, stored earlier: {outcome:?}");
+                    log::info!("mail #{older}, stored earlier: {outcome}");
                 }
                 Err(e) => {
                     log::warn!("mail #{id} left for later: {e}");
@@ -275,7 +296,7 @@ fn act_on(
     now: i64,
 ) -> Result<Handled, StoreError> {
     let handled = match mail {
-        None => Handled::Dropped("not a readable mail".to_string()),
+        None => Handled::Dropped(why_unreadable(&intake::raw_inbound(tx, id)?, config)),
         Some(mail) => match why_drop(mail, config) {
             Some(why) => Handled::Dropped(why),
             None => {
@@ -289,7 +310,11 @@ fn act_on(
                     count += 1;
                 }
                 crate::fault::maybe_panic("mail", &mail.subject);
-                Handled::Answered(count)
+                let from = mail.reply_address().map(|a| a.addr_spec());
+                Handled::Answered {
+                    from: from.unwrap_or_default(),
+                    mails: count,
+                }
             }
         },
     };
@@ -327,12 +352,23 @@ fn may_answer(tx: &Tx<'_>, mail: &Incoming, id: i64, now: i64) -> Result<bool, S
     Ok(false)
 }
 
+/// Why the stored bytes are not a mail: said to the judgekeeper (log and
+/// the stored note), who may have written the file by hand.
+fn why_unreadable(raw: &[u8], config: &Config) -> String {
+    let read = catch_unwind(|| read_mail(raw, config.mail.max_bytes).err());
+    match read {
+        Ok(Some(MailError::Empty)) => say!("session.dropped_empty"),
+        Ok(Some(MailError::NoHeaders)) => say!("session.dropped_no_headers"),
+        Ok(None) | Err(_) => say!("session.dropped_unreadable"),
+    }
+}
+
 /// Why a mail must not be answered, if it must not.
 fn why_drop(mail: &Incoming, config: &Config) -> Option<String> {
     if let Some(reason) = &mail.auto {
         Some(format!("machine-generated: {reason}"))
     } else if mail.reply_address().is_none() {
-        Some("no address to answer".to_string())
+        Some(say!("session.dropped_no_from"))
     } else if mail
         .reply_address()
         .is_some_and(|a| a.addr_spec().eq_ignore_ascii_case(&config.judge.address))

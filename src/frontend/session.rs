@@ -158,7 +158,7 @@ impl Outgoing {
         to: &Address,
     ) -> Result<String, StoreError> {
         let body = match game {
-            Some(game) if lookup::observer_by_address(tx, game.id, &to.addr_spec())?.is_some() => {
+            Some(game) if crate::game::observers::observes(tx, game.id, &to.addr_spec())? => {
                 with_unobserve_line(&self.body, &game.name)
             }
             _ => self.body.clone(),
@@ -205,6 +205,9 @@ pub struct Session<'a> {
     pub mail: &'a Incoming,
     pub reply: Reply,
     pub signed: Option<Signed>,
+    /// The games whose Master signed on in this mail, with the password:
+    /// LIST MINE says who has not ordered in those only.
+    pub mastered: Vec<i64>,
     /// Mails other than the reply (press, notices, results).
     pub outgoing: Vec<Outgoing>,
     /// Pictures for the reply (GET MAP).
@@ -327,6 +330,7 @@ pub fn run(
         mail,
         reply: Reply::default(),
         signed: None,
+        mastered: Vec::new(),
         outgoing: Vec::new(),
         reply_pictures: Vec::new(),
         orders_touched: false,

@@ -102,6 +102,8 @@ pub struct Started {
     pub phase: String,
     pub to_players: Vec<GameMail>,
     pub to_master: Option<GameMail>,
+    /// To the observers, if any (with the opening map too).
+    pub to_observers: Option<GameMail>,
 }
 
 /// Starts the forming game `game_id` if it has exactly its players: the
@@ -161,8 +163,10 @@ pub fn start_if_full(
         roster.push(format!("{names:<24} {}", team.join(", ")));
         to_players.push(mail);
     }
+    let observers = super::observers::mailed(conn, game.id)?;
     Ok(Some(Started {
         to_master: start.master_mail(&roster),
+        to_observers: start.observer_mail(observers),
         to_players,
         phase,
     }))
@@ -248,6 +252,30 @@ impl Start<'_> {
             results_of: None,
         };
         (names, mail)
+    }
+
+    /// The mail that tells the observers, if any, that the game began:
+    /// the board and the deadline (never the players' addresses).
+    fn observer_mail(&self, to: Vec<String>) -> Option<GameMail> {
+        if to.is_empty() {
+            return None;
+        }
+        let phase = self.position.phase.to_string();
+        let body = say!("join.started_observer",
+            game => &self.game.name,
+            variant => self.variant.name,
+            board => describe_position(Map::standard(), self.position),
+            phase => &phase,
+            deadline => format_time(self.deadline),
+            schedules => &self.schedules,
+        ) + "\n";
+        Some(GameMail {
+            to,
+            subject: game_subject(self.code, &self.game.name, Some(&phase), title::GAME_STARTS),
+            body,
+            game_id: self.game.id,
+            results_of: None,
+        })
     }
 
     /// The mail that tells the Master, if the game has one, who plays what.

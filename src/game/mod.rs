@@ -16,9 +16,11 @@ pub mod export;
 pub mod intake;
 pub mod join;
 pub mod lookup;
+pub mod observers;
 pub mod order_entry;
 pub mod orders;
 pub mod orders_ahead;
+pub mod overview;
 pub mod pictures;
 pub mod player_settings;
 pub mod preorders;
@@ -178,7 +180,8 @@ pub fn playing(seat: &Seat) -> bool {
 }
 
 /// Everyone who gets mail sent to the whole game: the players (every
-/// address of a team), the Master and the observers.
+/// address of a team), the Master and the observers (those the Master
+/// named once they confirmed).
 pub fn everyone(conn: &Connection, game: &Game) -> Result<Vec<String>, StoreError> {
     let mut to: Vec<String> = Vec::new();
     for seat in store::seats::seats_of_game(conn, game.id)? {
@@ -187,11 +190,7 @@ pub fn everyone(conn: &Connection, game: &Game) -> Result<Vec<String>, StoreErro
         }
     }
     to.extend(game.master_address.clone());
-    to.extend(
-        store::seats::observers_of_game(conn, game.id)?
-            .into_iter()
-            .map(|o| o.address),
-    );
+    to.extend(observers::mailed(conn, game.id)?);
     Ok(to)
 }
 

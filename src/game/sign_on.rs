@@ -122,9 +122,10 @@ pub fn add_observer(
     Ok(())
 }
 
-/// UNOBSERVE: whether `address` observed `game` (and now does not).
+/// UNOBSERVE: whether `address` observed `game`, having joined or been
+/// named by the Master (and now does not).
 pub fn unobserve(conn: &Connection, game: &Game, address: &str) -> Result<bool, StoreError> {
-    store::seats::remove_observer(conn, game.id, address)
+    super::observers::remove(conn, game, address)
 }
 
 /// What a resignation did.

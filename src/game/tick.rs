@@ -50,6 +50,38 @@ pub struct TickReport {
     pub recovered: Vec<String>,
 }
 
+/// For the log, in words: "processed g1 S1901M; 2 reminders sent".
+impl std::fmt::Display for TickReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // "game:phase" (or "game:power") as kept, shown "game phase".
+        let named = |list: &[String]| list.join(", ").replace(':', " ");
+        let mut parts = Vec::new();
+        if !self.processed.is_empty() {
+            parts.push(format!("processed {}", named(&self.processed)));
+        }
+        if self.reminders > 0 {
+            parts.push(format!("{} reminder(s) sent", self.reminders));
+        }
+        if self.late_notices > 0 {
+            parts.push(format!("{} late notice(s) sent", self.late_notices));
+        }
+        if !self.abandoned.is_empty() {
+            parts.push(format!("abandoned {}", named(&self.abandoned)));
+        }
+        if !self.pushed_after_outage.is_empty() {
+            let games = named(&self.pushed_after_outage);
+            parts.push(format!("deadlines moved after an outage: {games}"));
+        }
+        for (game, why, _) in &self.failed {
+            parts.push(format!("game {game} failed: {why}"));
+        }
+        if !self.recovered.is_empty() {
+            parts.push(format!("recovered {}", self.recovered.join(", ")));
+        }
+        f.write_str(&parts.join("; "))
+    }
+}
+
 /// What earlier ticks concluded, per game: (fingerprint, quiet until).
 /// One cache belongs to one connection and one `[clock]` section.
 #[derive(Debug, Default)]

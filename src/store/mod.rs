@@ -165,6 +165,14 @@ pub const MIGRATIONS: &[&str] = &[
          confirmed_at INTEGER, \
          PRIMARY KEY (seat_id, address)); \
      CREATE INDEX IF NOT EXISTS seat_addresses_by_address ON seat_addresses (address);",
+    // 11 -> 12: observers the Master names (SET OBSERVER <address>), with
+    // no password: a class's list.
+    "CREATE TABLE IF NOT EXISTS named_observers ( \
+         id       INTEGER PRIMARY KEY, \
+         game_id  INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE, \
+         address  TEXT    NOT NULL COLLATE NOCASE, \
+         added_at INTEGER NOT NULL, \
+         UNIQUE (game_id, address));",
 ];
 
 /// The version this build writes and understands.

@@ -441,6 +441,39 @@ pub fn observer_by_address(
         .optional()?)
 }
 
+/// Names `address` an observer of the game (SET OBSERVER <address>);
+/// false if it already is one.
+pub fn add_named_observer(
+    conn: &Connection,
+    game_id: i64,
+    address: &str,
+    now: i64,
+) -> Result<bool> {
+    let n = conn.execute(
+        "INSERT INTO named_observers (game_id, address, added_at) VALUES (?1, ?2, ?3) \
+         ON CONFLICT (game_id, address) DO NOTHING",
+        params![game_id, address, now],
+    )?;
+    Ok(n == 1)
+}
+
+/// Removes the named observer; whether there was one.
+pub fn remove_named_observer(conn: &Connection, game_id: i64, address: &str) -> Result<bool> {
+    let n = conn.execute(
+        "DELETE FROM named_observers WHERE game_id = ?1 AND address = ?2",
+        params![game_id, address],
+    )?;
+    Ok(n > 0)
+}
+
+/// The addresses the Master named observers of the game, in naming order.
+pub fn named_observers_of_game(conn: &Connection, game_id: i64) -> Result<Vec<String>> {
+    let mut stmt =
+        conn.prepare("SELECT address FROM named_observers WHERE game_id = ?1 ORDER BY id")?;
+    let rows = stmt.query_map([game_id], |r| r.get(0))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 /// Removes a seat of a forming game (its player left before the start).
 pub fn remove_seat(conn: &Connection, seat_id: i64) -> Result<()> {
     let n = conn.execute("DELETE FROM seats WHERE id = ?1", params![seat_id])?;

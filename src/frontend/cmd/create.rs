@@ -41,6 +41,7 @@ pub fn create(
         say!("create.created", name, variant => variant.name,
              description => variant.description, players => variant.players()),
     );
+    s.mastered.push(game.id);
     s.signed = Some(Signed::Master { game });
     Ok(())
 }

@@ -77,6 +77,12 @@ pub fn version(s: &mut Session<'_>, line: &Line) {
 }
 
 pub fn list(s: &mut Session<'_>, line: &Line, game: Option<&str>) -> Result<(), StoreError> {
+    // LIST MINE: a Master's games, unless a game is called that.
+    if let Some(word) = game.filter(|g| g.eq_ignore_ascii_case(super::overview::MINE)) {
+        if lookup::game_by_name(s.tx, word)?.is_none() {
+            return super::overview::list_mine(s, line);
+        }
+    }
     // After a sign-on, LIST is that game's (as njudge does).
     let signed = s.signed.as_ref().map(|g| g.game().name.clone());
     match game.map(str::to_string).or(signed) {
@@ -164,6 +170,9 @@ fn list_game(s: &mut Session<'_>, line: &Line, name: &str) -> Result<(), StoreEr
         &game.name,
         &settings,
     ));
+    let observers = crate::game::observers::count(s.tx, game.id)?;
+    out.push(say!("info.observers", following => observers.following,
+                  waiting => observers.waiting));
     if let Some(cur) = &cur {
         out.push(say!("info.phase", phase => &cur.record.phase));
         match cur.record.deadline {

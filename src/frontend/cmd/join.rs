@@ -108,13 +108,13 @@ pub fn set_preference(s: &mut Session<'_>, line: &Line, text: &str) -> Result<()
 
 /// Starts a forming game that has its players: called once the mail's
 /// commands have run, so preferences given after the sign-on count. Each
-/// player's start mail goes with the opening map.
+/// player's start mail, and the observers', goes with the opening map.
 pub fn start_if_full(s: &mut Session<'_>, game: &Game) -> Result<(), StoreError> {
     let rules = |game: &Game, settings: &GameSettings| start_rules(s, &game.name, settings);
     let Some(started) = joining::start_if_full(s.tx, s.code(), game.id, &rules, s.now)? else {
         return Ok(());
     };
-    for mail in &started.to_players {
+    for mail in started.to_players.iter().chain(&started.to_observers) {
         s.send_all(vec![mail.clone()]);
         let pictures = crate::game::pictures::opening_parts(
             &s.config.maps,

@@ -30,6 +30,8 @@ pub fn set(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Result<(
         "MOVE" | "MOVEMENT" | "RETREAT" | "RETREATS" | "ADJUST" | "ADJUSTMENT" | "BUILD" => {
             master_schedule(s, line, what, rest)
         }
+        "OBSERVER" if super::observers::is_address(rest) => super::observers::name(s, line, rest),
+        "NOOBSERVER" => super::observers::unname(s, line, rest),
         "NMR" | "NONMR" | "WHITE" | "GREY" | "GRAY" | "NOPRESS" | "PARTIAL" | "NOPARTIAL"
         | "OBSERVER" | "END" | "PRIVATE" | "PUBLIC" => master_flag(s, line, what, rest),
         _ => unknown(s, line, what, rest),
@@ -506,7 +508,8 @@ fn master_now(s: &mut Session<'_>, line: &Line) -> Result<Option<Game>, StoreErr
     Ok(Some(game::game_by_id(s.tx, game.id)?.unwrap_or(game)))
 }
 
-/// SET OBSERVER ANY|NO|WHITE: what observers may send.
+/// SET OBSERVER ANY|NO|WHITE: what observers may send (SET OBSERVER
+/// <address> is `observers::name`).
 fn observer_press(settings: &mut GameSettings, rest: &str) -> Result<String, String> {
     settings.observers = match rest.trim().to_ascii_uppercase().as_str() {
         "ANY" => ObserverPress::Any,

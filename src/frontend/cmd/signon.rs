@@ -126,6 +126,7 @@ fn sign_on_master(
             &say!("sign_on.master_advice"),
         );
     }
+    s.mastered.push(game.id);
     s.signed = Some(Signed::Master { game });
     Ok(())
 }
