@@ -15,6 +15,7 @@ pub mod eject;
 pub mod export;
 pub mod intake;
 pub mod join;
+pub mod length;
 pub mod lookup;
 pub mod order_entry;
 pub mod orders;

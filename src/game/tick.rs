@@ -425,7 +425,7 @@ impl GameTick<'_> {
         let (conn, game, now, phase) = (self.conn, self.game, self.now, &self.cur.record.phase);
         let schedule = schedule_for(&self.settings, self.cur.position.phase.kind);
         let new = now + i64::from(self.clock.outage_margin_hours) * 3600;
-        let new_grace = new + i64::from(schedule.grace_hours) * 3600;
+        let new_grace = new + schedule.grace();
         store::phases::set_deadline(conn, game.id, phase, Some(new), Some(new_grace))?;
         // The notice below tells everyone the new deadline: it stands for
         // this phase's reminder.

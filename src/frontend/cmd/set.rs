@@ -7,6 +7,7 @@ use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
 use crate::game::clock::{check_cron, check_zone, format_time};
 use crate::game::deadline_change::{self, Moved, Refused};
+use crate::game::length::{length_words, read_length};
 use crate::game::player_settings;
 use crate::game::schedule::schedule_words;
 use crate::game::settings::{GameSettings, ObserverPress, Schedule};
@@ -249,7 +250,9 @@ fn refusal(why: &Refused) -> String {
         Refused::DeadlineHeld { phase, until, .. } => {
             say!("set.held_back", phase, until => format_time(*until))
         }
-        Refused::DeadlineUnderMinimum { hours, .. } => say!("set.under_minimum", hours),
+        Refused::DeadlineUnderMinimum { seconds, .. } => {
+            say!("set.under_minimum", least => length_words(*seconds))
+        }
         _ => say!("set.passed"),
     };
     say!("set.deadline_refused", at => format_time(at), why => reason,
@@ -303,8 +306,10 @@ fn written(t: i64) -> String {
         .unwrap_or_default()
 }
 
-/// SET MOVE|RETREAT|ADJUST <cron> [MIN <hours>] [GRACE <hours>], and
-/// njudge's SET MOVE [NEXT <hours>] [MIN <hours>] [GRACE <hours>].
+/// SET MOVE|RETREAT|ADJUST <cron> [MIN <length>] [GRACE <length>], and
+/// njudge's SET MOVE [NEXT <length>] [MIN <length>] [GRACE <length>]; a
+/// length is hours, or minutes, hours or days with their unit
+/// (`game::length`).
 fn master_schedule(
     s: &mut Session<'_>,
     line: &Line,
@@ -380,21 +385,29 @@ fn schedule_options(
             k += 2;
             continue;
         }
-        let value = words
-            .get(k + 1)
-            .and_then(|v| v.parse::<u32>().ok())
-            .filter(|v| *v <= 24 * 60);
-        let (Some(value), true) = (value, OPTIONS.contains(&upper[k].as_str())) else {
+        let option = upper[k].as_str();
+        if !OPTIONS.contains(&option) {
             return Err(say!("set.schedule_usage", what));
-        };
-        match upper[k].as_str() {
-            "MIN" if njudge => schedule.least_hours = value,
-            "MIN" | "NEXT" => schedule.min_hours = value,
-            _ => schedule.grace_hours = value,
         }
-        k += 2;
+        let Some((value, used)) = read_length(&words[k + 1..]) else {
+            return Err(length_refused(what, option, &words[k + 1..]));
+        };
+        match option {
+            "MIN" if njudge => schedule.least_seconds = value,
+            "MIN" | "NEXT" => schedule.next_seconds = value,
+            _ => schedule.grace_seconds = value,
+        }
+        k += 1 + used;
     }
     Ok(())
+}
+
+/// Why the words after NEXT, MIN or GRACE are no length: what was
+/// written, and the forms that are.
+fn length_refused(what: &str, option: &str, after: &[&str]) -> String {
+    let written = after.first().copied().unwrap_or_default();
+    let longest = crate::game::length::LONGEST / (24 * 3600);
+    say!("set.length_refused", what, option, written, longest)
 }
 
 fn schedule_kind(what: &str) -> &'static str {
