@@ -74,6 +74,18 @@ impl TickCache {
         self.quiet.is_empty()
     }
 
+    /// The first moment a quiet game has something due (a deadline, the
+    /// end of grace, a reminder, a bell), if any: `judge run` wakes then,
+    /// not a whole tick later. A game that acted in the last tick is not
+    /// among them: the next tick looks at it again.
+    pub fn next_due(&self) -> Option<i64> {
+        self.quiet
+            .values()
+            .map(|&(_, until)| until)
+            .filter(|&until| until != i64::MAX)
+            .min()
+    }
+
     /// How many games the last tick skipped on the cache's word.
     pub fn skipped(&self) -> usize {
         self.skipped
@@ -365,33 +377,46 @@ fn tick_game(
         report,
         mails,
     };
+    if let Some(bell) = tick.settings.end_at {
+        if now >= bell {
+            tick.at_the_bell()?;
+            return Ok(None);
+        }
+    }
     if let Some(down_since) = outage.filter(|&d| tick.missed_in_outage(d)) {
         tick.push_after_outage(down_since)?;
         return Ok(None);
     }
-    let seats = store::seats::seats_of_game(conn, game.id)?;
-    // NoNMR: while a power is abandoned the game waits for a replacement.
-    let waiting_for_replacement = !tick.settings.nmr
-        && seats
-            .iter()
-            .any(|s| s.power.is_some() && s.status == SeatStatus::Abandoned);
-    if waiting_for_replacement {
-        return Ok(NEVER);
-    }
-    let missing = tick.missing_orders(&seats)?;
-    if missing.is_empty() {
-        tick.all_in(&seats)
-    } else if now < deadline {
-        tick.remind(&missing)
-    } else if now >= grace {
-        tick.end_grace(&missing)?;
-        Ok(None)
-    } else {
-        tick.late_notices(&missing)
-    }
+    let until = tick.due()?;
+    // Quiet, the game still wakes at its bell.
+    Ok(until.map(|t| tick.settings.end_at.map_or(t, |bell| t.min(bell))))
 }
 
 impl GameTick<'_> {
+    /// What the deadline and grace make due now, done (see [`tick_game`]).
+    fn due(&mut self) -> Result<Option<i64>, StoreError> {
+        let seats = store::seats::seats_of_game(self.conn, self.game.id)?;
+        // NoNMR: while a power is abandoned the game waits for a replacement.
+        let waiting_for_replacement = !self.settings.nmr
+            && seats
+                .iter()
+                .any(|s| s.power.is_some() && s.status == SeatStatus::Abandoned);
+        if waiting_for_replacement {
+            return Ok(NEVER);
+        }
+        let missing = self.missing_orders(&seats)?;
+        if missing.is_empty() {
+            self.all_in(&seats)
+        } else if self.now < self.deadline {
+            self.remind(&missing)
+        } else if self.now >= self.grace {
+            self.end_grace(&missing)?;
+            Ok(None)
+        } else {
+            self.late_notices(&missing)
+        }
+    }
+
     fn phase(&self) -> &str {
         &self.cur.record.phase
     }
@@ -490,10 +515,11 @@ impl GameTick<'_> {
     fn remind(&mut self, missing: &[Missing]) -> Result<Option<i64>, StoreError> {
         let (record, deadline) = (&self.cur.record, self.deadline);
         let reminds = self.clock.reminder_hours > 0 && record.reminded_at.is_none();
-        // Never in the first half of a phase: a short retreat or
-        // adjustment phase gets no reminder the moment it starts.
-        let halfway = record.started_at + (deadline - record.started_at) / 2;
-        let remind_from = (deadline - i64::from(self.clock.reminder_hours) * 3600).max(halfway);
+        let remind_from = reminder_time(
+            record.started_at,
+            deadline,
+            i64::from(self.clock.reminder_hours) * 3600,
+        );
         if !reminds {
             return Ok(Some(deadline));
         }
@@ -511,6 +537,17 @@ impl GameTick<'_> {
         }
         store::phases::set_reminded(self.conn, record.id, self.now)?;
         Ok(None)
+    }
+
+    /// SET END's moment has come: the phase in progress is processed as
+    /// at the end of grace in an NMR game (a power that gave no order at
+    /// all is in civil disorder), and the processing ends the game.
+    fn at_the_bell(&mut self) -> Result<(), StoreError> {
+        let seats = store::seats::seats_of_game(self.conn, self.game.id)?;
+        for m in self.missing_orders(&seats)?.iter().filter(|m| !m.gave_some) {
+            store::seats::set_seat_status(self.conn, m.seat.id, SeatStatus::CivilDisorder)?;
+        }
+        self.process()
     }
 
     /// Past the end of grace. NMR: processed with the orders given (the
@@ -609,6 +646,22 @@ impl GameTick<'_> {
         self.mails.extend(done.notices);
         Ok(())
     }
+}
+
+/// When a phase from `start` to `deadline` gets its one reminder: `lead`
+/// before the deadline, never in the first half of the phase (a short
+/// retreat or adjustment phase gets none the moment it starts). A phase
+/// shorter than an hour gets it a fifth of its length before the
+/// deadline, and at least a minute before: a five-minute turn at its
+/// fourth minute.
+fn reminder_time(start: i64, deadline: i64, lead: i64) -> i64 {
+    let length = deadline - start;
+    let lead = if length < 3600 {
+        lead.min((length / 5).max(60))
+    } else {
+        lead
+    };
+    (deadline - lead).max(start + length / 2)
 }
 
 fn notice(to: Vec<String>, subject: String, body: String, game_id: i64) -> GameMail {
