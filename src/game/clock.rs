@@ -17,6 +17,15 @@ pub fn format_time(t: i64) -> String {
     }
 }
 
+/// "Thu Nov 26 2026 20:00 UTC, in 4 minutes": a time to come and how
+/// long until it, as of `now` (a time gone is just the time).
+pub fn time_and_wait(t: i64, now: i64) -> String {
+    if t <= now {
+        return format_time(t);
+    }
+    say!("clock.time_and_wait", time => format_time(t), wait => format_span(t - now))
+}
+
 /// `text` with each time written by [`format_time`] followed by the same
 /// instant on the clocks of `zone`: "Sun Nov 29 2026 05:35 UTC (06:35
 /// Europe/Amsterdam)", the day named too when it differs ("(Sat 23:35

@@ -33,6 +33,16 @@ pub fn deadline_for(
     Ok((deadline, deadline + schedule.grace()))
 }
 
+/// A phase's deadline and end of grace, neither after the game's bell
+/// (SET END <date and time>): the clock ends the game then, and the
+/// players see that deadline.
+pub fn before_the_bell(settings: &GameSettings, (deadline, grace): (i64, i64)) -> (i64, i64) {
+    match settings.end_at {
+        Some(bell) => (deadline.min(bell), grace.min(bell)),
+        None => (deadline, grace),
+    }
+}
+
 /// The earliest time the current phase may be processed, early or not:
 /// its schedule's njudge MIN after it started (a MIN set during the
 /// phase holds it back no later than its deadline), and the Master's SET

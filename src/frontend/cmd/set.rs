@@ -5,7 +5,7 @@ use super::settings_change::{announce, save_settings, Change};
 use super::{join, master_game};
 use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
-use crate::game::clock::{check_cron, check_zone, format_time};
+use crate::game::clock::{check_cron, check_zone, format_time, time_and_wait};
 use crate::game::deadline_change::{self, Moved, Refused};
 use crate::game::length::{length_words, read_length};
 use crate::game::player_settings;
@@ -226,7 +226,7 @@ fn master_time(s: &mut Session<'_>, line: &Line, what: &str, text: &str) -> Resu
             return Ok(());
         }
     };
-    let said = say!("set.deadline_now", phase, deadline => format_time(deadline),
+    let said = say!("set.deadline_now", phase, deadline => time_and_wait(deadline, s.now),
         grace => format_time(grace));
     s.reply.ok(line, said.clone());
     announce(s, &game, Change::Deadline, said)
@@ -524,11 +524,8 @@ fn master_flag(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Resu
             Ok(entry(key))
         }
         None if what == "OBSERVER" => observer_press(&mut settings, rest),
-        // END <year>
-        None => {
-            let now = current(s.tx, game.id)?.map(|c| (c.position.phase.year, c.record.phase));
-            end_year(&mut settings, rest, now)
-        }
+        // END <year> | <date and time> [BY CENTRES|PIECES]
+        None => super::end::set_end(s, &game, &mut settings, rest)?,
     };
     let said = match said {
         Ok(said) => said,
@@ -583,26 +580,4 @@ fn observer_press(settings: &mut GameSettings, rest: &str) -> Result<String, Str
         _ => return Err(say!("set.observer_usage")),
     };
     Ok(say!("set.observer_press", which => rest.trim().to_ascii_lowercase()))
-}
-
-/// SET END <year>: a short game, ending when that year is over; not a
-/// year before the current phase's (`now`: its year and name).
-fn end_year(
-    settings: &mut GameSettings,
-    rest: &str,
-    now: Option<(u16, String)>,
-) -> Result<String, String> {
-    let year = rest
-        .trim()
-        .parse::<u16>()
-        .ok()
-        .filter(|y| (1901..=2100).contains(y));
-    let Some(year) = year else {
-        return Err(say!("set.end_usage"));
-    };
-    if let Some((current, phase)) = now.filter(|(current, _)| year < *current) {
-        return Err(say!("set.end_too_early", phase, year => current));
-    }
-    settings.end_year = Some(year);
-    Ok(say!("set.short_game", year))
 }
