@@ -98,7 +98,7 @@ pub fn table(rows: &[Standing], by: WinBy) -> String {
     let mut out = vec![say!("process.standings_heading", centres => by == WinBy::Centres)];
     let width = rows.iter().map(|r| r.name().len()).max().unwrap_or(0) + 1;
     for r in rows {
-        let name = format!("{:<width$}", format!("{}:", r.name()), width = width + 1);
+        let name = format!("{:<width$}", format!("{}:", r.name()));
         out.push(say!("process.standings_row", name, centres => r.centres,
                       pieces => r.pieces));
     }

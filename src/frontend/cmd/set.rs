@@ -374,6 +374,9 @@ fn schedule_options(
     njudge: bool,
 ) -> Result<(), String> {
     let upper: Vec<String> = words.iter().map(|w| w.to_ascii_uppercase()).collect();
+    // The option and the first word of the length last read: a word after
+    // it that is no option was meant as its unit.
+    let mut last: Option<(&str, usize)> = None;
     let mut k = 0;
     while k < words.len() {
         if upper[k] == "ZONE" {
@@ -383,15 +386,20 @@ fn schedule_options(
                 None => return Err(say!("set.zone_usage", what)),
             }
             k += 2;
+            last = None;
             continue;
         }
         let option = upper[k].as_str();
         if !OPTIONS.contains(&option) {
-            return Err(say!("set.schedule_usage", what));
+            return Err(match last {
+                Some((option, from)) => length_refused(what, option, &[&words[from..=k].join(" ")]),
+                None => say!("set.schedule_usage", what),
+            });
         }
         let Some((value, used)) = read_length(&words[k + 1..]) else {
             return Err(length_refused(what, option, &words[k + 1..]));
         };
+        last = Some((OPTIONS[OPTIONS.iter().position(|o| *o == option).unwrap_or(0)], k + 1));
         match option {
             "MIN" if njudge => schedule.least_seconds = value,
             "MIN" | "NEXT" => schedule.next_seconds = value,
