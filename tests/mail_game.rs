@@ -1416,7 +1416,8 @@ fn information_commands() {
     assert!(rep.body.contains("Game 'alpha': active"), "{}", rep.body);
     assert!(rep.body.contains("Phase S1901M."), "{}", rep.body);
     assert!(
-        rep.body.contains("Deadline: Thu Nov 05 2026 12:00 UTC, in "),
+        rep.body
+            .contains("Deadline: Thu Nov 05 2026 12:00 UTC, in "),
         "{}",
         rep.body
     );

@@ -105,7 +105,11 @@ fn standings_now(conn: &Connection, game: &Game) -> Result<Option<String>, Store
     if rows.is_empty() {
         return Ok(None);
     }
-    Ok(Some(format!("{}.\n\n{}", verdict(&rows, by, true), table(&rows, by))))
+    Ok(Some(format!(
+        "{}.\n\n{}",
+        verdict(&rows, by, true),
+        table(&rows, by)
+    )))
 }
 
 /// A notice to the whole game about `what` (the subject's last words),

@@ -26,7 +26,11 @@ pub enum Refused {
     },
     /// SET DEADLINE sooner than the schedule's MIN (`seconds`) after the
     /// phase started.
-    DeadlineUnderMinimum { at: i64, earliest: i64, seconds: u32 },
+    DeadlineUnderMinimum {
+        at: i64,
+        earliest: i64,
+        seconds: u32,
+    },
     /// SET GRACE before the deadline or in the past.
     GraceTooSoon { at: i64, earliest: i64 },
     /// SET START to a time past.

@@ -145,7 +145,13 @@ fn adjudicate_current(conn: &Connection, game: &Game, now: i64) -> Result<Adjudi
         next.phase.year > variant.start_year || next.phase.season == Season::Winter;
     let toss = (variant.neutral_italy && !italy_seated && first_winter_reached)
         .then(|| variant.coin_toss(game.seed));
-    let ending = end_of_game(game, &settings, (&cur.record.phase, now), &adjudication, &seats);
+    let ending = end_of_game(
+        game,
+        &settings,
+        (&cur.record.phase, now),
+        &adjudication,
+        &seats,
+    );
     let (ended, standings) = ending.map_or((None, None), |(e, s)| (Some(e), s));
     let (deadline, grace) = if ended.is_some() {
         (None, None)
@@ -460,7 +466,6 @@ fn variant_title(name: &str) -> String {
         None => String::new(),
     }
 }
-
 
 /// The board as a list: "France:   Army Marseilles, Army Paris, Fleet Brest."
 pub fn describe_position(map: &Map, position: &Position) -> String {

@@ -50,8 +50,7 @@ struct StoredSchedule {
 impl From<StoredSchedule> for Schedule {
     fn from(s: StoredSchedule) -> Schedule {
         let seconds = |new: Option<u32>, hours: Option<u32>| {
-            new.or(hours.map(|h| h.saturating_mul(3600)))
-                .unwrap_or(0)
+            new.or(hours.map(|h| h.saturating_mul(3600))).unwrap_or(0)
         };
         Schedule {
             cron: s.cron,

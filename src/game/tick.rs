@@ -58,6 +58,10 @@ pub struct TickCache {
     skipped: usize,
     /// The database's change counter when the last tick ended.
     written: Option<(i64, u64)>,
+    /// When the last tick acted on a game (processed it, reminded its
+    /// players): what the game has due next is known only once a tick
+    /// looks at it again.
+    acted_at: Option<i64>,
 }
 
 impl TickCache {
@@ -76,14 +80,15 @@ impl TickCache {
 
     /// The first moment a quiet game has something due (a deadline, the
     /// end of grace, a reminder, a bell), if any: `judge run` wakes then,
-    /// not a whole tick later. A game that acted in the last tick is not
-    /// among them: the next tick looks at it again.
+    /// not a whole tick later. After a tick that acted on a game, the
+    /// second after it: the next tick learns what that game has due.
     pub fn next_due(&self) -> Option<i64> {
-        self.quiet
+        let quiet = self
+            .quiet
             .values()
             .map(|&(_, until)| until)
-            .filter(|&until| until != i64::MAX)
-            .min()
+            .filter(|&until| until != i64::MAX);
+        quiet.chain(self.acted_at.map(|t| t + 1)).min()
     }
 
     /// How many games the last tick skipped on the cache's word.
@@ -120,9 +125,10 @@ impl TickCache {
         conn: &Connection,
         quiet: HashMap<i64, (u64, i64)>,
         skipped: usize,
-        looked_at: usize,
+        (looked_at, now): (usize, i64),
     ) -> Result<(), StoreError> {
         self.skipped = skipped;
+        self.acted_at = (quiet.len() < looked_at).then_some(now);
         self.written = if quiet.len() == looked_at {
             Some(store::phases::change_counter(conn)?)
         } else {
@@ -229,7 +235,7 @@ fn tick_with(
     }
     set_last_tick(conn, now, last)?;
     if let Some(cache) = cache {
-        cache.remember(conn, quiet, skipped, looked_at)?;
+        cache.remember(conn, quiet, skipped, (looked_at, now))?;
     }
     Ok((report, mails))
 }

@@ -36,7 +36,11 @@ pub fn set_end(
         settings.end_at = None;
         return Ok(Ok(say!("set.end_none")));
     }
-    if let Some(year) = when.parse::<u16>().ok().filter(|y| (1901..=2100).contains(y)) {
+    if let Some(year) = when
+        .parse::<u16>()
+        .ok()
+        .filter(|y| (1901..=2100).contains(y))
+    {
         let now = current(s.tx, game.id)?.map(|c| (c.position.phase.year, c.record.phase));
         if let Some((current, phase)) = now.filter(|(current, _)| year < *current) {
             return Ok(Err(say!("set.end_too_early", phase, year => current)));

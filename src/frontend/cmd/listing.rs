@@ -1,8 +1,8 @@
 //! What `LIST <game>` says of a game's settings and seats, in words: what
 //! a player checks before joining or playing.
 
-use crate::game::schedule::schedule_lines;
 use crate::game::clock::format_time;
+use crate::game::schedule::schedule_lines;
 use crate::game::settings::{GameSettings, ObserverPress, WinBy};
 use crate::game::{GameState, SeatStatus};
 use crate::say;

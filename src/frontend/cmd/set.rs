@@ -399,7 +399,10 @@ fn schedule_options(
         let Some((value, used)) = read_length(&words[k + 1..]) else {
             return Err(length_refused(what, option, &words[k + 1..]));
         };
-        last = Some((OPTIONS[OPTIONS.iter().position(|o| *o == option).unwrap_or(0)], k + 1));
+        last = Some((
+            OPTIONS[OPTIONS.iter().position(|o| *o == option).unwrap_or(0)],
+            k + 1,
+        ));
         match option {
             "MIN" if njudge => schedule.least_seconds = value,
             "MIN" | "NEXT" => schedule.next_seconds = value,
