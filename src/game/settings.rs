@@ -310,7 +310,8 @@ pub struct ClockSettings {
     /// Hours from the restart to which deadlines missed during an outage
     /// are pushed.
     pub outage_margin_hours: u32,
-    /// Seconds between clock ticks in `judge run`.
+    /// The most seconds between clock ticks in `judge run` (it also
+    /// wakes when a deadline, reminder or bell comes).
     pub tick_seconds: u32,
 }
 

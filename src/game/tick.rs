@@ -5,8 +5,10 @@
 //! outage. Runs inside the caller's transaction; time is passed in.
 //!
 //! A tick looks at every active game, which with a thousand games costs a
-//! few hundred milliseconds of reading and parsing. `judge run` ticks every
-//! `tick_seconds`, so it keeps a [`TickCache`]: for each game that had
+//! few hundred milliseconds of reading and parsing. `judge run` ticks at
+//! least every `tick_seconds`, and at the first moment the cache knows
+//! something to be due ([`TickCache::next_due`]), so it keeps a
+//! [`TickCache`]: for each game that had
 //! nothing due, the moment before which nothing can be due (the reminder
 //! time, the deadline, the end of grace, the next late notice, the early
 //! processing time after the last order) and a fingerprint of everything
