@@ -312,7 +312,7 @@ fn judge_run_processes_a_phase_within_seconds_of_its_deadline() {
     daemon.kill().expect("the daemon stops");
     daemon.wait().unwrap();
     let log = std::fs::read_to_string(w.dir.join("daemon.log")).unwrap_or_default();
-    let processed_at = processed_at.expect(&format!("S1901M processed; the log:\n{log}"));
+    let processed_at = processed_at.unwrap_or_else(|| panic!("S1901M processed; the log:\n{log}"));
     assert!(
         processed_at <= deadline + 2,
         "processed {} seconds after its deadline",
