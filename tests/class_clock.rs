@@ -144,6 +144,16 @@ fn lengths_take_minutes_hours_and_days_and_a_bare_number_is_hours() {
         "Movement deadlines: 2 hours after the phase starts, never processed before 1 hour \
          after the phase starts; grace 2 hours.",
     );
+    // MIN as a unit is no njudge MIN: no note of what that does.
+    let reply = master_reply(&w.mail(
+        MASTER,
+        &format!("SIGNON Mforms {MASTER_PW}\nSET RETREAT NEXT 3 MIN GRACE 0"),
+    ));
+    says(
+        &reply,
+        "Retreat deadlines: 3 minutes after the phase starts; grace 0 hours.",
+    );
+    assert!(!reply.contains("njudge's MIN"), "{reply}");
     // A length that does not read is named, and nothing changes.
     let reply = master_reply(&w.mail(
         MASTER,

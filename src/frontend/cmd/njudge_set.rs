@@ -207,10 +207,10 @@ pub fn njudge_schedule(what: &str, rest: &str) -> Result<String, String> {
     }
 }
 
-/// MIN without a cron line is njudge's, not the judge's: the reply says
-/// what it does.
-pub fn min_note(njudge: bool, upper: &[String]) -> String {
-    if njudge && upper.iter().any(|w| w == "MIN") {
+/// MIN without a cron line (`njudge_min`) is njudge's, not the judge's:
+/// the reply says what it does.
+pub fn min_note(njudge_min: bool) -> String {
+    if njudge_min {
         format!(" {}", say!("njudge_set.min_note"))
     } else {
         String::new()

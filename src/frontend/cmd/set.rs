@@ -350,14 +350,17 @@ fn master_schedule(
         }
         schedule.cron = Some(expr);
     }
-    if let Err(why) = schedule_options(schedule, what, &words[cut..], njudge) {
-        s.reply.refuse(line, why);
-        return Ok(());
-    }
+    let min_given = match schedule_options(schedule, what, &words[cut..], njudge) {
+        Ok(min_given) => min_given,
+        Err(why) => {
+            s.reply.refuse(line, why);
+            return Ok(());
+        }
+    };
     let text = schedule_words(schedule, s.now);
     save_settings(s, &game, &settings)?;
     let said = say!("set.schedule_set", kind => schedule_kind(what), schedule => text);
-    let note = super::njudge_set::min_note(njudge, &upper);
+    let note = super::njudge_set::min_note(njudge && min_given);
     s.reply.ok(line, format!("{said}{note}"));
     announce(s, &game, Change::Setting, said)
 }
@@ -366,17 +369,19 @@ fn master_schedule(
 const OPTIONS: [&str; 4] = ["MIN", "NEXT", "GRACE", "ZONE"];
 
 /// A schedule's MIN, NEXT, GRACE and ZONE words (`words`, after its cron
-/// line); `njudge`: MIN is njudge's least time before processing.
+/// line); `njudge`: MIN is njudge's least time before processing. Whether
+/// MIN was one of them (not a unit: `NEXT 5 MIN`).
 fn schedule_options(
     schedule: &mut Schedule,
     what: &str,
     words: &[&str],
     njudge: bool,
-) -> Result<(), String> {
+) -> Result<bool, String> {
     let upper: Vec<String> = words.iter().map(|w| w.to_ascii_uppercase()).collect();
     // The option and the first word of the length last read: a word after
     // it that is no option was meant as its unit.
     let mut last: Option<(&str, usize)> = None;
+    let mut min_given = false;
     let mut k = 0;
     while k < words.len() {
         if upper[k] == "ZONE" {
@@ -399,10 +404,8 @@ fn schedule_options(
         let Some((value, used)) = read_length(&words[k + 1..]) else {
             return Err(length_refused(what, option, &words[k + 1..]));
         };
-        last = Some((
-            OPTIONS[OPTIONS.iter().position(|o| *o == option).unwrap_or(0)],
-            k + 1,
-        ));
+        last = Some((option, k + 1));
+        min_given |= option == "MIN";
         match option {
             "MIN" if njudge => schedule.least_seconds = value,
             "MIN" | "NEXT" => schedule.next_seconds = value,
@@ -410,7 +413,7 @@ fn schedule_options(
         }
         k += 1 + used;
     }
-    Ok(())
+    Ok(min_given)
 }
 
 /// Why the words after NEXT, MIN or GRACE are no length: what was
