@@ -339,3 +339,24 @@ pub fn save(
     crate::store::games::set_game_settings(conn, game_id, &text)?;
     Ok(text)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_schedule_stored_in_hours_reads_in_seconds() {
+        let old = r#"{"cron":"0 20 * * Mon,Thu","min_hours":48,"least_hours":12,"grace_hours":24}"#;
+        let read: Schedule = serde_json::from_str(old).unwrap();
+        assert_eq!(
+            (read.next_seconds, read.least_seconds, read.grace_seconds),
+            (48 * 3600, 12 * 3600, 24 * 3600)
+        );
+        // Stored again, in seconds: read back the same.
+        let again: Schedule = serde_json::from_str(&serde_json::to_string(&read).unwrap()).unwrap();
+        assert_eq!(again, read);
+        let stored = serde_json::to_value(&read).unwrap();
+        assert_eq!(stored["next_seconds"], 48 * 3600);
+        assert!(stored.get("min_hours").is_none());
+    }
+}
