@@ -50,7 +50,7 @@ fn make_store(hash: &PasswordHash) -> Store {
         // Phases shorter than the reminder time: the reminder is due at
         // the tick after the processing that started the phase.
         if k % 2 == 1 {
-            settings.movement.min_hours = 12;
+            settings.movement.next_seconds = 12 * 3600;
         }
         let settings = serde_json::to_string(&settings).unwrap();
         let name = format!("g{k}");

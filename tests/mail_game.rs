@@ -1421,7 +1421,8 @@ fn information_commands() {
     assert!(rep.body.contains("Game 'alpha': active"), "{}", rep.body);
     assert!(rep.body.contains("Phase S1901M."), "{}", rep.body);
     assert!(
-        rep.body.contains("Deadline: Thu Nov 05 2026 12:00 UTC."),
+        rep.body
+            .contains("Deadline: Thu Nov 05 2026 12:00 UTC, in "),
         "{}",
         rep.body
     );

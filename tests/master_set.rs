@@ -119,13 +119,13 @@ const KINDS: [Kind; 11] = [
     ("move", |v, k| {
         let cron = format!("0 {} {} * * Mon,Thu", k % 60, 10 + k / 60);
         v["movement"]["cron"] = json!(cron);
-        v["movement"]["min_hours"] = json!(k % 40 + 1);
+        v["movement"]["next_seconds"] = json!((k % 40 + 1) * 3600);
         format!("SET MOVE {cron} MIN {}", k % 40 + 1)
     }),
     ("retreat", |v, k| {
         let cron = format!("0 {} {} * * *", k % 60, 10 + k / 60);
         v["retreat"]["cron"] = json!(cron);
-        v["retreat"]["grace_hours"] = json!(k % 30 + 1);
+        v["retreat"]["grace_seconds"] = json!((k % 30 + 1) * 3600);
         format!("SET RETREAT {cron} GRACE {}", k % 30 + 1)
     }),
     ("adjust", |v, k| {
@@ -136,9 +136,9 @@ const KINDS: [Kind; 11] = [
     }),
     ("deadline", |v, k| {
         let t = NOV_20 + k as i64 * 3600;
-        let grace = v["movement"]["grace_hours"].as_i64().unwrap();
+        let grace = v["movement"]["grace_seconds"].as_i64().unwrap();
         v["deadline"] = json!(t);
-        v["grace"] = json!(t + grace * 3600);
+        v["grace"] = json!(t + grace);
         format!("SET DEADLINE {}", written(t))
     }),
     ("start", |v, k| {
@@ -148,7 +148,7 @@ const KINDS: [Kind; 11] = [
         v["start"] = json!({ "phase": "S1901M", "at": t });
         if t > v["deadline"].as_i64().unwrap() {
             let schedule: Schedule = serde_json::from_value(v["movement"].clone()).unwrap();
-            let grace = t + i64::from(schedule.grace_hours) * 3600;
+            let grace = t + i64::from(schedule.grace_seconds);
             v["deadline"] = json!(t);
             v["grace"] = json!(grace.max(v["grace"].as_i64().unwrap()));
         }

@@ -89,6 +89,7 @@ pub async fn run(config: Config, options: RunOptions) -> Result<(), String> {
         fixed_now: options.now,
         tick_every,
         last_tick: i64::MIN / 2,
+        next_due: None,
         first_error: None,
     };
     loop {
@@ -223,6 +224,9 @@ struct Service {
     fixed_now: Option<i64>,
     tick_every: i64,
     last_tick: i64,
+    /// The first moment the last tick knew something to be due: the next
+    /// tick comes then if that is sooner than `tick_every` after the last.
+    next_due: Option<i64>,
     /// A pass goes on past an error (logged) so that one failing part does
     /// not stop the others; `--once` reports the first at the end.
     first_error: Option<String>,
@@ -282,7 +286,8 @@ impl Service {
     /// Waits for work (see [`wait_for_work`]), the next tick, or the
     /// shutdown signal.
     async fn wait(&mut self, seen: i64) {
-        let until_tick = (self.last_tick + self.tick_every - self.now()).clamp(1, self.tick_every);
+        let next_tick = self.next_tick();
+        let until_tick = (next_tick - self.now()).clamp(1, self.tick_every);
         let wait = Duration::from_secs(until_tick as u64);
         let mut shutdown = self.shutdown.clone();
         let r = tokio::select! {
@@ -377,7 +382,7 @@ impl Service {
     /// made something due). A clock set back ticks at once (the tick says
     /// so in the log) instead of waiting for the time it had reached.
     async fn tick_if_due(&mut self, now: i64, mail_handled: bool) {
-        let due = now < self.last_tick || now.saturating_sub(self.last_tick) >= self.tick_every;
+        let due = now < self.last_tick || now >= self.next_tick();
         if !(mail_handled || due) {
             return;
         }
@@ -385,10 +390,22 @@ impl Service {
             .work
             .blocking(move |side| run_clock(&mut side.judge, now, &mut side.clock_cache))
             .await;
-        if let Err(e) = ticked {
-            self.failed("the clock", e);
-        }
+        self.next_due = match ticked {
+            Ok(next_due) => next_due,
+            Err(e) => {
+                self.failed("the clock", e);
+                None
+            }
+        };
         self.last_tick = now;
+    }
+
+    /// When the next tick is due: `tick_every` after the last, or sooner
+    /// when a deadline (or a reminder, the end of grace, a bell) comes
+    /// first, so a phase is processed within a second of its deadline.
+    fn next_tick(&self) -> i64 {
+        let every = self.last_tick.saturating_add(self.tick_every);
+        self.next_due.map_or(every, |due| due.min(every))
     }
 
     /// Sends every queued mail that is due. A passing failure is retried
@@ -571,7 +588,8 @@ const ACK_BATCH: usize = 32;
 
 /// One clock tick in one transaction. A game that fails is rolled back
 /// and marked failed inside the tick; the judgekeeper hears of it here.
-fn run_clock(judge: &mut Judge, now: i64, cache: &mut TickCache) -> Result<(), String> {
+/// Returns the first moment the tick knows something to be due.
+fn run_clock(judge: &mut Judge, now: i64, cache: &mut TickCache) -> Result<Option<i64>, String> {
     let code = judge.config.judge.code.clone();
     let clock = judge.config.clock.clone();
     let tx = judge.store.transaction().map_err(err)?;
@@ -612,7 +630,7 @@ fn run_clock(judge: &mut Judge, now: i64, cache: &mut TickCache) -> Result<(), S
     if report != Default::default() {
         log::info!("clock: {report}");
     }
-    Ok(())
+    Ok(cache.next_due())
 }
 
 /// The mail was refused for good: abandoned, and the judgekeeper told

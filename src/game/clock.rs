@@ -17,6 +17,15 @@ pub fn format_time(t: i64) -> String {
     }
 }
 
+/// "Thu Nov 26 2026 20:00 UTC, in 4 minutes": a time to come and how
+/// long until it, as of `now` (a time gone is just the time).
+pub fn time_and_wait(t: i64, now: i64) -> String {
+    if t <= now {
+        return format_time(t);
+    }
+    say!("clock.time_and_wait", time => format_time(t), wait => format_span(t - now))
+}
+
 /// `text` with each time written by [`format_time`] followed by the same
 /// instant on the clocks of `zone`: "Sun Nov 29 2026 05:35 UTC (06:35
 /// Europe/Amsterdam)", the day named too when it differs ("(Sat 23:35
@@ -259,12 +268,15 @@ pub fn check_zone(name: &str) -> Result<chrono_tz::Tz, String> {
 }
 
 /// The deadline of a phase starting at `start`: the first schedule time
-/// (read in the schedule's time zone) at least `min_hours` after the
-/// start, or just `min_hours` after it.
+/// (read in the schedule's time zone) at least `next_seconds` after the
+/// start, or just `next_seconds` after it. Never sooner than njudge's MIN
+/// (`least_seconds`), and never at the start itself: a schedule time that
+/// falls on it (a cron line every five minutes, the phase begun on one of
+/// its times) does not count, so no phase lasts less than
+/// [`SHORTEST_PHASE`].
 pub fn deadline_after(schedule: &Schedule, start: i64) -> i64 {
-    // njudge's MIN holds a phase back: its deadline is never sooner.
-    let hours = schedule.min_hours.max(schedule.least_hours);
-    let earliest = start + i64::from(hours) * 3600;
+    let least = schedule.next_seconds.max(schedule.least_seconds);
+    let earliest = start + i64::from(least);
     let Some(expr) = &schedule.cron else {
         return earliest;
     };
@@ -276,8 +288,13 @@ pub fn deadline_after(schedule: &Schedule, start: i64) -> i64 {
         .as_deref()
         .and_then(|z| z.parse::<chrono_tz::Tz>().ok())
         .unwrap_or(chrono_tz::UTC);
-    next_in_zone(&parsed, zone, earliest).unwrap_or(earliest)
+    let from = earliest.max(start + SHORTEST_PHASE);
+    next_in_zone(&parsed, zone, from).unwrap_or(from)
 }
+
+/// The least a phase on a schedule line lasts, whatever its MIN: a
+/// minute, so that a phase never ends the moment it begins.
+pub const SHORTEST_PHASE: i64 = 60;
 
 /// The first instant at or after `earliest` that `schedule` names on the
 /// clocks of `zone`. A local time that does not exist that day (it falls
@@ -343,9 +360,9 @@ mod tests {
     fn schedule(cron: &str, zone: Option<&str>) -> Schedule {
         Schedule {
             cron: Some(cron.to_string()),
-            min_hours: 24,
-            least_hours: 0,
-            grace_hours: 24,
+            next_seconds: 24 * 3600,
+            least_seconds: 0,
+            grace_seconds: 24 * 3600,
             zone: zone.map(str::to_string),
         }
     }
@@ -402,11 +419,12 @@ mod tests {
         // The week after, 02:30 exists again (00:30 UTC in summer time).
         let next = deadline_after(&schedule("0 30 2 * * Sun", ams), weekly);
         assert_eq!(format_time(next), "Sun Apr 05 2026 00:30 UTC");
-        // A deadline may fall exactly at the end of the gap.
+        // A deadline may fall exactly at the end of the gap (a phase
+        // lasts at least a minute).
         let mut exact = schedule("0 30 2 * * Sun", ams);
-        exact.min_hours = 0;
+        exact.next_seconds = 0;
         let end_of_gap = 1_774_746_000; // 29 March 2026, 01:00 UTC
-        assert_eq!(deadline_after(&exact, end_of_gap), end_of_gap);
+        assert_eq!(deadline_after(&exact, end_of_gap - 60), end_of_gap);
         assert_eq!(
             format_time(deadline_after(&exact, end_of_gap + 1)),
             "Sun Apr 05 2026 00:30 UTC"
@@ -423,12 +441,29 @@ mod tests {
         assert_eq!(format_time(first), "Sun Oct 25 2026 00:30 UTC");
         // From within the second 02:00-03:00 the next 02:30 is a week on.
         let mut exact = schedule("0 30 2 * * Sun", ams);
-        exact.min_hours = 0;
+        exact.next_seconds = 0;
         let second_hour = 1_792_890_000 + 600; // 25 October 2026, 01:10 UTC
         assert_eq!(
             format_time(deadline_after(&exact, second_hour)),
             "Sun Nov 01 2026 01:30 UTC"
         );
+    }
+
+    #[test]
+    fn no_phase_ends_as_it_starts_nor_before_its_min() {
+        // Every five minutes, a phase begun on one of its times: the next.
+        let mut every_five = schedule("*/5 * * * *", None);
+        every_five.next_seconds = 0;
+        let monday = 1_793_577_600;
+        assert_eq!(deadline_after(&every_five, monday), monday + 300);
+        assert_eq!(deadline_after(&every_five, monday + 270), monday + 600);
+        // MIN five minutes: a whole five minutes at least.
+        every_five.next_seconds = 300;
+        assert_eq!(deadline_after(&every_five, monday + 1), monday + 600);
+        // njudge's MIN holds the deadline back too.
+        every_five.next_seconds = 0;
+        every_five.least_seconds = 420;
+        assert_eq!(deadline_after(&every_five, monday), monday + 600);
     }
 
     #[test]

@@ -7,7 +7,8 @@ use rusqlite::Connection;
 use super::clock::format_time;
 use super::deadline::refresh_deadline;
 use super::preorders::enter_preorders;
-use super::{announce, current, Game, GameMail, GameState, StoreError};
+use super::standings::{players, standings, table, verdict};
+use super::{announce, current, settings_of, Game, GameMail, GameState, StoreError};
 use crate::report::{game_subject, title};
 use crate::say;
 use crate::store;
@@ -78,7 +79,8 @@ pub fn terminate(
         store::seats::close_seat_history(conn, game.id, &cur.record.phase)?;
     }
     let dropped = enter_preorders(conn, code, game, true, now)?;
-    let notice = say!("master.terminated", game => &game.name);
+    let notice = say!("master.terminated", game => &game.name,
+                      standings => standings_now(conn, game)?);
     let mut mails = vec![notice_to_all(
         conn,
         code,
@@ -89,6 +91,25 @@ pub fn terminate(
     )?];
     mails.extend(dropped);
     Ok(Controlled::Done { notice, mails })
+}
+
+/// Who leads and every player's centres and pieces, by the game's
+/// measure (SET END ... BY), as the game stands; None before it started.
+fn standings_now(conn: &Connection, game: &Game) -> Result<Option<String>, StoreError> {
+    let Some(cur) = current(conn, game.id)? else {
+        return Ok(None);
+    };
+    let by = settings_of(game)?.win_by;
+    let seats = store::seats::seats_of_game(conn, game.id)?;
+    let rows = standings(&cur.position, &players(&seats), by);
+    if rows.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(format!(
+        "{}.\n\n{}",
+        verdict(&rows, by, true),
+        table(&rows, by)
+    )))
 }
 
 /// A notice to the whole game about `what` (the subject's last words),

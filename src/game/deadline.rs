@@ -24,23 +24,33 @@ pub fn deadline_for(
         .find(|a| a.starts <= deadline && deadline < a.ends)
     {
         let after = Schedule {
-            min_hours: 0,
-            least_hours: 0,
+            next_seconds: 0,
+            least_seconds: 0,
             ..schedule.clone()
         };
         deadline = deadline_after(&after, a.ends).max(a.ends);
     }
-    Ok((deadline, deadline + i64::from(schedule.grace_hours) * 3600))
+    Ok((deadline, deadline + schedule.grace()))
+}
+
+/// A phase's deadline and end of grace, neither after the game's bell
+/// (SET END <date and time>): the clock ends the game then, and the
+/// players see that deadline.
+pub fn before_the_bell(settings: &GameSettings, (deadline, grace): (i64, i64)) -> (i64, i64) {
+    match settings.end_at {
+        Some(bell) => (deadline.min(bell), grace.min(bell)),
+        None => (deadline, grace),
+    }
 }
 
 /// The earliest time the current phase may be processed, early or not:
-/// its schedule's njudge MIN hours after it started (a MIN set during the
+/// its schedule's njudge MIN after it started (a MIN set during the
 /// phase holds it back no later than its deadline), and the Master's SET
 /// START for it.
 pub fn earliest_processing(settings: &GameSettings, cur: &super::Current) -> i64 {
     let (record, kind) = (&cur.record, cur.position.phase.kind);
-    let hours = i64::from(schedule_for(settings, kind).least_hours);
-    let mut least = record.started_at + hours * 3600;
+    let least_seconds = i64::from(schedule_for(settings, kind).least_seconds);
+    let mut least = record.started_at + least_seconds;
     if let Some(deadline) = record.deadline {
         least = least.min(deadline);
     }
@@ -66,7 +76,7 @@ pub fn refresh_deadline(
     let schedule = schedule_for(&settings, cur.position.phase.kind);
     let (fresh, _) = deadline_for(conn, game.id, schedule, now)?;
     let deadline = fresh.max(cur.record.deadline.unwrap_or(0));
-    let grace = deadline + i64::from(schedule.grace_hours) * 3600;
+    let grace = deadline + schedule.grace();
     store::phases::set_deadline(
         conn,
         game.id,
@@ -98,8 +108,8 @@ pub fn push_for_absences(
         conn,
         game_id,
         &Schedule {
-            min_hours: 0,
-            least_hours: 0,
+            next_seconds: 0,
+            least_seconds: 0,
             ..schedule.clone()
         },
         deadline,
@@ -110,7 +120,7 @@ pub fn push_for_absences(
         game_id,
         phase,
         Some(new),
-        Some(new + i64::from(schedule.grace_hours) * 3600),
+        Some(new + schedule.grace()),
     )?;
     Ok(Some(new))
 }

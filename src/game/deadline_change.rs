@@ -24,9 +24,13 @@ pub enum Refused {
         phase: String,
         until: i64,
     },
-    /// SET DEADLINE sooner than the schedule's MIN `hours` after the phase
-    /// started.
-    DeadlineUnderMinimum { at: i64, earliest: i64, hours: u32 },
+    /// SET DEADLINE sooner than the schedule's MIN (`seconds`) after the
+    /// phase started.
+    DeadlineUnderMinimum {
+        at: i64,
+        earliest: i64,
+        seconds: u32,
+    },
     /// SET GRACE before the deadline or in the past.
     GraceTooSoon { at: i64, earliest: i64 },
     /// SET START to a time past.
@@ -50,13 +54,13 @@ pub fn set_deadline(
     at: i64,
     now: i64,
 ) -> Result<Result<Moved, Refused>, StoreError> {
-    let earliest = earliest_deadline(settings, cur, schedule.min_hours, now);
+    let earliest = earliest_deadline(settings, cur, schedule.next_seconds, now);
     if at < earliest {
         return Ok(Err(deadline_refused(
             cur, settings, schedule, at, earliest, now,
         )));
     }
-    let grace = at + i64::from(schedule.grace_hours) * 3600;
+    let grace = at + schedule.grace();
     Ok(Ok(store_times(conn, game, cur, at, grace)?))
 }
 
@@ -107,7 +111,7 @@ pub fn hold_until(
     let grace = cur.record.grace_until.unwrap_or(deadline);
     let moved = at > deadline;
     let times = if moved {
-        let grace = grace.max(at + i64::from(schedule.grace_hours) * 3600);
+        let grace = grace.max(at + schedule.grace());
         store_times(conn, game, cur, at, grace)?
     } else {
         Moved {
@@ -140,10 +144,10 @@ fn store_times(
 }
 
 /// How soon the deadline may be: the first whole minute to come, not
-/// before the schedule's MIN hours after the phase started, nor before
+/// before the schedule's MIN after the phase started, nor before
 /// SET START or njudge's MIN let it be processed.
-fn earliest_deadline(settings: &GameSettings, cur: &Current, min_hours: u32, now: i64) -> i64 {
-    let by_schedule = cur.record.started_at + i64::from(min_hours) * 3600;
+fn earliest_deadline(settings: &GameSettings, cur: &Current, next_seconds: u32, now: i64) -> i64 {
+    let by_schedule = cur.record.started_at + i64::from(next_seconds);
     let floor = by_schedule.max(earliest_processing(settings, cur));
     minute_up((now + 1).max(floor))
 }
@@ -157,7 +161,7 @@ fn deadline_refused(
     earliest: i64,
     now: i64,
 ) -> Refused {
-    let by_schedule = cur.record.started_at + i64::from(schedule.min_hours) * 3600;
+    let by_schedule = cur.record.started_at + i64::from(schedule.next_seconds);
     let hold = earliest_processing(settings, cur);
     if at <= now {
         Refused::DeadlinePassed { at, earliest }
@@ -172,7 +176,7 @@ fn deadline_refused(
         Refused::DeadlineUnderMinimum {
             at,
             earliest,
-            hours: schedule.min_hours,
+            seconds: schedule.next_seconds,
         }
     }
 }

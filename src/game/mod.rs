@@ -15,6 +15,7 @@ pub mod eject;
 pub mod export;
 pub mod intake;
 pub mod join;
+pub mod length;
 pub mod lookup;
 pub mod observers;
 pub mod order_entry;
@@ -30,6 +31,7 @@ pub mod rollback;
 pub mod schedule;
 pub mod settings;
 pub mod sign_on;
+pub mod standings;
 pub mod start;
 pub mod summary;
 pub mod takeover;
@@ -224,4 +226,13 @@ pub fn add_bloc_seat(
         store::seats::set_seat_bloc(conn, first.id, Some(bloc))?;
     }
     Ok(())
+}
+
+/// "A", "A and B", "A, B and C".
+pub fn join_names(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
 }

@@ -9,8 +9,10 @@ use super::draw_votes;
 // The commands and the clock name it here too.
 pub use super::order_entry::power_orders;
 // The commands name it here too.
+pub use super::join_names;
 pub use super::settings::schedule_for;
 use super::settings::GameSettings;
+use super::standings::{players, standings, table, verdict};
 use super::variant::Variant;
 use super::{current, everyone, power_of, settings_of, variant_of, Current};
 use crate::engine::adjudicate::{adjudicate_with, Adjudication};
@@ -73,6 +75,9 @@ struct Adjudicated {
     toss: Option<usize>,
     /// Why the game ended, when it did.
     ended: Option<String>,
+    /// A game stopped before anyone won (SET END): every player's centres
+    /// and pieces.
+    standings: Option<String>,
     /// The next phase's deadline and end of grace, when the game goes on.
     deadline: Option<i64>,
     grace: Option<i64>,
@@ -140,12 +145,20 @@ fn adjudicate_current(conn: &Connection, game: &Game, now: i64) -> Result<Adjudi
         next.phase.year > variant.start_year || next.phase.season == Season::Winter;
     let toss = (variant.neutral_italy && !italy_seated && first_winter_reached)
         .then(|| variant.coin_toss(game.seed));
-    let ended = end_of_game(game, &settings, &cur.record.phase, &adjudication, &seats);
+    let ending = end_of_game(
+        game,
+        &settings,
+        (&cur.record.phase, now),
+        &adjudication,
+        &seats,
+    );
+    let (ended, standings) = ending.map_or((None, None), |(e, s)| (Some(e), s));
     let (deadline, grace) = if ended.is_some() {
         (None, None)
     } else {
         let schedule = schedule_for(&settings, next.phase.kind);
-        let (d, g) = super::deadline::deadline_for(conn, game.id, schedule, now)?;
+        let times = super::deadline::deadline_for(conn, game.id, schedule, now)?;
+        let (d, g) = super::deadline::before_the_bell(&settings, times);
         (Some(d), Some(g))
     };
     Ok(Adjudicated {
@@ -157,6 +170,7 @@ fn adjudicate_current(conn: &Connection, game: &Game, now: i64) -> Result<Adjudi
         inert,
         toss,
         ended,
+        standings,
         deadline,
         grace,
     })
@@ -249,7 +263,11 @@ fn store_outcome(
             // The final mail ends with the game's summary.
             let finished = store::games::game_by_id(conn, game.id)?.expect("the game");
             let summary = super::summary::summary_text(conn, &finished)?;
-            processed.body = format!("{}\n\n{summary}\n", processed.body.trim_end());
+            let standings = match &done.standings {
+                Some(table) => format!("\n\n{table}"),
+                None => String::new(),
+            };
+            processed.body = format!("{}{standings}\n\n{summary}\n", processed.body.trim_end());
         }
         None => insert_next_phase(conn, game, next, (done.deadline, done.grace), now)?,
     }
@@ -328,8 +346,39 @@ fn update_seats(conn: &Connection, game: &Game, next: &Position) -> Result<(), S
     Ok(())
 }
 
-/// Victory, a concession, an agreed draw, or the end of a short game.
+/// Victory, a concession, an agreed draw, or the end of a short game (at
+/// its year or its bell, with the standings): why the game ends after
+/// `phase`, processed at `now`.
 fn end_of_game(
+    game: &Game,
+    settings: &GameSettings,
+    (phase, now): (&str, i64),
+    adjudication: &Adjudication,
+    seats: &[Seat],
+) -> Option<(String, Option<String>)> {
+    let won = won_or_drawn(game, settings, phase, adjudication, seats);
+    if won.is_some() {
+        return won.map(|why| (why, None));
+    }
+    let next = &adjudication.next;
+    let at_bell = settings.end_at.filter(|&bell| now >= bell);
+    let after_year = settings
+        .end_year
+        .filter(|&end| next.phase.season == Season::Spring && next.phase.year > end);
+    if at_bell.is_none() && after_year.is_none() {
+        return None;
+    }
+    let rows = standings(next, &players(seats), settings.win_by);
+    let verdict = verdict(&rows, settings.win_by, false);
+    let why = match (at_bell, after_year) {
+        (Some(bell), _) => say!("process.bell_over", at => format_time(bell), verdict),
+        (None, end) => say!("process.short_game_over", end, verdict),
+    };
+    Some((why, Some(table(&rows, settings.win_by))))
+}
+
+/// Victory, a concession or an agreed draw.
+fn won_or_drawn(
     game: &Game,
     settings: &GameSettings,
     phase: &str,
@@ -384,28 +433,7 @@ fn end_of_game(
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
         return Some(say!("process.draw_declared", powers => join_names(&names)));
     }
-    let end = settings.end_year?;
-    (next.phase.season == Season::Spring && next.phase.year > end)
-        .then(|| short_game_over(next, &alive, end))
-}
-
-/// The players, as the countries each holds (a bloc in games for fewer
-/// players; one country each otherwise).
-fn players(seats: &[Seat]) -> Vec<Vec<Power>> {
-    let mut blocs: Vec<Vec<Power>> = Vec::new();
-    let mut keys: Vec<i64> = Vec::new();
-    for seat in seats.iter().filter(|s| s.power.is_some()) {
-        let key = seat.bloc.unwrap_or(seat.id);
-        let power = power_of(seat).expect("an assigned seat");
-        match keys.iter().position(|&k| k == key) {
-            Some(i) => blocs[i].push(power),
-            None => {
-                keys.push(key);
-                blocs.push(vec![power]);
-            }
-        }
-    }
-    blocs
+    None
 }
 
 /// "France", "England and France".
@@ -430,40 +458,12 @@ fn victory(variant: &Variant, next: &Position, bloc: &[Power]) -> String {
     say!("process.victory", winners => bloc_names(bloc), one => bloc.len() == 1, count, units)
 }
 
-/// The verdict of a short game past its last year (rulebook III): the
-/// player with the most pieces (units) on the board wins, a player of
-/// several countries counting all of them.
-fn short_game_over(next: &Position, alive: &[&Vec<Power>], end: u16) -> String {
-    let pieces = |bloc: &[Power]| bloc.iter().map(|&p| next.unit_count(p)).sum::<usize>();
-    let best = alive.iter().map(|b| pieces(b)).max().unwrap_or(0);
-    let leaders: Vec<String> = alive
-        .iter()
-        .filter(|b| pieces(b) == best)
-        .map(|b| match b.len() {
-            1 => bloc_names(b),
-            _ => say!("process.player_of", powers => bloc_names(b)),
-        })
-        .collect();
-    let names: Vec<&str> = leaders.iter().map(String::as_str).collect();
-    say!("process.short_game_over", end, leaders => join_names(&names),
-         tie => leaders.len() > 1, best)
-}
-
 /// "Standard", "Four", "Three-a".
 fn variant_title(name: &str) -> String {
     let mut c = name.chars();
     match c.next() {
         Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
         None => String::new(),
-    }
-}
-
-/// "A", "A and B", "A, B and C".
-pub fn join_names(names: &[&str]) -> String {
-    match names {
-        [] => String::new(),
-        [one] => one.to_string(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }
 

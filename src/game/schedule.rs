@@ -8,6 +8,7 @@ use chrono::{Offset, TimeZone};
 use chrono_tz::Tz;
 
 use super::clock::{check_cron, format_time, next_in_zone, seconds_first};
+use super::length::length_words;
 use super::process::join_names;
 use super::settings::{GameSettings, Schedule};
 use crate::say;
@@ -17,11 +18,11 @@ use crate::say;
 /// Mon,Thu' ZONE Europe/Amsterdam)`, as of `now`.
 pub fn schedule_words(s: &Schedule, now: i64) -> String {
     // njudge's MIN, when set: how long a phase is held back.
-    let held = match s.least_hours {
+    let held = match s.least_seconds {
         0 => String::new(),
-        hours => say!("schedule.held_back", hours),
+        least => say!("schedule.held_back", least => length_words(least)),
     };
-    let (min, grace) = (s.min_hours, s.grace_hours);
+    let (min, grace) = (length_words(s.next_seconds), length_words(s.grace_seconds));
     let Some(line) = &s.cron else {
         return say!("schedule.without_line", min, held, grace);
     };
@@ -385,9 +386,9 @@ mod tests {
     fn words(line: &str, zone: Option<&str>, now: i64) -> String {
         let s = Schedule {
             cron: Some(line.to_string()),
-            min_hours: 48,
-            least_hours: 0,
-            grace_hours: 24,
+            next_seconds: 48 * 3600,
+            least_seconds: 0,
+            grace_seconds: 24 * 3600,
             zone: zone.map(str::to_string),
         };
         schedule_words(&s, now)

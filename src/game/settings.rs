@@ -9,27 +9,74 @@ use crate::engine::phase::PhaseKind;
 
 /// How a phase's deadline is found: a cron schedule (5 fields, minute
 /// first, or 6 or 7, seconds first: see `clock::check_cron`) or, without
-/// one, a fixed number of hours.
+/// one, a fixed length of time. Lengths are kept in seconds (a game stored
+/// before kept hours: see [`StoredSchedule`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "StoredSchedule")]
 pub struct Schedule {
     /// `0 20 * * Mon,Thu` or `0 0 20 * * Mon,Thu`, as the Master wrote it;
-    /// None: `min_hours` after the phase starts.
-    #[serde(default)]
+    /// None: `next_seconds` after the phase starts.
     pub cron: Option<String>,
-    /// The least time, in hours, from a phase's start to its deadline
-    /// (without a cron schedule: the time; njudge's NEXT).
-    pub min_hours: u32,
-    /// njudge's MIN: no phase is processed before this many hours after
-    /// it starts, not even early when every order is in (0: no such wait).
+    /// The least time from a phase's start to its deadline (without a
+    /// cron schedule: the time; njudge's NEXT).
+    pub next_seconds: u32,
+    /// njudge's MIN: no phase is processed before this long after it
+    /// starts, not even early when every order is in (0: no such wait).
     /// The deadline is never earlier either.
-    #[serde(default)]
-    pub least_hours: u32,
-    /// Hours of grace after the deadline.
-    pub grace_hours: u32,
+    pub least_seconds: u32,
+    /// Grace after the deadline.
+    pub grace_seconds: u32,
     /// The time zone the cron schedule is read in (IANA name, e.g.
     /// `Europe/Amsterdam`); None: UTC.
-    #[serde(default)]
     pub zone: Option<String>,
+}
+
+/// A schedule as stored: in seconds, or (a game stored before minutes
+/// were taken) in hours.
+#[derive(Deserialize)]
+struct StoredSchedule {
+    #[serde(default)]
+    cron: Option<String>,
+    #[serde(default)]
+    zone: Option<String>,
+    next_seconds: Option<u32>,
+    least_seconds: Option<u32>,
+    grace_seconds: Option<u32>,
+    min_hours: Option<u32>,
+    least_hours: Option<u32>,
+    grace_hours: Option<u32>,
+}
+
+impl From<StoredSchedule> for Schedule {
+    fn from(s: StoredSchedule) -> Schedule {
+        let seconds = |new: Option<u32>, hours: Option<u32>| {
+            new.or(hours.map(|h| h.saturating_mul(3600))).unwrap_or(0)
+        };
+        Schedule {
+            cron: s.cron,
+            next_seconds: seconds(s.next_seconds, s.min_hours),
+            least_seconds: seconds(s.least_seconds, s.least_hours),
+            grace_seconds: seconds(s.grace_seconds, s.grace_hours),
+            zone: s.zone,
+        }
+    }
+}
+
+impl Schedule {
+    /// The grace after a deadline, in seconds.
+    pub fn grace(&self) -> i64 {
+        i64::from(self.grace_seconds)
+    }
+}
+
+/// How the winner of a game ended by SET END is named: the most pieces
+/// on the board (rulebook III, the default) or the most supply centres.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WinBy {
+    #[default]
+    Pieces,
+    Centres,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -63,6 +110,13 @@ pub struct GameSettings {
     /// Short game: the last year played.
     #[serde(default)]
     pub end_year: Option<u16>,
+    /// SET END <date and time>: the game ends then, the phase in progress
+    /// processed at that moment.
+    #[serde(default)]
+    pub end_at: Option<i64>,
+    /// How a game ended by SET END names its winner.
+    #[serde(default)]
+    pub win_by: WinBy,
     /// Players needed before the game starts by itself.
     pub players: usize,
     /// Draws name their powers (SET NODIAS); false: DIAS, a draw includes
@@ -109,11 +163,11 @@ pub fn schedule_for(settings: &GameSettings, kind: PhaseKind) -> &Schedule {
 impl GameSettings {
     /// A new game's settings from the judge's defaults.
     pub fn new(defaults: &Defaults) -> GameSettings {
-        let schedule = |hours, cron: &Option<String>| Schedule {
+        let schedule = |seconds, cron: &Option<String>| Schedule {
             cron: cron.clone(),
-            min_hours: hours,
-            least_hours: 0,
-            grace_hours: defaults.grace_hours,
+            next_seconds: seconds,
+            least_seconds: 0,
+            grace_seconds: defaults.grace,
             zone: defaults.timezone.clone(),
         };
         GameSettings {
@@ -123,10 +177,12 @@ impl GameSettings {
             observers: ObserverPress::No,
             nmr: true,
             show_late: true,
-            movement: schedule(defaults.move_hours, &defaults.move_cron),
-            retreat: schedule(defaults.retreat_hours, &defaults.retreat_cron),
-            adjustment: schedule(defaults.adjust_hours, &defaults.adjust_cron),
+            movement: schedule(defaults.movement, &defaults.move_cron),
+            retreat: schedule(defaults.retreat, &defaults.retreat_cron),
+            adjustment: schedule(defaults.adjustment, &defaults.adjust_cron),
             end_year: None,
+            end_at: None,
+            win_by: WinBy::Pieces,
             players: 7,
             nodias: false,
             takeovers: false,
@@ -147,17 +203,34 @@ impl GameSettings {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Defaults {
-    /// Hours from a movement phase's start to its deadline.
-    #[serde(default = "default_move_hours")]
-    pub move_hours: u32,
-    /// Hours for retreat and adjustment phases.
-    #[serde(default = "default_short_hours")]
-    pub retreat_hours: u32,
-    #[serde(default = "default_short_hours")]
-    pub adjust_hours: u32,
-    /// Hours of grace after a deadline.
-    #[serde(default = "default_grace_hours")]
-    pub grace_hours: u32,
+    /// Seconds from a movement phase's start to its deadline: the key
+    /// `move_hours`, a number of hours or a length ("5 minutes", "2h").
+    #[serde(
+        rename = "move_hours",
+        default = "default_move",
+        deserialize_with = "hours_or_length"
+    )]
+    pub movement: u32,
+    /// Seconds for retreat and adjustment phases.
+    #[serde(
+        rename = "retreat_hours",
+        default = "default_short",
+        deserialize_with = "hours_or_length"
+    )]
+    pub retreat: u32,
+    #[serde(
+        rename = "adjust_hours",
+        default = "default_short",
+        deserialize_with = "hours_or_length"
+    )]
+    pub adjustment: u32,
+    /// Seconds of grace after a deadline.
+    #[serde(
+        rename = "grace_hours",
+        default = "default_short",
+        deserialize_with = "hours_or_length"
+    )]
+    pub grace: u32,
     /// Schedules (cron: 5 fields, minute first, or 6 or 7, seconds first;
     /// in `timezone`): the deadline is
     /// the first schedule time at least the phase's hours after its start.
@@ -179,10 +252,10 @@ pub struct Defaults {
 impl Default for Defaults {
     fn default() -> Self {
         Defaults {
-            move_hours: default_move_hours(),
-            retreat_hours: default_short_hours(),
-            adjust_hours: default_short_hours(),
-            grace_hours: default_grace_hours(),
+            movement: default_move(),
+            retreat: default_short(),
+            adjustment: default_short(),
+            grace: default_short(),
             move_cron: None,
             retreat_cron: None,
             adjust_cron: None,
@@ -192,14 +265,28 @@ impl Default for Defaults {
     }
 }
 
-fn default_move_hours() -> u32 {
-    72
+fn default_move() -> u32 {
+    72 * 3600
 }
-fn default_short_hours() -> u32 {
-    24
+fn default_short() -> u32 {
+    24 * 3600
 }
-fn default_grace_hours() -> u32 {
-    24
+
+/// A length in `[games]`: a number of hours (`72`, `0.5`), or a string
+/// with its unit (`"5 minutes"`, `"2h"`, `"1d"`); in seconds.
+fn hours_or_length<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Written {
+        Hours(f64),
+        Length(String),
+    }
+    let text = match Written::deserialize(d)? {
+        Written::Hours(h) => h.to_string(),
+        Written::Length(text) => text,
+    };
+    super::length::read_whole(&text)
+        .ok_or_else(|| serde::de::Error::custom(crate::say!("clock.length_usage")))
 }
 fn default_absence_days() -> u32 {
     14
@@ -223,7 +310,8 @@ pub struct ClockSettings {
     /// Hours from the restart to which deadlines missed during an outage
     /// are pushed.
     pub outage_margin_hours: u32,
-    /// Seconds between clock ticks in `judge run`.
+    /// The most seconds between clock ticks in `judge run` (it also
+    /// wakes when a deadline, reminder or bell comes).
     pub tick_seconds: u32,
 }
 
@@ -250,4 +338,25 @@ pub fn save(
     let text = serde_json::to_string(settings)?;
     crate::store::games::set_game_settings(conn, game_id, &text)?;
     Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_schedule_stored_in_hours_reads_in_seconds() {
+        let old = r#"{"cron":"0 20 * * Mon,Thu","min_hours":48,"least_hours":12,"grace_hours":24}"#;
+        let read: Schedule = serde_json::from_str(old).unwrap();
+        assert_eq!(
+            (read.next_seconds, read.least_seconds, read.grace_seconds),
+            (48 * 3600, 12 * 3600, 24 * 3600)
+        );
+        // Stored again, in seconds: read back the same.
+        let again: Schedule = serde_json::from_str(&serde_json::to_string(&read).unwrap()).unwrap();
+        assert_eq!(again, read);
+        let stored = serde_json::to_value(&read).unwrap();
+        assert_eq!(stored["next_seconds"], 48 * 3600);
+        assert!(stored.get("min_hours").is_none());
+    }
 }

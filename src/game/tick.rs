@@ -5,8 +5,10 @@
 //! outage. Runs inside the caller's transaction; time is passed in.
 //!
 //! A tick looks at every active game, which with a thousand games costs a
-//! few hundred milliseconds of reading and parsing. `judge run` ticks every
-//! `tick_seconds`, so it keeps a [`TickCache`]: for each game that had
+//! few hundred milliseconds of reading and parsing. `judge run` ticks at
+//! least every `tick_seconds`, and at the first moment the cache knows
+//! something to be due ([`TickCache::next_due`]), so it keeps a
+//! [`TickCache`]: for each game that had
 //! nothing due, the moment before which nothing can be due (the reminder
 //! time, the deadline, the end of grace, the next late notice, the early
 //! processing time after the last order) and a fingerprint of everything
@@ -90,6 +92,10 @@ pub struct TickCache {
     skipped: usize,
     /// The database's change counter when the last tick ended.
     written: Option<(i64, u64)>,
+    /// When the last tick acted on a game (processed it, reminded its
+    /// players): what the game has due next is known only once a tick
+    /// looks at it again.
+    acted_at: Option<i64>,
 }
 
 impl TickCache {
@@ -104,6 +110,19 @@ impl TickCache {
 
     pub fn is_empty(&self) -> bool {
         self.quiet.is_empty()
+    }
+
+    /// The first moment a quiet game has something due (a deadline, the
+    /// end of grace, a reminder, a bell), if any: `judge run` wakes then,
+    /// not a whole tick later. After a tick that acted on a game, the
+    /// second after it: the next tick learns what that game has due.
+    pub fn next_due(&self) -> Option<i64> {
+        let quiet = self
+            .quiet
+            .values()
+            .map(|&(_, until)| until)
+            .filter(|&until| until != i64::MAX);
+        quiet.chain(self.acted_at.map(|t| t + 1)).min()
     }
 
     /// How many games the last tick skipped on the cache's word.
@@ -140,9 +159,10 @@ impl TickCache {
         conn: &Connection,
         quiet: HashMap<i64, (u64, i64)>,
         skipped: usize,
-        looked_at: usize,
+        (looked_at, now): (usize, i64),
     ) -> Result<(), StoreError> {
         self.skipped = skipped;
+        self.acted_at = (quiet.len() < looked_at).then_some(now);
         self.written = if quiet.len() == looked_at {
             Some(store::phases::change_counter(conn)?)
         } else {
@@ -249,7 +269,7 @@ fn tick_with(
     }
     set_last_tick(conn, now, last)?;
     if let Some(cache) = cache {
-        cache.remember(conn, quiet, skipped, looked_at)?;
+        cache.remember(conn, quiet, skipped, (looked_at, now))?;
     }
     Ok((report, mails))
 }
@@ -397,33 +417,46 @@ fn tick_game(
         report,
         mails,
     };
+    if let Some(bell) = tick.settings.end_at {
+        if now >= bell {
+            tick.at_the_bell()?;
+            return Ok(None);
+        }
+    }
     if let Some(down_since) = outage.filter(|&d| tick.missed_in_outage(d)) {
         tick.push_after_outage(down_since)?;
         return Ok(None);
     }
-    let seats = store::seats::seats_of_game(conn, game.id)?;
-    // NoNMR: while a power is abandoned the game waits for a replacement.
-    let waiting_for_replacement = !tick.settings.nmr
-        && seats
-            .iter()
-            .any(|s| s.power.is_some() && s.status == SeatStatus::Abandoned);
-    if waiting_for_replacement {
-        return Ok(NEVER);
-    }
-    let missing = tick.missing_orders(&seats)?;
-    if missing.is_empty() {
-        tick.all_in(&seats)
-    } else if now < deadline {
-        tick.remind(&missing)
-    } else if now >= grace {
-        tick.end_grace(&missing)?;
-        Ok(None)
-    } else {
-        tick.late_notices(&missing)
-    }
+    let until = tick.due()?;
+    // Quiet, the game still wakes at its bell.
+    Ok(until.map(|t| tick.settings.end_at.map_or(t, |bell| t.min(bell))))
 }
 
 impl GameTick<'_> {
+    /// What the deadline and grace make due now, done (see [`tick_game`]).
+    fn due(&mut self) -> Result<Option<i64>, StoreError> {
+        let seats = store::seats::seats_of_game(self.conn, self.game.id)?;
+        // NoNMR: while a power is abandoned the game waits for a replacement.
+        let waiting_for_replacement = !self.settings.nmr
+            && seats
+                .iter()
+                .any(|s| s.power.is_some() && s.status == SeatStatus::Abandoned);
+        if waiting_for_replacement {
+            return Ok(NEVER);
+        }
+        let missing = self.missing_orders(&seats)?;
+        if missing.is_empty() {
+            self.all_in(&seats)
+        } else if self.now < self.deadline {
+            self.remind(&missing)
+        } else if self.now >= self.grace {
+            self.end_grace(&missing)?;
+            Ok(None)
+        } else {
+            self.late_notices(&missing)
+        }
+    }
+
     fn phase(&self) -> &str {
         &self.cur.record.phase
     }
@@ -457,7 +490,7 @@ impl GameTick<'_> {
         let (conn, game, now, phase) = (self.conn, self.game, self.now, &self.cur.record.phase);
         let schedule = schedule_for(&self.settings, self.cur.position.phase.kind);
         let new = now + i64::from(self.clock.outage_margin_hours) * 3600;
-        let new_grace = new + i64::from(schedule.grace_hours) * 3600;
+        let new_grace = new + schedule.grace();
         store::phases::set_deadline(conn, game.id, phase, Some(new), Some(new_grace))?;
         // The notice below tells everyone the new deadline: it stands for
         // this phase's reminder.
@@ -522,10 +555,11 @@ impl GameTick<'_> {
     fn remind(&mut self, missing: &[Missing]) -> Result<Option<i64>, StoreError> {
         let (record, deadline) = (&self.cur.record, self.deadline);
         let reminds = self.clock.reminder_hours > 0 && record.reminded_at.is_none();
-        // Never in the first half of a phase: a short retreat or
-        // adjustment phase gets no reminder the moment it starts.
-        let halfway = record.started_at + (deadline - record.started_at) / 2;
-        let remind_from = (deadline - i64::from(self.clock.reminder_hours) * 3600).max(halfway);
+        let remind_from = reminder_time(
+            record.started_at,
+            deadline,
+            i64::from(self.clock.reminder_hours) * 3600,
+        );
         if !reminds {
             return Ok(Some(deadline));
         }
@@ -544,6 +578,17 @@ impl GameTick<'_> {
         }
         store::phases::set_reminded(self.conn, record.id, self.now)?;
         Ok(None)
+    }
+
+    /// SET END's moment has come: the phase in progress is processed as
+    /// at the end of grace in an NMR game (a power that gave no order at
+    /// all is in civil disorder), and the processing ends the game.
+    fn at_the_bell(&mut self) -> Result<(), StoreError> {
+        let seats = store::seats::seats_of_game(self.conn, self.game.id)?;
+        for m in self.missing_orders(&seats)?.iter().filter(|m| !m.gave_some) {
+            store::seats::set_seat_status(self.conn, m.seat.id, SeatStatus::CivilDisorder)?;
+        }
+        self.process()
     }
 
     /// Past the end of grace. NMR: processed with the orders given (the
@@ -645,6 +690,22 @@ impl GameTick<'_> {
         self.mails.extend(done.notices);
         Ok(())
     }
+}
+
+/// When a phase from `start` to `deadline` gets its one reminder: `lead`
+/// before the deadline, never in the first half of the phase (a short
+/// retreat or adjustment phase gets none the moment it starts). A phase
+/// shorter than an hour gets it a fifth of its length before the
+/// deadline, and at least a minute before: a five-minute turn at its
+/// fourth minute.
+fn reminder_time(start: i64, deadline: i64, lead: i64) -> i64 {
+    let length = deadline - start;
+    let lead = if length < 3600 {
+        lead.min((length / 5).max(60))
+    } else {
+        lead
+    };
+    (deadline - lead).max(start + length / 2)
 }
 
 fn notice(to: Vec<String>, subject: String, body: String, game_id: i64) -> GameMail {

@@ -5,7 +5,7 @@ use crate::engine::map::{Map, Power};
 use crate::engine::position::Position;
 use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
-use crate::game::clock::format_time;
+use crate::game::clock::{format_time, time_and_wait};
 use crate::game::{current, lookup, power_of, settings_of, GameState, Seat, StoreError};
 use crate::report::words::say as say_entry;
 use crate::say;
@@ -177,7 +177,7 @@ fn list_game(s: &mut Session<'_>, line: &Line, name: &str) -> Result<(), StoreEr
         out.push(say!("info.phase", phase => &cur.record.phase));
         match cur.record.deadline {
             _ if game.state == GameState::Paused => out.push(say!("info.paused_no_deadline")),
-            Some(d) => out.push(say!("info.deadline", deadline => format_time(d))),
+            Some(d) => out.push(say!("info.deadline", deadline => time_and_wait(d, s.now))),
             None => {}
         }
         if let (Some(g), false) = (cur.record.grace_until, game.state == GameState::Paused) {

@@ -1,8 +1,9 @@
 //! What `LIST <game>` says of a game's settings and seats, in words: what
 //! a player checks before joining or playing.
 
+use crate::game::clock::format_time;
 use crate::game::schedule::schedule_lines;
-use crate::game::settings::{GameSettings, ObserverPress};
+use crate::game::settings::{GameSettings, ObserverPress, WinBy};
 use crate::game::{GameState, SeatStatus};
 use crate::say;
 
@@ -32,9 +33,11 @@ pub fn state_words(state: GameState) -> &'static str {
 
 /// How the game ends, in a line.
 pub fn end_line(set: &GameSettings) -> String {
-    match set.end_year {
-        Some(year) => say!("info.end_short", year),
-        None => say!("info.end_majority"),
+    let centres = set.win_by == WinBy::Centres;
+    match (set.end_at, set.end_year) {
+        (Some(at), _) => say!("info.end_at", at => format_time(at), centres),
+        (None, Some(year)) => say!("info.end_short", year, centres),
+        (None, None) => say!("info.end_majority"),
     }
 }
 

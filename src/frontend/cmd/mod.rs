@@ -4,6 +4,7 @@ pub mod absence;
 pub mod confirm;
 pub mod create;
 pub mod draw_votes;
+mod end;
 pub mod info;
 pub mod join;
 pub mod listing;

@@ -207,10 +207,10 @@ pub fn njudge_schedule(what: &str, rest: &str) -> Result<String, String> {
     }
 }
 
-/// MIN without a cron line is njudge's, not the judge's: the reply says
-/// what it does.
-pub fn min_note(njudge: bool, upper: &[String]) -> String {
-    if njudge && upper.iter().any(|w| w == "MIN") {
+/// MIN without a cron line (`njudge_min`) is njudge's, not the judge's:
+/// the reply says what it does.
+pub fn min_note(njudge_min: bool) -> String {
+    if njudge_min {
         format!(" {}", say!("njudge_set.min_note"))
     } else {
         String::new()
@@ -224,9 +224,12 @@ fn schedule_refusal(what: &str, rest: &str) -> Option<String> {
         .split_whitespace()
         .map(|w| w.to_ascii_uppercase())
         .collect();
-    let njudge = upper
-        .iter()
-        .find(|w| ["CLOCK", "DELAY", "DAYS"].contains(&w.as_str()))?;
+    // DAYS after a number is the unit of a length (`NEXT 2 DAYS`).
+    let after_number = |k: usize| k > 0 && crate::game::length::is_number(&upper[k - 1]);
+    let njudge = upper.iter().enumerate().find_map(|(k, w)| {
+        let word = ["CLOCK", "DELAY", "DAYS"].contains(&w.as_str());
+        (word && !(w == "DAYS" && after_number(k))).then_some(w)
+    })?;
     let word = njudge.to_ascii_uppercase();
     Some(say!("njudge_set.not_a_schedule_word", word, what))
 }

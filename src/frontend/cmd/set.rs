@@ -5,8 +5,9 @@ use super::settings_change::{announce, save_settings, Change};
 use super::{join, master_game};
 use crate::frontend::script::Line;
 use crate::frontend::session::{Session, Signed};
-use crate::game::clock::{check_cron, check_zone, format_time};
+use crate::game::clock::{check_cron, check_zone, format_time, time_and_wait};
 use crate::game::deadline_change::{self, Moved, Refused};
+use crate::game::length::{length_words, read_length};
 use crate::game::player_settings;
 use crate::game::schedule::schedule_words;
 use crate::game::settings::{GameSettings, ObserverPress, Schedule};
@@ -172,7 +173,7 @@ fn master_time(s: &mut Session<'_>, line: &Line, what: &str, text: &str) -> Resu
             return Ok(());
         }
     };
-    let said = say!("set.deadline_now", phase, deadline => format_time(deadline),
+    let said = say!("set.deadline_now", phase, deadline => time_and_wait(deadline, s.now),
         grace => format_time(grace));
     s.reply.ok(line, said.clone());
     announce(s, &game, Change::Deadline, said)
@@ -196,7 +197,9 @@ fn refusal(why: &Refused) -> String {
         Refused::DeadlineHeld { phase, until, .. } => {
             say!("set.held_back", phase, until => format_time(*until))
         }
-        Refused::DeadlineUnderMinimum { hours, .. } => say!("set.under_minimum", hours),
+        Refused::DeadlineUnderMinimum { seconds, .. } => {
+            say!("set.under_minimum", least => length_words(*seconds))
+        }
         _ => say!("set.passed"),
     };
     say!("set.deadline_refused", at => format_time(at), why => reason,
@@ -250,8 +253,10 @@ fn written(t: i64) -> String {
         .unwrap_or_default()
 }
 
-/// SET MOVE|RETREAT|ADJUST <cron> [MIN <hours>] [GRACE <hours>], and
-/// njudge's SET MOVE [NEXT <hours>] [MIN <hours>] [GRACE <hours>].
+/// SET MOVE|RETREAT|ADJUST <cron> [MIN <length>] [GRACE <length>], and
+/// njudge's SET MOVE [NEXT <length>] [MIN <length>] [GRACE <length>]; a
+/// length is hours, or minutes, hours or days with their unit
+/// (`game::length`).
 fn master_schedule(
     s: &mut Session<'_>,
     line: &Line,
@@ -292,14 +297,17 @@ fn master_schedule(
         }
         schedule.cron = Some(expr);
     }
-    if let Err(why) = schedule_options(schedule, what, &words[cut..], njudge) {
-        s.reply.refuse(line, why);
-        return Ok(());
-    }
+    let min_given = match schedule_options(schedule, what, &words[cut..], njudge) {
+        Ok(min_given) => min_given,
+        Err(why) => {
+            s.reply.refuse(line, why);
+            return Ok(());
+        }
+    };
     let text = schedule_words(schedule, s.now);
     save_settings(s, &game, &settings)?;
     let said = say!("set.schedule_set", kind => schedule_kind(what), schedule => text);
-    let note = super::njudge_set::min_note(njudge, &upper);
+    let note = super::njudge_set::min_note(njudge && min_given);
     s.reply.ok(line, format!("{said}{note}"));
     announce(s, &game, Change::Setting, said)
 }
@@ -308,14 +316,19 @@ fn master_schedule(
 const OPTIONS: [&str; 4] = ["MIN", "NEXT", "GRACE", "ZONE"];
 
 /// A schedule's MIN, NEXT, GRACE and ZONE words (`words`, after its cron
-/// line); `njudge`: MIN is njudge's least time before processing.
+/// line); `njudge`: MIN is njudge's least time before processing. Whether
+/// MIN was one of them (not a unit: `NEXT 5 MIN`).
 fn schedule_options(
     schedule: &mut Schedule,
     what: &str,
     words: &[&str],
     njudge: bool,
-) -> Result<(), String> {
+) -> Result<bool, String> {
     let upper: Vec<String> = words.iter().map(|w| w.to_ascii_uppercase()).collect();
+    // The option and the first word of the length last read: a word after
+    // it that is no option was meant as its unit.
+    let mut last: Option<(&str, usize)> = None;
+    let mut min_given = false;
     let mut k = 0;
     while k < words.len() {
         if upper[k] == "ZONE" {
@@ -325,23 +338,37 @@ fn schedule_options(
                 None => return Err(say!("set.zone_usage", what)),
             }
             k += 2;
+            last = None;
             continue;
         }
-        let value = words
-            .get(k + 1)
-            .and_then(|v| v.parse::<u32>().ok())
-            .filter(|v| *v <= 24 * 60);
-        let (Some(value), true) = (value, OPTIONS.contains(&upper[k].as_str())) else {
-            return Err(say!("set.schedule_usage", what));
-        };
-        match upper[k].as_str() {
-            "MIN" if njudge => schedule.least_hours = value,
-            "MIN" | "NEXT" => schedule.min_hours = value,
-            _ => schedule.grace_hours = value,
+        let option = upper[k].as_str();
+        if !OPTIONS.contains(&option) {
+            return Err(match last {
+                Some((option, from)) => length_refused(what, option, &[&words[from..=k].join(" ")]),
+                None => say!("set.schedule_usage", what),
+            });
         }
-        k += 2;
+        let Some((value, used)) = read_length(&words[k + 1..]) else {
+            return Err(length_refused(what, option, &words[k + 1..]));
+        };
+        last = Some((option, k + 1));
+        min_given |= option == "MIN";
+        match option {
+            "MIN" if njudge => schedule.least_seconds = value,
+            "MIN" | "NEXT" => schedule.next_seconds = value,
+            _ => schedule.grace_seconds = value,
+        }
+        k += 1 + used;
     }
-    Ok(())
+    Ok(min_given)
+}
+
+/// Why the words after NEXT, MIN or GRACE are no length: what was
+/// written, and the forms that are.
+fn length_refused(what: &str, option: &str, after: &[&str]) -> String {
+    let written = after.first().copied().unwrap_or_default();
+    let longest = crate::game::length::LONGEST / (24 * 3600);
+    say!("set.length_refused", what, option, written, longest)
 }
 
 fn schedule_kind(what: &str) -> &'static str {
@@ -458,11 +485,8 @@ fn master_flag(s: &mut Session<'_>, line: &Line, what: &str, rest: &str) -> Resu
             Ok(entry(key))
         }
         None if what == "OBSERVER" => observer_press(&mut settings, rest),
-        // END <year>
-        None => {
-            let now = current(s.tx, game.id)?.map(|c| (c.position.phase.year, c.record.phase));
-            end_year(&mut settings, rest, now)
-        }
+        // END <year> | <date and time> [BY CENTRES|PIECES]
+        None => super::end::set_end(s, &game, &mut settings, rest)?,
     };
     let said = match said {
         Ok(said) => said,
@@ -518,26 +542,4 @@ fn observer_press(settings: &mut GameSettings, rest: &str) -> Result<String, Str
         _ => return Err(say!("set.observer_usage")),
     };
     Ok(say!("set.observer_press", which => rest.trim().to_ascii_lowercase()))
-}
-
-/// SET END <year>: a short game, ending when that year is over; not a
-/// year before the current phase's (`now`: its year and name).
-fn end_year(
-    settings: &mut GameSettings,
-    rest: &str,
-    now: Option<(u16, String)>,
-) -> Result<String, String> {
-    let year = rest
-        .trim()
-        .parse::<u16>()
-        .ok()
-        .filter(|y| (1901..=2100).contains(y));
-    let Some(year) = year else {
-        return Err(say!("set.end_usage"));
-    };
-    if let Some((current, phase)) = now.filter(|(current, _)| year < *current) {
-        return Err(say!("set.end_too_early", phase, year => current));
-    }
-    settings.end_year = Some(year);
-    Ok(say!("set.short_game", year))
 }
