@@ -69,15 +69,15 @@ fn five_minute_turns_end_five_minutes_after_they_start() {
     let reply = master_reply(&mails);
     says(
         &reply,
-        "Movement deadlines: 5 minutes after the phase starts; grace 0 hours.",
+        "Movement deadlines: 5 minutes after the phase starts; no grace.",
     );
     says(
         &reply,
-        "Retreat deadlines: 2 minutes after the phase starts; grace 0 hours.",
+        "Retreat deadlines: 2 minutes after the phase starts; no grace.",
     );
     says(
         &reply,
-        "Adjustment deadlines: 2 minutes after the phase starts; grace 0 hours.",
+        "Adjustment deadlines: 2 minutes after the phase starts; no grace.",
     );
     let mails = w.join_all("mins");
     let start = one(&mails, &player('F'), "Game starts");
@@ -151,7 +151,7 @@ fn lengths_take_minutes_hours_and_days_and_a_bare_number_is_hours() {
     ));
     says(
         &reply,
-        "Retreat deadlines: 3 minutes after the phase starts; grace 0 hours.",
+        "Retreat deadlines: 3 minutes after the phase starts; no grace.",
     );
     assert!(!reply.contains("njudge's MIN"), "{reply}");
     // A length that does not read is named, and nothing changes.
@@ -187,15 +187,15 @@ fn judge_toml_games_take_lengths_in_minutes() {
     let list = master_reply(&w.mail(MASTER, &format!("CREATE ?toml {MASTER_PW}\nLIST toml")));
     says(
         &list,
-        "Movement deadlines: 5 minutes after the phase starts; grace 0 hours.",
+        "Movement deadlines: 5 minutes after the phase starts; no grace.",
     );
     says(
         &list,
-        "Retreat deadlines: 2 minutes after the phase starts; grace 0 hours.",
+        "Retreat deadlines: 2 minutes after the phase starts; no grace.",
     );
     says(
         &list,
-        "Adjustment deadlines: 30 minutes after the phase starts; grace 0 hours.",
+        "Adjustment deadlines: 30 minutes after the phase starts; no grace.",
     );
     w.join_all("toml");
     assert_eq!(w.current("toml"), ("S1901M".into(), tm(0, 9, 5)));

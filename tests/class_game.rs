@@ -161,6 +161,11 @@ fn a_class_plays_seven_teams_in_five_minute_turns_until_the_bell() {
                     "{}",
                     ordered.body
                 );
+                assert!(
+                    !ordered.body.contains("Grace ends"),
+                    "no grace is no second time: {}",
+                    ordered.body
+                );
                 for member in &members {
                     let reply = one(&replies, member, "orders");
                     assert_eq!(reply.body, ordered.body, "{member} sees the reply");

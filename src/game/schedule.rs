@@ -22,7 +22,12 @@ pub fn schedule_words(s: &Schedule, now: i64) -> String {
         0 => String::new(),
         least => say!("schedule.held_back", least => length_words(least)),
     };
-    let (min, grace) = (length_words(s.next_seconds), length_words(s.grace_seconds));
+    let min = length_words(s.next_seconds);
+    // Empty for no grace: the words say "no grace", not "grace 0 hours".
+    let grace = match s.grace_seconds {
+        0 => String::new(),
+        seconds => length_words(seconds),
+    };
     let Some(line) = &s.cron else {
         return say!("schedule.without_line", min, held, grace);
     };

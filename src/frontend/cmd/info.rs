@@ -180,7 +180,12 @@ fn list_game(s: &mut Session<'_>, line: &Line, name: &str) -> Result<(), StoreEr
             Some(d) => out.push(say!("info.deadline", deadline => time_and_wait(d, s.now))),
             None => {}
         }
-        if let (Some(g), false) = (cur.record.grace_until, game.state == GameState::Paused) {
+        // No grace (GRACE 0) ends with the deadline: not said twice.
+        let grace = cur
+            .record
+            .grace_until
+            .filter(|&g| cur.record.deadline.is_none_or(|d| g > d));
+        if let (Some(g), false) = (grace, game.state == GameState::Paused) {
             out.push(say!("info.grace", grace => format_time(g)));
         }
         let master = matches!(&s.signed, Some(Signed::Master { game: g }) if g.id == game.id);
