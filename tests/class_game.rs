@@ -218,11 +218,15 @@ fn a_class_plays_seven_teams_in_five_minute_turns_until_the_bell() {
     }
 
     // The list heard the broadcast, never the private press; England's
-    // three members heard both.
+    // three members heard both, and so did France's other two.
     let heard = |addr: &str, what: &str| to(&sent, addr).iter().any(|m| m.body.contains(what));
     assert!(heard(LIST, "Good luck, everyone."));
     assert!(!heard(LIST, "A secret for England."));
-    for member in team('E') {
+    let [_, france1, france2] = team('F');
+    for member in team('E').into_iter().chain([france1, france2]) {
         assert!(heard(&member, "A secret for England."), "{member}");
+    }
+    for member in team('G') {
+        assert!(!heard(&member, "A secret for England."), "{member}");
     }
 }

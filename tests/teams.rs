@@ -158,6 +158,22 @@ fn a_team_joins_as_one_seat_and_plays_together() {
         assert_eq!(press.len(), 1, "{}", listing(&mails));
     }
 
+    // Press a member sends for France reaches England and the rest of
+    // the team (what the team said is no secret within it), never its
+    // sender, and nobody else.
+    let mails = france(
+        &mut w,
+        "cls",
+        BOB,
+        "PRESS TO E\nThe Channel stays empty.\nENDPRESS",
+    );
+    for addr in [ANN, CY, player('E').as_str()] {
+        let press = saying(&mails, addr, "The Channel stays empty.");
+        assert_eq!(press.len(), 1, "{addr}: {}", listing(&mails));
+    }
+    assert!(saying(&mails, BOB, "The Channel stays empty.").is_empty());
+    assert!(saying(&mails, &player('G'), "The Channel stays empty.").is_empty());
+
     // Every power orders (France from Cy): the results reach all three.
     for (p, _) in POWERS.iter().filter(|(p, _)| *p != 'F') {
         w.post_orders("cls", *p, holds(*p));

@@ -157,7 +157,16 @@ fn destinations(
             }
         }
     }
+    // A team hears what one of its members said for it (a class's team
+    // shares its secrets, never with the other teams).
+    if let PressSender::Power(from) = press.from {
+        if let Some(seat) = seats.iter().find(|seat| power_of(seat) == Some(from)) {
+            addresses.extend(super::teams::addresses(conn, seat)?);
+        }
+    }
     addresses.retain(|a| !a.eq_ignore_ascii_case(press.from_address));
+    let mut seen = std::collections::HashSet::new();
+    addresses.retain(|a| seen.insert(a.to_ascii_lowercase()));
     Ok((addresses, names))
 }
 
