@@ -39,8 +39,11 @@ pub struct MapSettings {
     #[serde(default)]
     pub svg: bool,
     /// Also the position for the next orders, as a second picture (where
-    /// every unit stands after the phase, who owns what).
-    #[serde(default = "yes")]
+    /// every unit stands after the phase, who owns what). Off by default:
+    /// the results picture shows the orders and what became of them, the
+    /// mail's text the position after; a second picture nearly doubles
+    /// every results mail (README, "Maps", has the figures).
+    #[serde(default)]
     pub next: bool,
     /// The powers' colours: "classic" (the board's) or "okabe-ito" (for
     /// colour-blind readers).
@@ -62,7 +65,7 @@ impl Default for MapSettings {
             enabled: true,
             width: default_map_width(),
             svg: false,
-            next: true,
+            next: false,
             palette: default_palette(),
         }
     }

@@ -433,7 +433,7 @@ pub struct Encoding {
     /// edges) to the nearest of a 6x6x6 cube. A third of the bytes to
     /// compress and a far smaller file; the flat colours are untouched.
     pub indexed: bool,
-    pub compression: ::png::Compression,
+    pub compression: ::png::DeflateCompression,
     pub filter: ::png::Filter,
     /// Whose colours are kept exactly.
     pub palette: Palette,
@@ -447,7 +447,7 @@ impl Default for Encoding {
     fn default() -> Self {
         Encoding {
             indexed: true,
-            compression: ::png::Compression::Fast,
+            compression: ::png::DeflateCompression::FdeflateUltraFast,
             filter: ::png::Filter::Paeth,
             palette: Palette::default(),
         }
@@ -566,7 +566,7 @@ pub fn encode(pixmap: &tiny_skia::Pixmap, how: Encoding) -> Result<Vec<u8>, Stri
     let mut out = Vec::with_capacity(256 * 1024);
     let mut encoder = ::png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
     encoder.set_depth(::png::BitDepth::Eight);
-    encoder.set_compression(how.compression);
+    encoder.set_deflate_compression(how.compression);
     encoder.set_filter(how.filter);
     let data = if how.indexed {
         let (palette, indices) = to_indexed(pixmap, how.palette);
