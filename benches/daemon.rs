@@ -357,7 +357,9 @@ impl StormCase {
 }
 
 /// The maps of the first MAP_GAMES games' results mails drawn in, as the
-/// sender does it, timed and printed.
+/// sender does it (`daemon::send_out`): a batch of due mail at a time, the
+/// batch's pictures drawn first on every core, each once, then each mail
+/// filled; timed and printed, with the mails' sizes.
 fn draw_maps(judge: &Judge, moment: i64) {
     let raws: Vec<Vec<u8>> = store::mailbox::due_mail(judge.store.conn(), moment, 8 * MAP_GAMES)
         .expect("due mail")
@@ -365,29 +367,37 @@ fn draw_maps(judge: &Judge, moment: i64) {
         .filter(|m| m.created_at == moment)
         .map(|m| m.raw)
         .collect();
+    let (code, maps) = (&judge.config.judge.code, &judge.config.maps);
     let mut maker = judge::game::pictures::PictureMaker::default();
     let t = Instant::now();
-    let mut bytes = 0;
-    for raw in &raws {
-        bytes += maker
-            .fill(
-                judge.store.conn(),
-                &judge.config.judge.code,
-                &judge.config.maps,
-                raw,
-            )
-            .len();
+    let (mut bytes, mut largest) = (0, 0);
+    for batch in raws.chunks(SEND_BATCH) {
+        let conn = judge.store.conn();
+        maker.prepare(conn, code, maps, batch.iter().map(|r| &r[..]));
+        for raw in batch {
+            let sent = maker.fill(conn, code, maps, raw).len();
+            bytes += sent;
+            largest = largest.max(sent);
+        }
     }
     let took = t.elapsed().as_secs_f64();
     println!(
         "sending side: {} results mails of {MAP_GAMES} games drawn in {took:.2} s \
-         ({:.1} ms per game, {} KB per mail): {:.1} s for all {GAMES} games",
+         ({:.1} ms per game, {} pictures drawn, {} KB per mail, the largest {} KB, \
+         on {} cores): {:.1} s for all {GAMES} games",
         raws.len(),
         took * 1e3 / MAP_GAMES as f64,
+        maker.drawn(),
         bytes / raws.len().max(1) / 1024,
+        largest / 1024,
+        std::thread::available_parallelism().map_or(1, |n| n.get()),
         took * GAMES as f64 / MAP_GAMES as f64
     );
 }
+
+/// Due mails the sender reads and draws for at a time (as
+/// `daemon::SEND_BATCH`).
+const SEND_BATCH: usize = 100;
 
 /// The idle tick: the same games, nothing due; 21 full ticks, then 21
 /// with the daemon's cache.

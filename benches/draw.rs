@@ -148,7 +148,12 @@ fn encodings(svg: &str) {
     use png::{DeflateCompression as Deflate, Filter};
     let pixmap = &draw::png::rasterize(svg, 1200).unwrap();
     for (name, indexed, compression, filter) in [
-        ("indexed, fast, up", true, Deflate::FdeflateUltraFast, Filter::Up),
+        (
+            "indexed, fast, up",
+            true,
+            Deflate::FdeflateUltraFast,
+            Filter::Up,
+        ),
         (
             "indexed, fast, paeth (the judge's until issue 23)",
             true,
@@ -162,15 +167,40 @@ fn encodings(svg: &str) {
             Filter::Adaptive,
         ),
         ("indexed, zlib 1, up", true, Deflate::Level(1), Filter::Up),
-        ("indexed, zlib 1, paeth", true, Deflate::Level(1), Filter::Paeth),
+        (
+            "indexed, zlib 1, paeth",
+            true,
+            Deflate::Level(1),
+            Filter::Paeth,
+        ),
         ("indexed, zlib 2, up", true, Deflate::Level(2), Filter::Up),
-        ("indexed, zlib 2, paeth", true, Deflate::Level(2), Filter::Paeth),
+        (
+            "indexed, zlib 2, paeth",
+            true,
+            Deflate::Level(2),
+            Filter::Paeth,
+        ),
         ("indexed, zlib 3, up", true, Deflate::Level(3), Filter::Up),
         ("indexed, zlib 4, up", true, Deflate::Level(4), Filter::Up),
         ("indexed, zlib 6, up", true, Deflate::Level(6), Filter::Up),
-        ("indexed, zlib 6, paeth", true, Deflate::Level(6), Filter::Paeth),
-        ("rgb, fast, up", false, Deflate::FdeflateUltraFast, Filter::Up),
-        ("rgb, zlib 6, adaptive", false, Deflate::Level(6), Filter::Adaptive),
+        (
+            "indexed, zlib 6, paeth",
+            true,
+            Deflate::Level(6),
+            Filter::Paeth,
+        ),
+        (
+            "rgb, fast, up",
+            false,
+            Deflate::FdeflateUltraFast,
+            Filter::Up,
+        ),
+        (
+            "rgb, zlib 6, adaptive",
+            false,
+            Deflate::Level(6),
+            Filter::Adaptive,
+        ),
     ] {
         let how = draw::png::Encoding {
             indexed,

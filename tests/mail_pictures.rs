@@ -59,11 +59,7 @@ fn play_spring(j: &mut TestJudge, name: &str) {
             .unwrap();
         let r = j.mail(
             &addr,
-            &format!(
-                "SIGNON {}{name} pw-{}\n{orders}",
-                &power[..1],
-                &addr[..2]
-            ),
+            &format!("SIGNON {}{name} pw-{}\n{orders}", &power[..1], &addr[..2]),
         );
         assert!(!r[0].body.contains("rror"), "{}", r[0].body);
     }
