@@ -43,7 +43,8 @@
 //! `DAEMONBENCH_IDLE_SECS` (the idle window, default 60),
 //! `DAEMONBENCH_IDLE_RUNS` (default 1), `DAEMONBENCH_DIR` (a folder to work
 //! in; default a new one under the temporary folder, removed at the end),
-//! `DAEMONBENCH_KEEP=1` to keep it.
+//! `DAEMONBENCH_KEEP=1` to keep it, `DAEMONBENCH_MAPS_NEXT=1` for the
+//! results mails' second picture (`[maps] next`).
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
@@ -260,6 +261,10 @@ impl StormCase {
         let moment = self.moment;
         let mut config = Config::load(&dir.join("judge.toml")).expect("judge.toml");
         config.maps.enabled = self.maps;
+        // The second picture, for comparing with the judge before issue 23.
+        if std::env::var_os("DAEMONBENCH_MAPS_NEXT").is_some() {
+            config.maps.next = true;
+        }
         let mut judge = Judge::open_or_create(config).expect("open the judge");
         let before_out = count(&judge, "SELECT count(*) FROM outbound");
 
