@@ -5,7 +5,9 @@
 //! every game of a deadline. So the queued mail carries, after its complete
 //! text part, an empty part naming the picture it is to hold
 //! (`X-Judge-Picture: <reference>`); the sender fills it in just before
-//! handing the mail over ([`fill_pictures`]), outside any transaction.
+//! handing the mail over ([`fill_pictures`]), outside any transaction,
+//! from bodies made once per picture ([`picture_body`]): a game's mails
+//! all carry the same one.
 //! The text part stays first and complete, for plain-text readers.
 
 use lettre::message::header::{
