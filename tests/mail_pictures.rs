@@ -200,3 +200,76 @@ fn maps_next_adds_the_next_position_drawn_once_too() {
         Pixmap::decode_png(next.contents()).expect("a PNG");
     }
 }
+
+/// A mail sent again (the sender died after handing it over, before
+/// marking it sent) is the same mail: its pictures, drawn again by
+/// another process on every core, are the same bytes. Two copies of one
+/// judge send the same queue; each mail comes out byte for byte alike.
+#[test]
+fn a_mail_sent_again_is_the_same_bytes() {
+    let mut j = TestJudge::new("againmap");
+    play_spring(&mut j, "again");
+    let copy = TestJudgeDir(j.dir.with_file_name(format!(
+        "{}-copy",
+        j.dir.file_name().unwrap().to_string_lossy()
+    )));
+    copy_tree(&j.dir, &copy.0);
+    let run = j.run(&["run", "--once", "--now", &at(1)], b"");
+    assert!(run.ok, "{}", run.stderr);
+    let config = copy.0.join("judge.toml");
+    let again = std::process::Command::new(env!("CARGO_BIN_EXE_judge"))
+        .args(["--config", config.to_str().unwrap()])
+        .args(["run", "--once", "--now", &at(1)])
+        .output()
+        .unwrap();
+    assert!(again.status.success(), "{again:?}");
+    let by_id = |mails: Vec<Vec<u8>>| -> std::collections::BTreeMap<String, Vec<u8>> {
+        mails
+            .into_iter()
+            .map(|raw| {
+                let message = mail_parser::MessageParser::default().parse(&raw).unwrap();
+                (message.message_id().unwrap().to_string(), raw)
+            })
+            .collect()
+    };
+    let first = by_id(outbox(&j));
+    let second = by_id(
+        std::fs::read_dir(copy.0.join("var/outbox/new"))
+            .unwrap()
+            .map(|e| std::fs::read(e.unwrap().path()).unwrap())
+            .collect(),
+    );
+    assert_eq!(
+        results_of(&first.values().cloned().collect::<Vec<_>>(), "again").len(),
+        8
+    );
+    assert_eq!(first.len(), second.len());
+    for (id, raw) in &first {
+        assert!(second.get(id) == Some(raw), "{id} differs when sent again");
+    }
+}
+
+/// A copied judge folder, removed when the test ends well.
+struct TestJudgeDir(std::path::PathBuf);
+
+impl Drop for TestJudgeDir {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+/// `from` copied to `to`, folders and files.
+fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
