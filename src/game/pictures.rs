@@ -459,7 +459,7 @@ fn draw_on_every_core(
             .collect();
     }
     let next = AtomicUsize::new(0);
-    let mut bodies: Vec<(usize, Result<Vec<u8>, String>)> = std::thread::scope(|scope| {
+    let drawn: Vec<(usize, Result<Vec<u8>, String>)> = std::thread::scope(|scope| {
         let worker = || {
             let mut mine = Vec::new();
             loop {
@@ -476,10 +476,17 @@ fn draw_on_every_core(
             .flat_map(|h| h.join().unwrap_or_default())
             .collect()
     });
-    bodies.sort_by_key(|(i, _)| *i);
+    // Each in its place: a worker that died (it cannot panic on a
+    // drawing, caught in `draw_body`) leaves its pictures undrawn.
+    let mut bodies: Vec<Result<Vec<u8>, String>> = (0..read.len())
+        .map(|_| Err("the drawing stopped".to_string()))
+        .collect();
+    for (i, body) in drawn {
+        bodies[i] = body;
+    }
     read.into_iter()
         .zip(bodies)
-        .map(|((reference, _), (_, body))| (reference, body))
+        .map(|((reference, _), body)| (reference, body))
         .collect()
 }
 
