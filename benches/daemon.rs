@@ -43,7 +43,8 @@
 //! `DAEMONBENCH_IDLE_SECS` (the idle window, default 60),
 //! `DAEMONBENCH_IDLE_RUNS` (default 1), `DAEMONBENCH_DIR` (a folder to work
 //! in; default a new one under the temporary folder, removed at the end),
-//! `DAEMONBENCH_KEEP=1` to keep it.
+//! `DAEMONBENCH_KEEP=1` to keep it, `DAEMONBENCH_MAPS_NEXT=1` for the
+//! results mails' second picture (`[maps] next`).
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
@@ -260,6 +261,10 @@ impl StormCase {
         let moment = self.moment;
         let mut config = Config::load(&dir.join("judge.toml")).expect("judge.toml");
         config.maps.enabled = self.maps;
+        // The second picture, for comparing with the judge before issue 23.
+        if std::env::var_os("DAEMONBENCH_MAPS_NEXT").is_some() {
+            config.maps.next = true;
+        }
         let mut judge = Judge::open_or_create(config).expect("open the judge");
         let before_out = count(&judge, "SELECT count(*) FROM outbound");
 
@@ -357,7 +362,9 @@ impl StormCase {
 }
 
 /// The maps of the first MAP_GAMES games' results mails drawn in, as the
-/// sender does it, timed and printed.
+/// sender does it (`daemon::send_out`): a batch of due mail at a time, the
+/// batch's pictures drawn first on every core, each once, then each mail
+/// filled; timed and printed, with the mails' sizes.
 fn draw_maps(judge: &Judge, moment: i64) {
     let raws: Vec<Vec<u8>> = store::mailbox::due_mail(judge.store.conn(), moment, 8 * MAP_GAMES)
         .expect("due mail")
@@ -365,29 +372,37 @@ fn draw_maps(judge: &Judge, moment: i64) {
         .filter(|m| m.created_at == moment)
         .map(|m| m.raw)
         .collect();
+    let (code, maps) = (&judge.config.judge.code, &judge.config.maps);
     let mut maker = judge::game::pictures::PictureMaker::default();
     let t = Instant::now();
-    let mut bytes = 0;
-    for raw in &raws {
-        bytes += maker
-            .fill(
-                judge.store.conn(),
-                &judge.config.judge.code,
-                &judge.config.maps,
-                raw,
-            )
-            .len();
+    let (mut bytes, mut largest) = (0, 0);
+    for batch in raws.chunks(SEND_BATCH) {
+        let conn = judge.store.conn();
+        maker.prepare(conn, code, maps, batch.iter().map(|r| &r[..]));
+        for raw in batch {
+            let sent = maker.fill(conn, code, maps, raw).len();
+            bytes += sent;
+            largest = largest.max(sent);
+        }
     }
     let took = t.elapsed().as_secs_f64();
     println!(
         "sending side: {} results mails of {MAP_GAMES} games drawn in {took:.2} s \
-         ({:.1} ms per game, {} KB per mail): {:.1} s for all {GAMES} games",
+         ({:.1} ms per game, {} pictures drawn, {} KB per mail, the largest {} KB, \
+         on {} cores): {:.1} s for all {GAMES} games",
         raws.len(),
         took * 1e3 / MAP_GAMES as f64,
+        maker.drawn(),
         bytes / raws.len().max(1) / 1024,
+        largest / 1024,
+        std::thread::available_parallelism().map_or(1, |n| n.get()),
         took * GAMES as f64 / MAP_GAMES as f64
     );
 }
+
+/// Due mails the sender reads and draws for at a time (as
+/// `daemon::SEND_BATCH`).
+const SEND_BATCH: usize = 100;
 
 /// The idle tick: the same games, nothing due; 21 full ticks, then 21
 /// with the daemon's cache.

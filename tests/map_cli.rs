@@ -24,7 +24,20 @@ fn played_game(name: &str) -> (TestJudge, &'static str) {
 
 /// [`played_game`], France sending `extra` lines with its orders.
 fn played_game_with(name: &str, extra: &str) -> (TestJudge, &'static str) {
+    played_game_configured(name, extra, &[])
+}
+
+/// [`played_game_with`] on a judge whose `judge.toml` has `settings`
+/// (section, key, TOML value).
+fn played_game_configured(
+    name: &str,
+    extra: &str,
+    settings: &[(&str, &str, &str)],
+) -> (TestJudge, &'static str) {
     let mut j = TestJudge::new(name);
+    for (section, key, value) in settings {
+        j.set_config(section, key, value);
+    }
     j.mail(MASTER, &format!("CREATE ?{name} mpass"));
     for addr in PLAYERS {
         j.mail(addr, &format!("SIGNON ?{name} pw-{}", &addr[..2]));
@@ -120,10 +133,11 @@ fn adjudicate_answers_with_the_svg_when_asked() {
 
 /// A results mail as sent: its text first and whole, then the map as a
 /// PNG that decodes, 1,200 pixels wide, with the units where the position
-/// says (the French army that moved to Burgundy, in France's colour).
+/// says (the French army that moved to Burgundy, in France's colour);
+/// with `[maps] next`, the position for the next orders after it.
 #[test]
 fn the_results_mail_carries_the_map() {
-    let (mut j, france) = played_game("mailmap");
+    let (mut j, france) = played_game_configured("mailmap", "", &[("maps", "next", "true")]);
     let queued = j.take();
     let _ = queued;
     // The queued mail names its picture; `judge run --once` sends it drawn.

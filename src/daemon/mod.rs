@@ -424,10 +424,40 @@ impl Service {
                 side.judge.config.judge.address.clone()
             })
             .await;
+        let sent = self.send_queue(now, &from).await;
+        let (drawn, filled) = self
+            .work
+            .blocking(|side| (side.pictures.drawn(), side.pictures.filled()))
+            .await;
+        if filled > 0 {
+            log::info!(
+                "drew {} for {}",
+                counted(drawn, "picture"),
+                counted(filled, "mail")
+            );
+        }
+        sent
+    }
+
+    /// Sends the queue, a batch of due mail at a time: the batch's
+    /// pictures drawn first, on every core, each once; then each mail
+    /// filled from them, handed over, and marked sent.
+    async fn send_queue(&mut self, now: i64, from: &str) -> Result<(), String> {
         loop {
             let due = self
                 .work
-                .blocking(move |side| store::mailbox::due_mail(side.judge.store.conn(), now, 100))
+                .blocking(move |side| {
+                    let due = store::mailbox::due_mail(side.judge.store.conn(), now, SEND_BATCH)?;
+                    // Maps are drawn now, outside any transaction.
+                    let judge = &side.judge;
+                    side.pictures.prepare(
+                        judge.store.conn(),
+                        &judge.config.judge.code,
+                        &judge.config.maps,
+                        due.iter().map(|mail| &mail.raw[..]),
+                    );
+                    Ok(due)
+                })
                 .await
                 .map_err(err)?;
             if due.is_empty() {
@@ -437,12 +467,11 @@ impl Service {
                 if self.shutdown.is_set() {
                     return Ok(());
                 }
-                // Maps are drawn now, outside any transaction.
                 let mail = self
                     .work
                     .blocking(move |side| draw_pictures(side, mail))
                     .await;
-                let sent = self.outbox.send(&mail, &from).await;
+                let sent = self.outbox.send(&mail, from).await;
                 let go_on = self
                     .work
                     .blocking(move |side| record_sending(&mut side.judge, &mail, sent, now))
@@ -453,6 +482,19 @@ impl Service {
                 }
             }
         }
+    }
+}
+
+/// Due mails read and sent at a time: their pictures are drawn together
+/// (a deadline's games' eight mails each: a dozen games' pictures, a few
+/// MB, in parallel).
+const SEND_BATCH: usize = 100;
+
+/// "1 picture", "2 pictures".
+fn counted(n: usize, thing: &str) -> String {
+    match n {
+        1 => format!("1 {thing}"),
+        n => format!("{n} {thing}s"),
     }
 }
 

@@ -3,7 +3,10 @@
 //! `crate::draw`, which does no IO, so a caller can read here inside a
 //! short transaction and draw after it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 use rusqlite::Connection;
 use serde::Deserialize;
@@ -16,7 +19,7 @@ use crate::engine::order::Order;
 use crate::engine::outcome::Outcome;
 use crate::engine::phase::{Phase, PhaseKind};
 use crate::engine::position::{Dislodged, Position};
-use crate::mail::{fill_pictures, PicturePart};
+use crate::mail::{fill_pictures, has_pictures, picture_body, picture_references, PicturePart};
 use crate::say;
 use crate::store::{self, games::Game, StoreError};
 
@@ -36,8 +39,11 @@ pub struct MapSettings {
     #[serde(default)]
     pub svg: bool,
     /// Also the position for the next orders, as a second picture (where
-    /// every unit stands after the phase, who owns what).
-    #[serde(default = "yes")]
+    /// every unit stands after the phase, who owns what). Off by default:
+    /// the results picture shows the orders and what became of them, the
+    /// mail's text the position after; a second picture nearly doubles
+    /// every results mail (README, "Maps", has the figures).
+    #[serde(default)]
     pub next: bool,
     /// The powers' colours: "classic" (the board's) or "okabe-ito" (for
     /// colour-blind readers).
@@ -59,7 +65,7 @@ impl Default for MapSettings {
             enabled: true,
             width: default_map_width(),
             svg: false,
-            next: true,
+            next: false,
             palette: default_palette(),
         }
     }
@@ -313,18 +319,57 @@ fn due_word(phase: &str) -> &'static str {
 }
 
 /// Draws the pictures queued mails ask for, just before they are sent
-/// (outside any transaction: reading only). The mails of one processing
-/// follow each other in the queue, so the last few pictures are kept.
+/// (outside any transaction: reading only), each once for all the mails
+/// that carry it: a game's eight results mails name the same picture.
+///
+/// The sender hands it each batch of due mails first ([`Self::prepare`]):
+/// the pictures the batch names that are not drawn yet are read from the
+/// store one after another, then drawn and encoded (PNG, then base64) on
+/// every core at once, and the mails are filled from them
+/// ([`Self::fill`]). Only the pictures the batch names are kept: memory is
+/// bounded by a batch, and a game's mails that straddle two batches still
+/// share one drawing. The same reference draws the same bytes, so a mail
+/// sent again after a crash is the same mail.
 #[derive(Default)]
 pub struct PictureMaker {
-    recent: Vec<(String, Option<Vec<u8>>)>,
+    /// Each kept picture by its reference: its part's body as the mail
+    /// carries it, or None if it could not be drawn.
+    bodies: HashMap<String, Option<Arc<[u8]>>>,
+    /// Pictures drawn, and mails filled, since made.
+    drawn: usize,
+    filled: usize,
 }
 
-impl PictureMaker {
-    const KEEP: usize = 4;
+/// The most pictures kept when mails are filled without [`PictureMaker::prepare`].
+const KEEP_UNPREPARED: usize = 64;
 
-    /// `raw` with its pictures drawn in (unchanged if it asks for none).
-    /// `judge_code` titles the pictures; `maps` says how wide.
+impl PictureMaker {
+    /// Draws, on every core, each picture `raws` name that is not drawn
+    /// yet, and forgets those none of them names.
+    pub fn prepare<'a>(
+        &mut self,
+        conn: &Connection,
+        judge_code: &str,
+        maps: &MapSettings,
+        raws: impl IntoIterator<Item = &'a [u8]>,
+    ) {
+        let named: BTreeSet<String> = raws.into_iter().flat_map(picture_references).collect();
+        self.bodies.retain(|reference, _| named.contains(reference));
+        let read: Vec<(String, Result<Drawing, String>)> = named
+            .into_iter()
+            .filter(|reference| !self.bodies.contains_key(reference))
+            .map(|reference| {
+                let drawing = read_reference(conn, judge_code, maps, &reference);
+                (reference, drawing)
+            })
+            .collect();
+        for (reference, body) in draw_on_every_core(read, maps.width) {
+            self.keep(reference, body);
+        }
+    }
+
+    /// `raw` with its pictures drawn in (unchanged if it asks for none):
+    /// from those [`Self::prepare`] drew, or drawn now.
     pub fn fill(
         &mut self,
         conn: &Connection,
@@ -332,45 +377,128 @@ impl PictureMaker {
         maps: &MapSettings,
         raw: &[u8],
     ) -> Vec<u8> {
+        let references = picture_references(raw);
+        if self.bodies.len() + references.len() > KEEP_UNPREPARED {
+            self.bodies.retain(|kept, _| references.contains(kept));
+        }
+        for reference in references {
+            if !self.bodies.contains_key(&reference) {
+                let drawing = read_reference(conn, judge_code, maps, &reference);
+                let body = draw_body(&drawing, maps.width);
+                self.keep(reference, body);
+            }
+        }
+        if has_pictures(raw) {
+            self.filled += 1;
+        }
         fill_pictures(raw, |reference| {
-            self.picture(conn, judge_code, maps, reference)
+            self.bodies.get(reference).cloned().flatten()
         })
     }
 
-    fn picture(
-        &mut self,
-        conn: &Connection,
-        judge_code: &str,
-        maps: &MapSettings,
-        reference: &str,
-    ) -> Option<Vec<u8>> {
-        if let Some((_, bytes)) = self.recent.iter().find(|(r, _)| r == reference) {
-            return bytes.clone();
-        }
-        let bytes = draw_reference(conn, judge_code, maps, reference);
-        if let Err(e) = &bytes {
-            let said = say!("pictures.not_drawn", reference => format!("{reference:?}"),
-                            error => e.to_string());
-            log::warn!("{said}");
-        }
-        let bytes = bytes.ok();
-        if self.recent.len() == Self::KEEP {
-            self.recent.remove(0);
-        }
-        self.recent.push((reference.to_string(), bytes.clone()));
-        bytes
+    /// Pictures drawn since made (each once, however many mails carry it).
+    pub fn drawn(&self) -> usize {
+        self.drawn
+    }
+
+    /// Mails filled with pictures since made.
+    pub fn filled(&self) -> usize {
+        self.filled
+    }
+
+    fn keep(&mut self, reference: String, body: Result<Vec<u8>, String>) {
+        self.drawn += 1;
+        let body = match body {
+            Ok(body) => Some(Arc::from(body)),
+            Err(e) => {
+                let said = say!("pictures.not_drawn", reference => format!("{reference:?}"),
+                                error => e);
+                log::warn!("{said}");
+                None
+            }
+        };
+        self.bodies.insert(reference, body);
     }
 }
 
-/// Draws `results|phase|position <game id> <phase> png|svg`: `results`
-/// and `phase` a processed phase with its results, else the position;
-/// `position` always the position at the phase's start.
-fn draw_reference(
+/// A picture read from the store, drawn without it: the phase's picture,
+/// as PNG or SVG.
+struct Drawing {
+    picture: PhasePicture,
+    svg: bool,
+}
+
+/// The part's body (base64) of the picture `drawing` reads, `width`
+/// pixels wide; a panic while drawing is the one picture's error.
+fn draw_body(drawing: &Result<Drawing, String>, width: u32) -> Result<Vec<u8>, String> {
+    let drawing = drawing.as_ref().map_err(Clone::clone)?;
+    let drawn = std::panic::catch_unwind(AssertUnwindSafe(|| match drawing.svg {
+        true => Ok(drawing.picture.svg().into_bytes()),
+        false => drawing.picture.png(width),
+    }))
+    .unwrap_or_else(|_| Err("the drawing panicked".to_string()))?;
+    Ok(picture_body(drawn))
+}
+
+/// Each of `read` drawn and encoded, as many at once as there are cores
+/// (a picture is a few milliseconds of work on one core, and the games'
+/// pictures have nothing to share but the board's caches).
+fn draw_on_every_core(
+    read: Vec<(String, Result<Drawing, String>)>,
+    width: u32,
+) -> Vec<(String, Result<Vec<u8>, String>)> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let workers = cores.min(read.len());
+    if workers <= 1 {
+        return read
+            .into_iter()
+            .map(|(reference, drawing)| {
+                let body = draw_body(&drawing, width);
+                (reference, body)
+            })
+            .collect();
+    }
+    let next = AtomicUsize::new(0);
+    let drawn: Vec<(usize, Result<Vec<u8>, String>)> = std::thread::scope(|scope| {
+        let worker = || {
+            let mut mine = Vec::new();
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some((_, drawing)) = read.get(i) else {
+                    return mine;
+                };
+                mine.push((i, draw_body(drawing, width)));
+            }
+        };
+        let handles: Vec<_> = (0..workers).map(|_| scope.spawn(worker)).collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    // Each in its place: a worker that died (it cannot panic on a
+    // drawing, caught in `draw_body`) leaves its pictures undrawn.
+    let mut bodies: Vec<Result<Vec<u8>, String>> = (0..read.len())
+        .map(|_| Err("the drawing stopped".to_string()))
+        .collect();
+    for (i, body) in drawn {
+        bodies[i] = body;
+    }
+    read.into_iter()
+        .zip(bodies)
+        .map(|((reference, _), body)| (reference, body))
+        .collect()
+}
+
+/// Reads `results|phase|position <game id> <phase> png|svg` from the
+/// store: `results` and `phase` a processed phase with its results, else
+/// the position; `position` always the position at the phase's start.
+fn read_reference(
     conn: &Connection,
     judge_code: &str,
     maps: &MapSettings,
     reference: &str,
-) -> Result<Vec<u8>, String> {
+) -> Result<Drawing, String> {
     let words: Vec<&str> = reference.split(' ').collect();
     let [kind @ ("results" | "phase" | "position"), id, phase, format] = words[..] else {
         return Err("not a picture reference".to_string());
@@ -391,8 +519,8 @@ fn draw_reference(
         picture_of_phase(conn, judge_code, &game, Some(phase)).map_err(|e| e.to_string())?
     }
     .with_palette(maps.palette());
-    match format {
-        "svg" => Ok(picture.svg().into_bytes()),
-        _ => picture.png(maps.width),
-    }
+    Ok(Drawing {
+        picture,
+        svg: format == "svg",
+    })
 }

@@ -24,6 +24,6 @@ mod render;
 pub use address::{Address, AddressError};
 pub use body::command_lines;
 pub use html::html_to_text;
-pub use pictures::{fill_pictures, has_pictures, PicturePart};
+pub use pictures::{fill_pictures, has_pictures, picture_body, picture_references, PicturePart};
 pub use read::{read_mail, AutoReason, Incoming, MailError};
 pub use render::{new_message_id, render, Letter};

@@ -5,7 +5,9 @@
 //! every game of a deadline. So the queued mail carries, after its complete
 //! text part, an empty part naming the picture it is to hold
 //! (`X-Judge-Picture: <reference>`); the sender fills it in just before
-//! handing the mail over ([`fill_pictures`]), outside any transaction.
+//! handing the mail over ([`fill_pictures`]), outside any transaction,
+//! from bodies made once per picture ([`picture_body`]): a game's mails
+//! all carry the same one.
 //! The text part stays first and complete, for plain-text readers.
 
 use lettre::message::header::{
@@ -123,37 +125,71 @@ pub fn has_pictures(raw: &[u8]) -> bool {
     find(raw, format!("\r\n{MARK}").as_bytes()).is_some()
 }
 
-/// `raw` with every picture part filled by `make(reference)`; a picture
-/// that cannot be made becomes a line of text saying so.
-pub fn fill_pictures(raw: &[u8], mut make: impl FnMut(&str) -> Option<Vec<u8>>) -> Vec<u8> {
-    let mark = format!("\r\n{MARK}");
+/// One part still to fill in a queued mail: where its mark line starts,
+/// its reference, and where its headers and its (empty) body start.
+struct Placeholder<'a> {
+    line_start: usize,
+    reference: std::borrow::Cow<'a, str>,
+    headers_start: usize,
+    body_start: usize,
+}
+
+/// The first part still to fill in `raw`, if any.
+fn next_placeholder(raw: &[u8]) -> Option<Placeholder<'_>> {
+    let at = find(raw, format!("\r\n{MARK}").as_bytes())?;
+    let line_start = at + 2;
+    let line_len = find(&raw[line_start..], b"\r\n")?;
+    let reference = String::from_utf8_lossy(&raw[line_start + MARK.len()..line_start + line_len]);
+    let headers_start = line_start + line_len + 2;
+    let headers_len = find(&raw[headers_start..], b"\r\n\r\n")?;
+    Some(Placeholder {
+        line_start,
+        reference,
+        headers_start,
+        body_start: headers_start + headers_len + 4,
+    })
+}
+
+/// The references of the parts still to fill in `raw`, in order.
+pub fn picture_references(raw: &[u8]) -> Vec<String> {
+    let mut references = Vec::new();
+    let mut rest = raw;
+    while let Some(part) = next_placeholder(rest) {
+        references.push(part.reference.into_owned());
+        rest = &rest[part.body_start..];
+    }
+    references
+}
+
+/// A picture's bytes as a filled part carries them: base64, in lines.
+/// Made once per picture and copied into each mail that carries it.
+pub fn picture_body(bytes: Vec<u8>) -> Vec<u8> {
+    Body::new_with_encoding(bytes, ContentTransferEncoding::Base64)
+        .expect("base64 carries anything")
+        .into_vec()
+}
+
+/// `raw` with every picture part filled by `make(reference)`, the body as
+/// [`picture_body`] makes it; a picture that cannot be made becomes a
+/// line of text saying so.
+pub fn fill_pictures<B: AsRef<[u8]>>(
+    raw: &[u8],
+    mut make: impl FnMut(&str) -> Option<B>,
+) -> Vec<u8> {
     let mut out = Vec::with_capacity(raw.len() + 256 * 1024);
     let mut rest = raw;
-    while let Some(at) = find(rest, mark.as_bytes()) {
-        let line_start = at + 2;
-        let Some(line_len) = find(&rest[line_start..], b"\r\n") else {
-            break;
-        };
-        let reference =
-            String::from_utf8_lossy(&rest[line_start + MARK.len()..line_start + line_len]);
-        let headers_start = line_start + line_len + 2;
-        let Some(headers_len) = find(&rest[headers_start..], b"\r\n\r\n") else {
-            break;
-        };
-        let body_start = headers_start + headers_len + 4;
-        out.extend_from_slice(&rest[..line_start]);
-        match make(&reference) {
-            Some(bytes) => {
-                out.extend_from_slice(&rest[headers_start..body_start]);
-                let body = Body::new_with_encoding(bytes, ContentTransferEncoding::Base64)
-                    .expect("base64 carries anything");
-                out.extend_from_slice(&body.into_vec());
+    while let Some(part) = next_placeholder(rest) {
+        out.extend_from_slice(&rest[..part.line_start]);
+        match make(&part.reference) {
+            Some(body) => {
+                out.extend_from_slice(&rest[part.headers_start..part.body_start]);
+                out.extend_from_slice(body.as_ref());
             }
             None => out.extend_from_slice(
                 b"Content-Type: text/plain; charset=utf-8\r\n\r\nThe map could not be drawn.\r\n",
             ),
         }
-        rest = &rest[body_start..];
+        rest = &rest[part.body_start..];
     }
     out.extend_from_slice(rest);
     out
@@ -194,9 +230,10 @@ mod tests {
         assert!(has_pictures(&queued));
         let png: Vec<u8> = (0..=255u8).cycle().take(1000).collect();
         let mut asked = Vec::new();
+        assert_eq!(picture_references(&queued), ["results 7 S1901M"]);
         let sent = fill_pictures(&queued, |r| {
             asked.push(r.to_string());
-            Some(png.clone())
+            Some(picture_body(png.clone()))
         });
         assert_eq!(asked, ["results 7 S1901M"]);
         assert!(!has_pictures(&sent));
@@ -215,7 +252,7 @@ mod tests {
         assert_eq!(attachment.attachment_name(), Some("demo-S1901M.png"));
         assert_eq!(attachment.contents(), &png[..]);
         // A picture that cannot be made: a note instead, the text intact.
-        let sent = fill_pictures(&queued, |_| None);
+        let sent = fill_pictures(&queued, |_| None::<Vec<u8>>);
         let message = mail_parser::MessageParser::default().parse(&sent).unwrap();
         assert!(message
             .body_text(0)
@@ -255,6 +292,10 @@ mod tests {
     fn no_parts_leaves_the_mail_alone() {
         let raw = text_mail("Hello.\n", Vec::new());
         assert!(!has_pictures(&raw));
-        assert_eq!(fill_pictures(&raw, |_| panic!("nothing to fill")), raw);
+        assert!(picture_references(&raw).is_empty());
+        assert_eq!(
+            fill_pictures(&raw, |_| -> Option<Vec<u8>> { panic!("nothing to fill") }),
+            raw
+        );
     }
 }

@@ -433,22 +433,25 @@ pub struct Encoding {
     /// edges) to the nearest of a 6x6x6 cube. A third of the bytes to
     /// compress and a far smaller file; the flat colours are untouched.
     pub indexed: bool,
-    pub compression: ::png::Compression,
+    pub compression: ::png::DeflateCompression,
     pub filter: ::png::Filter,
     /// Whose colours are kept exactly.
     pub palette: Palette,
 }
 
 impl Default for Encoding {
-    /// Indexed, with fdeflate's fast mode and the Paeth filter: the map's
-    /// large flat areas compress well at a fraction of zlib's time. Each
-    /// row's best filter ("adaptive") tries all five on every row for a
-    /// file 1.4 % smaller (`benches/README.md` has the choices measured).
+    /// Indexed, zlib's level 1 and the Up filter: a results mail carries
+    /// the picture to every player (base64: a third more), and a mail must
+    /// stay under 250 KB. On the bench's busy phase (34 units and orders)
+    /// this is 135 KB where fdeflate's fast mode with Paeth (the judge's
+    /// before) made 169 KB (a 240 KB mail), for about 4 ms more per
+    /// picture, drawn once per game; zlib's level 2 saves 20 KB more for
+    /// 6 ms more (`benches/README.md` has the choices measured).
     fn default() -> Self {
         Encoding {
             indexed: true,
-            compression: ::png::Compression::Fast,
-            filter: ::png::Filter::Paeth,
+            compression: ::png::DeflateCompression::Level(1),
+            filter: ::png::Filter::Up,
             palette: Palette::default(),
         }
     }
@@ -566,7 +569,7 @@ pub fn encode(pixmap: &tiny_skia::Pixmap, how: Encoding) -> Result<Vec<u8>, Stri
     let mut out = Vec::with_capacity(256 * 1024);
     let mut encoder = ::png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
     encoder.set_depth(::png::BitDepth::Eight);
-    encoder.set_compression(how.compression);
+    encoder.set_deflate_compression(how.compression);
     encoder.set_filter(how.filter);
     let data = if how.indexed {
         let (palette, indices) = to_indexed(pixmap, how.palette);
