@@ -440,18 +440,19 @@ pub struct Encoding {
 }
 
 impl Default for Encoding {
-    /// Indexed, zlib's level 1 and the Up filter: a results mail carries
-    /// the picture to every player (base64: a third more), and a mail must
-    /// stay under 250 KB. On the bench's busy phase (34 units and orders)
-    /// this is 135 KB where fdeflate's fast mode with Paeth (the judge's
-    /// before) made 169 KB (a 240 KB mail), for about 4 ms more per
-    /// picture, drawn once per game; zlib's level 2 saves 20 KB more for
-    /// 6 ms more (`benches/README.md` has the choices measured).
+    /// Indexed, fdeflate's fast mode and the Paeth filter: a results
+    /// mail carries the picture (base64: a third more) and must stay
+    /// under 250 KB, and a picture must cost at most 12 ms at a deadline.
+    /// On the bench's busiest phase (34 units and orders) this is 169 KB,
+    /// a 240 KB mail, in 3.6 to 4.8 ms; zlib's level 1 with Up makes
+    /// 135 KB (a 190 KB mail) but costs twice the instructions (82 -> 171
+    /// million a picture) and about 4 ms more, which puts the PNG over
+    /// its 12 ms (`benches/README.md` has the choices measured).
     fn default() -> Self {
         Encoding {
             indexed: true,
-            compression: ::png::DeflateCompression::Level(1),
-            filter: ::png::Filter::Up,
+            compression: ::png::DeflateCompression::FdeflateUltraFast,
+            filter: ::png::Filter::Paeth,
             palette: Palette::default(),
         }
     }
