@@ -47,6 +47,13 @@ impl PhaseRecord {
     pub fn is_processed(&self) -> bool {
         self.processed_at.is_some()
     }
+
+    /// The end of grace, when it is worth saying: later than the deadline
+    /// (no grace, GRACE 0, ends with it).
+    pub fn grace_beyond_deadline(&self) -> Option<i64> {
+        self.grace_until
+            .filter(|&g| self.deadline.is_none_or(|d| g > d))
+    }
 }
 
 const COLUMNS: &str = "id, game_id, phase, seq, position, deadline, grace_until, started_at, \

@@ -180,11 +180,7 @@ fn list_game(s: &mut Session<'_>, line: &Line, name: &str) -> Result<(), StoreEr
             Some(d) => out.push(say!("info.deadline", deadline => time_and_wait(d, s.now))),
             None => {}
         }
-        // No grace (GRACE 0) ends with the deadline: not said twice.
-        let grace = cur
-            .record
-            .grace_until
-            .filter(|&g| cur.record.deadline.is_none_or(|d| g > d));
+        let grace = cur.record.grace_beyond_deadline();
         if let (Some(g), false) = (grace, game.state == GameState::Paused) {
             out.push(say!("info.grace", grace => format_time(g)));
         }

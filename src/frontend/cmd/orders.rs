@@ -295,8 +295,7 @@ pub fn order_set_text(
     } else if let Some(d) = cur.record.deadline {
         let (deadline, left) = (format_time(d), format_span(d - s.now));
         out.push(say!("orders.deadline", deadline, left));
-        // No grace (GRACE 0) ends with the deadline: not said twice.
-        if let Some(g) = cur.record.grace_until.filter(|&g| g > d) {
+        if let Some(g) = cur.record.grace_beyond_deadline() {
             let (grace, left) = (format_time(g), format_span(g - s.now));
             out.push(say!("orders.grace", grace, left));
         }
