@@ -334,26 +334,81 @@ const LABEL_MOVES: [Point; 24] = [
     (0.0, 20.0),
 ];
 
+/// The boxes already taken on the board (the phase's marks, the names
+/// placed so far), filed in a grid of square cells so that asking whether
+/// a box is clear looks only at the boxes near it, not at every one: a
+/// busy phase has hundreds of marks and seventy-five names to place.
+struct Taken {
+    cells: Vec<Vec<Rect>>,
+    columns: usize,
+    rows: usize,
+}
+
+impl Taken {
+    /// A cell's side in board units: a few names wide.
+    const CELL: f32 = 64.0;
+
+    fn new(width: f32, height: f32) -> Taken {
+        let columns = (width / Self::CELL).ceil().max(1.0) as usize;
+        let rows = (height / Self::CELL).ceil().max(1.0) as usize;
+        Taken {
+            cells: vec![Vec::new(); columns * rows],
+            columns,
+            rows,
+        }
+    }
+
+    /// The range of columns and rows `r` touches, clamped to the grid (a
+    /// box off the board files under the edge cells, so it is still found).
+    fn span(&self, r: &Rect) -> (usize, usize, usize, usize) {
+        let column = |x: f32| ((x / Self::CELL).floor().max(0.0) as usize).min(self.columns - 1);
+        let row = |y: f32| ((y / Self::CELL).floor().max(0.0) as usize).min(self.rows - 1);
+        (column(r.x0), column(r.x1), row(r.y0), row(r.y1))
+    }
+
+    fn add(&mut self, r: Rect) {
+        let (c0, c1, r0, r1) = self.span(&r);
+        for y in r0..=r1 {
+            for x in c0..=c1 {
+                self.cells[y * self.columns + x].push(r);
+            }
+        }
+    }
+
+    fn is_clear(&self, r: &Rect) -> bool {
+        let (c0, c1, r0, r1) = self.span(r);
+        (r0..=r1).all(|y| {
+            (c0..=c1).all(|x| {
+                !self.cells[y * self.columns + x]
+                    .iter()
+                    .any(|t| t.overlaps(r))
+            })
+        })
+    }
+}
+
 /// The label placement pass: every province's name where the board puts
 /// it, or, where a mark of the phase covers it, the first place of
 /// [`LABEL_MOVES`] inside its province that is clear of every mark and of
 /// the names placed before it.
 pub fn place_labels(map: &Map, marks: &[Rect]) -> Vec<Label> {
+    let board = Board::standard();
+    let mut taken = Taken::new(board.width(), board.height());
+    for m in marks {
+        taken.add(*m);
+    }
     let mut placed: Vec<Label> = Vec::with_capacity(map.province_count());
-    let clear = |r: &Rect, placed: &[Label]| {
-        let r = r.grown(0.4);
-        !marks.iter().any(|m| m.overlaps(&r)) && !placed.iter().any(|l| l.rect.overlaps(&r))
-    };
     for p in map.provinces() {
         let mut label = board_label(map, p);
-        if !clear(&label.rect, &placed) {
+        if !taken.is_clear(&label.rect.grown(0.4)) {
             let home = label.at;
             let try_at = |inside: bool| {
                 LABEL_MOVES.iter().find_map(|&d| {
                     let at = add(home, d);
                     let rect = label_rect(label.text, at);
-                    ((!inside || in_province(map, p, rect.centre())) && clear(&rect, &placed))
-                        .then_some((at, rect))
+                    ((!inside || in_province(map, p, rect.centre()))
+                        && taken.is_clear(&rect.grown(0.4)))
+                    .then_some((at, rect))
                 })
             };
             // Inside its province if there is room; else just beside it.
@@ -364,6 +419,7 @@ pub fn place_labels(map: &Map, marks: &[Rect]) -> Vec<Label> {
                 label.moved = true;
             }
         }
+        taken.add(label.rect);
         placed.push(label);
     }
     placed
