@@ -88,20 +88,20 @@ fn from_row(r: &Row<'_>) -> rusqlite::Result<Game> {
 ///
 /// [`StoreError::Duplicate`]: super::StoreError::Duplicate
 pub fn create_game(conn: &Connection, game: &NewGame<'_>, now: i64) -> Result<i64> {
-    conn.execute(
+    conn.prepare_cached(
         "INSERT INTO games (name, variant, state, settings, master_address, \
                             master_password_hash, seed, created_at) \
          VALUES (?1, ?2, 'forming', ?3, ?4, ?5, ?6, ?7)",
-        params![
-            game.name,
-            game.variant,
-            game.settings,
-            game.master_address,
-            game.master_password,
-            game.seed,
-            now
-        ],
-    )
+    )?
+    .execute(params![
+        game.name,
+        game.variant,
+        game.settings,
+        game.master_address,
+        game.master_password,
+        game.seed,
+        now
+    ])
     .map_err(|e| unique_as_duplicate(e, || format!("game {:?}", game.name)))?;
     Ok(conn.last_insert_rowid())
 }
@@ -123,14 +123,15 @@ pub fn game_by_id(conn: &Connection, id: i64) -> Result<Option<Game>> {
 
 /// All games, by name.
 pub fn list_games(conn: &Connection) -> Result<Vec<Game>> {
-    let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM games ORDER BY name, id"))?;
+    let mut stmt =
+        conn.prepare_cached(&format!("SELECT {COLUMNS} FROM games ORDER BY name, id"))?;
     let rows = stmt.query_map([], from_row)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// The games in `state`, by name.
 pub fn games_in_state(conn: &Connection, state: GameState) -> Result<Vec<Game>> {
-    let mut stmt = conn.prepare(&format!(
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM games WHERE state = ?1 ORDER BY name, id"
     ))?;
     let rows = stmt.query_map([state], from_row)?;
@@ -140,12 +141,13 @@ pub fn games_in_state(conn: &Connection, state: GameState) -> Result<Vec<Game>> 
 /// Moves the game to `state`. Entering finished or terminated sets
 /// `ended_at` to `now` (once); leaving them clears it.
 pub fn set_game_state(conn: &Connection, game_id: i64, state: GameState, now: i64) -> Result<()> {
-    let n = conn.execute(
-        "UPDATE games SET state = ?2, \
+    let n = conn
+        .prepare_cached(
+            "UPDATE games SET state = ?2, \
              ended_at = CASE WHEN ?3 THEN coalesce(ended_at, ?4) ELSE NULL END \
          WHERE id = ?1",
-        params![game_id, state, state.is_over(), now],
-    )?;
+        )?
+        .execute(params![game_id, state, state.is_over(), now])?;
     expect_one(n, || format!("game #{game_id}"))
 }
 
@@ -159,19 +161,17 @@ pub fn end_game(
     now: i64,
 ) -> Result<()> {
     debug_assert!(state.is_over());
-    let n = conn.execute(
-        "UPDATE games SET state = ?2, ended_at = ?3, result = ?4 WHERE id = ?1",
-        params![game_id, state, now, result],
-    )?;
+    let n = conn
+        .prepare_cached("UPDATE games SET state = ?2, ended_at = ?3, result = ?4 WHERE id = ?1")?
+        .execute(params![game_id, state, now, result])?;
     expect_one(n, || format!("game #{game_id}"))
 }
 
 /// Replaces the settings (JSON text).
 pub fn set_game_settings(conn: &Connection, game_id: i64, settings: &str) -> Result<()> {
-    let n = conn.execute(
-        "UPDATE games SET settings = ?2 WHERE id = ?1",
-        params![game_id, settings],
-    )?;
+    let n = conn
+        .prepare_cached("UPDATE games SET settings = ?2 WHERE id = ?1")?
+        .execute(params![game_id, settings])?;
     expect_one(n, || format!("game #{game_id}"))
 }
 
@@ -189,10 +189,8 @@ pub fn mark_game_failed(conn: &Connection, game_id: i64, why: &str, now: i64) ->
     let Some(before) = before else {
         return Err(super::StoreError::NotFound(format!("game #{game_id}")));
     };
-    conn.execute(
-        "UPDATE games SET failed_at = ?3, failure = ?2 WHERE id = ?1",
-        params![game_id, why, now],
-    )?;
+    conn.prepare_cached("UPDATE games SET failed_at = ?3, failure = ?2 WHERE id = ?1")?
+        .execute(params![game_id, why, now])?;
     Ok(before.is_none())
 }
 
@@ -209,9 +207,7 @@ pub fn failed_games(conn: &Connection) -> Result<std::collections::HashMap<i64, 
 
 /// The game was processed again after failing: the mark goes.
 pub fn clear_game_failure(conn: &Connection, game_id: i64) -> Result<()> {
-    conn.execute(
-        "UPDATE games SET failed_at = NULL, failure = NULL WHERE id = ?1",
-        [game_id],
-    )?;
+    conn.prepare_cached("UPDATE games SET failed_at = NULL, failure = NULL WHERE id = ?1")?
+        .execute([game_id])?;
     Ok(())
 }

@@ -50,11 +50,11 @@ pub fn append_history(
     body: &str,
     now: i64,
 ) -> Result<i64> {
-    conn.execute(
+    conn.prepare_cached(
         "INSERT INTO archive (game_id, phase, kind, subject, body, created_at) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        params![game_id, phase, kind, subject, body, now],
-    )?;
+    )?
+    .execute(params![game_id, phase, kind, subject, body, now])?;
     Ok(conn.last_insert_rowid())
 }
 
@@ -66,7 +66,7 @@ pub fn history_between(
     from: i64,
     to: i64,
 ) -> Result<Vec<HistoryEntry>> {
-    let mut stmt = conn.prepare(&format!(
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM archive \
          WHERE game_id = ?1 AND created_at >= ?2 AND created_at < ?3 \
          ORDER BY created_at, id"

@@ -167,21 +167,21 @@ pub fn claim_inbound(conn: &Connection, id: i64, now: i64) -> Result<bool> {
 /// Replaces a stored mail's raw bytes (its passwords redacted once it is
 /// handled).
 pub fn set_inbound_raw(conn: &Connection, id: i64, raw: &[u8]) -> Result<()> {
-    let n = conn.execute(
-        "UPDATE inbound SET raw = ?2 WHERE id = ?1",
-        params![id, raw],
-    )?;
+    let n = conn
+        .prepare_cached("UPDATE inbound SET raw = ?2 WHERE id = ?1")?
+        .execute(params![id, raw])?;
     expect_one(n, || format!("inbound mail #{id}"))
 }
 
 /// Marks a mail that is still `new` as failed, with why; false when it is
 /// not `new` any more (another process finished it).
 pub fn fail_inbound(conn: &Connection, id: i64, why: &str, now: i64) -> Result<bool> {
-    let n = conn.execute(
-        "UPDATE inbound SET status = 'failed', note = ?2, handled_at = ?3 \
+    let n = conn
+        .prepare_cached(
+            "UPDATE inbound SET status = 'failed', note = ?2, handled_at = ?3 \
          WHERE id = ?1 AND status = 'new'",
-        params![id, why, now],
-    )?;
+        )?
+        .execute(params![id, why, now])?;
     Ok(n == 1)
 }
 
@@ -310,7 +310,7 @@ pub fn queue_mail(conn: &Connection, mail: &NewMail<'_>, now: i64) -> Result<i64
 /// Up to `limit` unsent mails whose next attempt is due at `now`, the
 /// longest-waiting first.
 pub fn due_mail(conn: &Connection, now: i64, limit: usize) -> Result<Vec<Outbound>> {
-    let mut stmt = conn.prepare(&format!(
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT {OUTBOUND_COLUMNS} FROM outbound \
          WHERE sent_at IS NULL AND abandoned_at IS NULL AND next_attempt_at <= ?1 \
          ORDER BY next_attempt_at, id LIMIT ?2"
@@ -322,11 +322,12 @@ pub fn due_mail(conn: &Connection, now: i64, limit: usize) -> Result<Vec<Outboun
 
 /// The mail went out at `now`.
 pub fn mark_sent(conn: &Connection, id: i64, now: i64) -> Result<()> {
-    let n = conn.execute(
-        "UPDATE outbound SET sent_at = ?2, attempts = attempts + 1 \
+    let n = conn
+        .prepare_cached(
+            "UPDATE outbound SET sent_at = ?2, attempts = attempts + 1 \
          WHERE id = ?1 AND sent_at IS NULL",
-        params![id, now],
-    )?;
+        )?
+        .execute(params![id, now])?;
     expect_one(n, || format!("unsent outbound mail #{id}"))
 }
 
@@ -347,20 +348,19 @@ pub fn mark_failed(conn: &Connection, id: i64, error: &str, now: i64) -> Result<
         )));
     };
     let next = now.saturating_add(retry_delay(attempts));
-    conn.execute(
-        "UPDATE outbound SET next_attempt_at = ?2 WHERE id = ?1",
-        params![id, next],
-    )?;
+    conn.prepare_cached("UPDATE outbound SET next_attempt_at = ?2 WHERE id = ?1")?
+        .execute(params![id, next])?;
     Ok(next)
 }
 
 /// An attempt at `now` was refused for good with `error`: counts the
 /// attempt and gives the mail up (it is never tried again).
 pub fn abandon_mail(conn: &Connection, id: i64, error: &str, now: i64) -> Result<()> {
-    let n = conn.execute(
-        "UPDATE outbound SET abandoned_at = ?3, last_error = ?2, attempts = attempts + 1 \
+    let n = conn
+        .prepare_cached(
+            "UPDATE outbound SET abandoned_at = ?3, last_error = ?2, attempts = attempts + 1 \
          WHERE id = ?1 AND sent_at IS NULL",
-        params![id, error, now],
-    )?;
+        )?
+        .execute(params![id, error, now])?;
     expect_one(n, || format!("unsent outbound mail #{id}"))
 }

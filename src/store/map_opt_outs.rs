@@ -7,15 +7,13 @@ use super::Result;
 /// Records `address`'s choice for the game: maps (`on`) or none.
 pub fn set_wants_maps(conn: &Connection, game_id: i64, address: &str, on: bool) -> Result<()> {
     if on {
-        conn.execute(
-            "DELETE FROM map_optouts WHERE game_id = ?1 AND address = ?2",
-            params![game_id, address],
-        )?;
+        conn.prepare_cached("DELETE FROM map_optouts WHERE game_id = ?1 AND address = ?2")?
+            .execute(params![game_id, address])?;
     } else {
-        conn.execute(
+        conn.prepare_cached(
             "INSERT OR IGNORE INTO map_optouts (game_id, address) VALUES (?1, ?2)",
-            params![game_id, address],
-        )?;
+        )?
+        .execute(params![game_id, address])?;
     }
     Ok(())
 }

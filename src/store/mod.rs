@@ -382,6 +382,13 @@ impl fmt::Debug for Store {
     }
 }
 
+/// Statements kept prepared per connection: every statement of the
+/// store's functions is prepared once and kept (`prepare_cached`), so that a
+/// deadline pass or an archive rebuild, which run the same few dozen
+/// statements thousands of times, parse each once. Above the number of
+/// distinct statements the store has, so none is ever pushed out.
+const STATEMENT_CACHE: usize = 256;
+
 impl Store {
     /// Opens (creating if need be) the database at `path` and its parent
     /// directory; sets WAL mode, foreign keys, the busy timeout and
@@ -425,6 +432,7 @@ impl Store {
             OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )?;
         conn.busy_timeout(BUSY_TIMEOUT)?;
+        conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         let found = schema_version(&conn)?;
         let app_id: i64 = conn.pragma_query_value(None, "application_id", |r| r.get(0))?;
         if found == 0 || app_id != APPLICATION_ID {
@@ -464,6 +472,8 @@ impl Store {
 
     fn configure(&mut self) -> Result<()> {
         self.conn.busy_timeout(BUSY_TIMEOUT)?;
+        self.conn
+            .set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         self.conn.pragma_update(None, "foreign_keys", true)?;
         // WAL with synchronous=NORMAL: a commit appends to the WAL without
         // an fsync; the WAL is synced at each checkpoint. Every committed

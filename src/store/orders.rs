@@ -95,7 +95,7 @@ pub fn orders_of_power(
 
 /// Every order of the phase, by power and unit: what adjudication takes.
 pub fn orders_of_phase(conn: &Connection, game_id: i64, phase: &str) -> Result<Vec<OrderRecord>> {
-    let mut stmt = conn.prepare(&format!(
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM orders WHERE game_id = ?1 AND phase = ?2 ORDER BY power, unit"
     ))?;
     let rows = stmt.query_map(params![game_id, phase], from_row)?;
@@ -104,8 +104,7 @@ pub fn orders_of_phase(conn: &Connection, game_id: i64, phase: &str) -> Result<V
 
 /// Removes all the power's orders in the phase; how many there were.
 pub fn clear_orders(conn: &Connection, game_id: i64, phase: &str, power: &str) -> Result<usize> {
-    Ok(conn.execute(
-        "DELETE FROM orders WHERE game_id = ?1 AND phase = ?2 AND power = ?3",
-        params![game_id, phase, power],
-    )?)
+    Ok(conn
+        .prepare_cached("DELETE FROM orders WHERE game_id = ?1 AND phase = ?2 AND power = ?3")?
+        .execute(params![game_id, phase, power])?)
 }

@@ -66,17 +66,17 @@ pub fn add_preorders(
     lines: &[String],
     now: i64,
 ) -> Result<usize> {
-    let before: i64 = conn.query_row(
-        "SELECT count(*) FROM preorders WHERE game_id = ?1 AND power = ?2 AND phase = ?3",
-        params![game_id, power, phase],
-        |r| r.get(0),
-    )?;
-    let last: i64 = conn.query_row(
-        "SELECT coalesce(max(line_no), 0) FROM preorders \
+    let before: i64 = conn
+        .prepare_cached(
+            "SELECT count(*) FROM preorders WHERE game_id = ?1 AND power = ?2 AND phase = ?3",
+        )?
+        .query_row(params![game_id, power, phase], |r| r.get(0))?;
+    let last: i64 = conn
+        .prepare_cached(
+            "SELECT coalesce(max(line_no), 0) FROM preorders \
          WHERE game_id = ?1 AND power = ?2 AND phase = ?3",
-        params![game_id, power, phase],
-        |r| r.get(0),
-    )?;
+        )?
+        .query_row(params![game_id, power, phase], |r| r.get(0))?;
     let mut insert = conn.prepare_cached(
         "INSERT INTO preorders (game_id, power, phase, line_no, text, created_at) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -104,24 +104,24 @@ pub fn delete_preorders(
     power: &str,
     phase: &str,
 ) -> Result<usize> {
-    Ok(conn.execute(
-        "DELETE FROM preorders WHERE game_id = ?1 AND power = ?2 AND phase = ?3",
-        params![game_id, power, phase],
-    )?)
+    Ok(conn
+        .prepare_cached("DELETE FROM preorders WHERE game_id = ?1 AND power = ?2 AND phase = ?3")?
+        .execute(params![game_id, power, phase])?)
 }
 
 /// Deletes every pre-order of a game; returns how many there were.
 pub fn delete_preorders_of_game(conn: &Connection, game_id: i64) -> Result<usize> {
-    Ok(conn.execute("DELETE FROM preorders WHERE game_id = ?1", [game_id])?)
+    Ok(conn
+        .prepare_cached("DELETE FROM preorders WHERE game_id = ?1")?
+        .execute([game_id])?)
 }
 
 /// Deletes one power's pre-orders, for every phase; returns how many
 /// there were.
 pub fn delete_preorders_of_power(conn: &Connection, game_id: i64, power: &str) -> Result<usize> {
-    Ok(conn.execute(
-        "DELETE FROM preorders WHERE game_id = ?1 AND power = ?2",
-        params![game_id, power],
-    )?)
+    Ok(conn
+        .prepare_cached("DELETE FROM preorders WHERE game_id = ?1 AND power = ?2")?
+        .execute(params![game_id, power])?)
 }
 
 #[cfg(test)]

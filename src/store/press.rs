@@ -25,22 +25,22 @@ pub struct NewPress<'a> {
 /// Stores a press message sent at `now`; its id.
 pub fn insert_press(conn: &Connection, press: &NewPress<'_>, now: i64) -> Result<i64> {
     let to = serde_json::to_string(press.to)?;
-    conn.execute(
+    conn.prepare_cached(
         "INSERT INTO press (game_id, phase, from_power, to_powers, grey, broadcast, subject, \
                             body, sent_at, inbound_id) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-        params![
-            press.game_id,
-            press.phase,
-            press.from,
-            to,
-            press.grey,
-            press.broadcast,
-            press.subject,
-            press.body,
-            now,
-            press.inbound_id
-        ],
-    )?;
+    )?
+    .execute(params![
+        press.game_id,
+        press.phase,
+        press.from,
+        to,
+        press.grey,
+        press.broadcast,
+        press.subject,
+        press.body,
+        now,
+        press.inbound_id
+    ])?;
     Ok(conn.last_insert_rowid())
 }

@@ -82,19 +82,20 @@ fn from_row(r: &Row<'_>) -> rusqlite::Result<Seat> {
 ///
 /// [`StoreError::Duplicate`]: super::StoreError::Duplicate
 pub fn add_seat(conn: &Connection, seat: &NewSeat<'_>, now: i64) -> Result<i64> {
-    conn.execute(
-        "INSERT INTO seats (game_id, power, address, password_hash, status, preferences, joined_at) \
+    conn.prepare_cached(
+        "INSERT INTO seats \
+         (game_id, power, address, password_hash, status, preferences, joined_at) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        params![
-            seat.game_id,
-            seat.power,
-            seat.address,
-            seat.password,
-            seat.status,
-            seat.preferences,
-            now
-        ],
-    )
+    )?
+    .execute(params![
+        seat.game_id,
+        seat.power,
+        seat.address,
+        seat.password,
+        seat.status,
+        seat.preferences,
+        now
+    ])
     .map_err(|e| unique_as_duplicate(e, || format!("power {:?}", seat.power)))?;
     Ok(conn.last_insert_rowid())
 }
@@ -121,7 +122,7 @@ pub fn seat_by_power(conn: &Connection, game_id: i64, power: &str) -> Result<Opt
 
 /// The game's seats: by power, then (unassigned) by joining order.
 pub fn seats_of_game(conn: &Connection, game_id: i64) -> Result<Vec<Seat>> {
-    let mut stmt = conn.prepare(&format!(
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM seats WHERE game_id = ?1 ORDER BY power IS NULL, power, id"
     ))?;
     let rows = stmt.query_map([game_id], from_row)?;
@@ -129,7 +130,7 @@ pub fn seats_of_game(conn: &Connection, game_id: i64) -> Result<Vec<Seat>> {
 }
 
 fn update(conn: &Connection, seat_id: i64, sql: &str, value: &dyn rusqlite::ToSql) -> Result<()> {
-    let n = conn.execute(sql, params![seat_id, value])?;
+    let n = conn.prepare_cached(sql)?.execute(params![seat_id, value])?;
     expect_one(n, || format!("seat #{seat_id}"))
 }
 
@@ -143,11 +144,11 @@ pub fn assign_power(conn: &Connection, seat_id: i64, power: &str, phase: &str) -
         )
         .map_err(|e| unique_as_duplicate(e, || format!("power {power:?}")))?;
     expect_one(n, || format!("seat #{seat_id}"))?;
-    conn.execute(
+    conn.prepare_cached(
         "INSERT INTO seat_history (game_id, power, address, from_phase) \
          SELECT game_id, power, address, ?2 FROM seats WHERE id = ?1",
-        params![seat_id, phase],
-    )?;
+    )?
+    .execute(params![seat_id, phase])?;
     Ok(())
 }
 
@@ -162,46 +163,48 @@ pub fn replace_player(
     phase: &str,
 ) -> Result<()> {
     close_tenure(conn, seat_id, phase)?;
-    let n = conn.execute(
-        "UPDATE seats SET address = ?2, password_hash = ?3, status = 'active', wait = 0, \
+    let n = conn
+        .prepare_cached(
+            "UPDATE seats SET address = ?2, password_hash = ?3, status = 'active', wait = 0, \
                           draw_vote = NULL \
          WHERE id = ?1",
-        params![seat_id, address, password],
-    )?;
+        )?
+        .execute(params![seat_id, address, password])?;
     expect_one(n, || format!("seat #{seat_id}"))?;
     drop_team(conn, seat_id)?;
-    conn.execute(
+    conn.prepare_cached(
         "INSERT INTO seat_history (game_id, power, address, from_phase) \
          SELECT game_id, power, address, ?2 FROM seats WHERE id = ?1 AND power IS NOT NULL",
-        params![seat_id, phase],
-    )?;
+    )?
+    .execute(params![seat_id, phase])?;
     Ok(())
 }
 
 /// The seat's team (`teams`) goes with its player: a newcomer or nobody
 /// plays it from now on.
 fn drop_team(conn: &Connection, seat_id: i64) -> Result<()> {
-    conn.execute("DELETE FROM seat_addresses WHERE seat_id = ?1", [seat_id])?;
+    conn.prepare_cached("DELETE FROM seat_addresses WHERE seat_id = ?1")?
+        .execute([seat_id])?;
     Ok(())
 }
 
 /// Closes the seat's current player's time at `phase`.
 fn close_tenure(conn: &Connection, seat_id: i64, phase: &str) -> Result<()> {
-    conn.execute(
+    conn.prepare_cached(
         "UPDATE seat_history SET to_phase = ?2 \
          WHERE to_phase IS NULL AND (game_id, power) = \
                (SELECT game_id, power FROM seats WHERE id = ?1)",
-        params![seat_id, phase],
-    )?;
+    )?
+    .execute(params![seat_id, phase])?;
     Ok(())
 }
 
 /// Closes the open history rows of the game at `phase` (its last phase).
 pub fn close_seat_history(conn: &Connection, game_id: i64, phase: &str) -> Result<()> {
-    conn.execute(
+    conn.prepare_cached(
         "UPDATE seat_history SET to_phase = ?2 WHERE game_id = ?1 AND to_phase IS NULL",
-        params![game_id, phase],
-    )?;
+    )?
+    .execute(params![game_id, phase])?;
     Ok(())
 }
 
@@ -251,10 +254,9 @@ pub fn set_seat_draw(conn: &Connection, seat_id: i64, vote: Option<&str>) -> Res
 
 /// Clears every WAIT of the game (after a phase is processed).
 pub fn clear_waits(conn: &Connection, game_id: i64) -> Result<usize> {
-    Ok(conn.execute(
-        "UPDATE seats SET wait = 0 WHERE game_id = ?1 AND wait = 1",
-        [game_id],
-    )?)
+    Ok(conn
+        .prepare_cached("UPDATE seats SET wait = 0 WHERE game_id = ?1 AND wait = 1")?
+        .execute([game_id])?)
 }
 
 /// One player's time at one power.
@@ -269,7 +271,7 @@ pub struct SeatTenure {
 
 /// Who held which power, from when to when: by power, in order.
 pub fn seat_history(conn: &Connection, game_id: i64) -> Result<Vec<SeatTenure>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT power, address, from_phase, to_phase FROM seat_history \
          WHERE game_id = ?1 ORDER BY power, id",
     )?;
@@ -296,16 +298,14 @@ pub struct Absence {
 
 /// Records that the seat's player is away from `starts` to `ends`.
 pub fn add_absence(conn: &Connection, seat_id: i64, starts: i64, ends: i64) -> Result<i64> {
-    conn.execute(
-        "INSERT INTO absences (seat_id, starts, ends) VALUES (?1, ?2, ?3)",
-        params![seat_id, starts, ends],
-    )?;
+    conn.prepare_cached("INSERT INTO absences (seat_id, starts, ends) VALUES (?1, ?2, ?3)")?
+        .execute(params![seat_id, starts, ends])?;
     Ok(conn.last_insert_rowid())
 }
 
 /// The absences of the game's seats that have not ended by `now`, by start.
 pub fn absences_of_game(conn: &Connection, game_id: i64, now: i64) -> Result<Vec<Absence>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT a.id, a.seat_id, a.starts, a.ends FROM absences a \
          JOIN seats s ON s.id = a.seat_id \
          WHERE s.game_id = ?1 AND a.ends > ?2 ORDER BY a.starts, a.id",
@@ -324,14 +324,14 @@ pub fn absences_of_game(conn: &Connection, game_id: i64, now: i64) -> Result<Vec
 /// Cancels the seat's absences not over by `now`: those to come go, one
 /// under way ends now. How many.
 pub fn cancel_absences(conn: &Connection, seat_id: i64, now: i64) -> Result<usize> {
-    let gone = conn.execute(
-        "DELETE FROM absences WHERE seat_id = ?1 AND starts >= ?2",
-        params![seat_id, now],
-    )?;
-    let cut = conn.execute(
-        "UPDATE absences SET ends = ?2 WHERE seat_id = ?1 AND starts < ?2 AND ends > ?2",
-        params![seat_id, now],
-    )?;
+    let gone = conn
+        .prepare_cached("DELETE FROM absences WHERE seat_id = ?1 AND starts >= ?2")?
+        .execute(params![seat_id, now])?;
+    let cut = conn
+        .prepare_cached(
+            "UPDATE absences SET ends = ?2 WHERE seat_id = ?1 AND starts < ?2 AND ends > ?2",
+        )?
+        .execute(params![seat_id, now])?;
     Ok(gone + cut)
 }
 
@@ -344,23 +344,23 @@ pub fn cancel_absences_at(
     t: i64,
     now: i64,
 ) -> Result<Vec<(i64, i64)>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT starts, ends FROM absences WHERE seat_id = ?1 AND starts <= ?2 AND ends > ?2 \
          AND ends > ?3 ORDER BY starts",
     )?;
     let covering: Vec<(i64, i64)> = stmt
         .query_map(params![seat_id, t, now], |r| Ok((r.get(0)?, r.get(1)?)))?
         .collect::<rusqlite::Result<_>>()?;
-    conn.execute(
+    conn.prepare_cached(
         "DELETE FROM absences WHERE seat_id = ?1 AND starts <= ?2 AND ends > ?2 \
          AND starts >= ?3",
-        params![seat_id, t, now],
-    )?;
-    conn.execute(
+    )?
+    .execute(params![seat_id, t, now])?;
+    conn.prepare_cached(
         "UPDATE absences SET ends = ?3 WHERE seat_id = ?1 AND starts <= ?2 AND ends > ?2 \
          AND starts < ?3 AND ends > ?3",
-        params![seat_id, t, now],
-    )?;
+    )?
+    .execute(params![seat_id, t, now])?;
     Ok(covering)
 }
 
@@ -383,26 +383,26 @@ pub fn add_observer(
     password: &PasswordHash,
     now: i64,
 ) -> Result<Option<i64>> {
-    let n = conn.execute(
-        "INSERT INTO observers (game_id, address, password_hash, joined_at) \
+    let n = conn
+        .prepare_cached(
+            "INSERT INTO observers (game_id, address, password_hash, joined_at) \
          VALUES (?1, ?2, ?3, ?4) ON CONFLICT (game_id, address) DO NOTHING",
-        params![game_id, address, password, now],
-    )?;
+        )?
+        .execute(params![game_id, address, password, now])?;
     Ok((n == 1).then(|| conn.last_insert_rowid()))
 }
 
 /// Removes the observer; whether there was one.
 pub fn remove_observer(conn: &Connection, game_id: i64, address: &str) -> Result<bool> {
-    let n = conn.execute(
-        "DELETE FROM observers WHERE game_id = ?1 AND address = ?2",
-        params![game_id, address],
-    )?;
+    let n = conn
+        .prepare_cached("DELETE FROM observers WHERE game_id = ?1 AND address = ?2")?
+        .execute(params![game_id, address])?;
     Ok(n > 0)
 }
 
 /// The game's observers, in joining order.
 pub fn observers_of_game(conn: &Connection, game_id: i64) -> Result<Vec<Observer>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT id, game_id, address, password_hash, joined_at FROM observers \
          WHERE game_id = ?1 ORDER BY id",
     )?;
@@ -449,34 +449,36 @@ pub fn add_named_observer(
     address: &str,
     now: i64,
 ) -> Result<bool> {
-    let n = conn.execute(
-        "INSERT INTO named_observers (game_id, address, added_at) VALUES (?1, ?2, ?3) \
+    let n = conn
+        .prepare_cached(
+            "INSERT INTO named_observers (game_id, address, added_at) VALUES (?1, ?2, ?3) \
          ON CONFLICT (game_id, address) DO NOTHING",
-        params![game_id, address, now],
-    )?;
+        )?
+        .execute(params![game_id, address, now])?;
     Ok(n == 1)
 }
 
 /// Removes the named observer; whether there was one.
 pub fn remove_named_observer(conn: &Connection, game_id: i64, address: &str) -> Result<bool> {
-    let n = conn.execute(
-        "DELETE FROM named_observers WHERE game_id = ?1 AND address = ?2",
-        params![game_id, address],
-    )?;
+    let n = conn
+        .prepare_cached("DELETE FROM named_observers WHERE game_id = ?1 AND address = ?2")?
+        .execute(params![game_id, address])?;
     Ok(n > 0)
 }
 
 /// The addresses the Master named observers of the game, in naming order.
 pub fn named_observers_of_game(conn: &Connection, game_id: i64) -> Result<Vec<String>> {
     let mut stmt =
-        conn.prepare("SELECT address FROM named_observers WHERE game_id = ?1 ORDER BY id")?;
+        conn.prepare_cached("SELECT address FROM named_observers WHERE game_id = ?1 ORDER BY id")?;
     let rows = stmt.query_map([game_id], |r| r.get(0))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// Removes a seat of a forming game (its player left before the start).
 pub fn remove_seat(conn: &Connection, seat_id: i64) -> Result<()> {
-    let n = conn.execute("DELETE FROM seats WHERE id = ?1", params![seat_id])?;
+    let n = conn
+        .prepare_cached("DELETE FROM seats WHERE id = ?1")?
+        .execute(params![seat_id])?;
     expect_one(n, || format!("seat {seat_id}"))
 }
 
@@ -503,17 +505,15 @@ pub fn set_seat_concession(conn: &Connection, seat_id: i64, to: Option<&str>) ->
 /// Clears every concession of a game (after each processing).
 /// Clears every draw vote of a game: a vote counts for one phase (njudge).
 pub fn clear_draw_votes(conn: &Connection, game_id: i64) -> Result<usize> {
-    Ok(conn.execute(
-        "UPDATE seats SET draw_vote = NULL WHERE game_id = ?1",
-        params![game_id],
-    )?)
+    Ok(conn
+        .prepare_cached("UPDATE seats SET draw_vote = NULL WHERE game_id = ?1")?
+        .execute(params![game_id])?)
 }
 
 pub fn clear_concessions(conn: &Connection, game_id: i64) -> Result<usize> {
-    Ok(conn.execute(
-        "UPDATE seats SET concede_to = NULL WHERE game_id = ?1",
-        params![game_id],
-    )?)
+    Ok(conn
+        .prepare_cached("UPDATE seats SET concede_to = NULL WHERE game_id = ?1")?
+        .execute(params![game_id])?)
 }
 
 // A player's seats -------------------------------------------------------
@@ -525,7 +525,7 @@ const PLAYER_SEATS: &str =
 
 /// The ids of every seat the player of `seat_id` holds (the seat first).
 pub fn player_seat_ids(conn: &Connection, seat_id: i64) -> Result<Vec<i64>> {
-    let mut stmt = conn.prepare(&format!(
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT id FROM seats WHERE {PLAYER_SEATS} ORDER BY id <> ?1, id"
     ))?;
     let rows = stmt.query_map([seat_id], |r| r.get(0))?;
@@ -534,19 +534,19 @@ pub fn player_seat_ids(conn: &Connection, seat_id: i64) -> Result<Vec<i64>> {
 
 /// SET PASSWORD: the new password for every country of the player.
 pub fn set_player_password(conn: &Connection, seat_id: i64, password: &PasswordHash) -> Result<()> {
-    conn.execute(
-        &format!("UPDATE seats SET password_hash = ?2 WHERE {PLAYER_SEATS}"),
-        params![seat_id, password],
-    )?;
+    conn.prepare_cached(&format!(
+        "UPDATE seats SET password_hash = ?2 WHERE {PLAYER_SEATS}"
+    ))?
+    .execute(params![seat_id, password])?;
     Ok(())
 }
 
 /// SET ADDRESS: the new address for every country of the player.
 pub fn set_player_address(conn: &Connection, seat_id: i64, address: &str) -> Result<()> {
-    conn.execute(
-        &format!("UPDATE seats SET address = ?2 WHERE {PLAYER_SEATS}"),
-        params![seat_id, address],
-    )?;
+    conn.prepare_cached(&format!(
+        "UPDATE seats SET address = ?2 WHERE {PLAYER_SEATS}"
+    ))?
+    .execute(params![seat_id, address])?;
     Ok(())
 }
 
@@ -554,21 +554,17 @@ pub fn set_player_address(conn: &Connection, seat_id: i64, address: &str) -> Res
 /// was late, abandoned or in civil disorder is active again. How many
 /// came back from abandonment or civil disorder.
 pub fn bring_player_back(conn: &Connection, seat_id: i64) -> Result<usize> {
-    let back = conn.query_row(
-        &format!(
+    let back = conn
+        .prepare_cached(&format!(
             "SELECT count(*) FROM seats WHERE ({PLAYER_SEATS}) \
              AND status IN ('abandoned', 'civil_disorder')"
-        ),
-        [seat_id],
-        |r| r.get::<_, i64>(0),
-    )?;
-    conn.execute(
-        &format!(
-            "UPDATE seats SET status = 'active' WHERE ({PLAYER_SEATS}) \
+        ))?
+        .query_row([seat_id], |r| r.get::<_, i64>(0))?;
+    conn.prepare_cached(&format!(
+        "UPDATE seats SET status = 'active' WHERE ({PLAYER_SEATS}) \
              AND status IN ('abandoned', 'civil_disorder', 'late')"
-        ),
-        [seat_id],
-    )?;
+    ))?
+    .execute([seat_id])?;
     Ok(back as usize)
 }
 
@@ -581,12 +577,13 @@ pub const VACANT: &str = "";
 /// it leaves its bloc, and it takes `status`.
 pub fn vacate_seat(conn: &Connection, seat_id: i64, phase: &str, status: SeatStatus) -> Result<()> {
     close_tenure(conn, seat_id, phase)?;
-    let n = conn.execute(
-        "UPDATE seats SET address = ?2, status = ?3, wait = 0, draw_vote = NULL, \
+    let n = conn
+        .prepare_cached(
+            "UPDATE seats SET address = ?2, status = ?3, wait = 0, draw_vote = NULL, \
                           concede_to = NULL, bloc = NULL \
          WHERE id = ?1",
-        params![seat_id, VACANT, status],
-    )?;
+        )?
+        .execute(params![seat_id, VACANT, status])?;
     expect_one(n, || format!("seat #{seat_id}"))?;
     drop_team(conn, seat_id)
 }

@@ -40,18 +40,19 @@ pub fn set_members(
     now: i64,
 ) -> Result<()> {
     for &seat_id in seat_ids {
-        conn.execute("DELETE FROM seat_addresses WHERE seat_id = ?1", [seat_id])?;
+        conn.prepare_cached("DELETE FROM seat_addresses WHERE seat_id = ?1")?
+            .execute([seat_id])?;
         for (position, m) in members.iter().enumerate() {
-            conn.execute(
+            conn.prepare_cached(
                 "INSERT INTO seat_addresses (seat_id, address, position, confirmed_at) \
                  VALUES (?1, ?2, ?3, ?4)",
-                params![
-                    seat_id,
-                    m.address,
-                    position as i64,
-                    m.confirmed.then_some(now)
-                ],
-            )?;
+            )?
+            .execute(params![
+                seat_id,
+                m.address,
+                position as i64,
+                m.confirmed.then_some(now)
+            ])?;
         }
     }
     Ok(())
@@ -59,11 +60,11 @@ pub fn set_members(
 
 /// Copies the list of `from` to `to` (a seat added to a player's bloc).
 pub fn copy_members(conn: &Connection, from: i64, to: i64) -> Result<()> {
-    conn.execute(
+    conn.prepare_cached(
         "INSERT OR REPLACE INTO seat_addresses (seat_id, address, position, confirmed_at) \
          SELECT ?2, address, position, confirmed_at FROM seat_addresses WHERE seat_id = ?1",
-        params![from, to],
-    )?;
+    )?
+    .execute(params![from, to])?;
     Ok(())
 }
 

@@ -54,10 +54,8 @@ pub fn sign_on_lock(
 
 /// Records that `sender` was told its tries for `target` are locked.
 pub fn sign_on_lock_told(conn: &Connection, target: &str, sender: &str, now: i64) -> Result<()> {
-    conn.execute(
-        "UPDATE sign_on_locks SET told_at = ?3 WHERE target = ?1 AND sender = ?2",
-        params![target, sender, now],
-    )?;
+    conn.prepare_cached("UPDATE sign_on_locks SET told_at = ?3 WHERE target = ?1 AND sender = ?2")?
+        .execute(params![target, sender, now])?;
     Ok(())
 }
 
@@ -79,38 +77,32 @@ pub fn record_sign_on_failure(
     sender: &str,
     now: i64,
 ) -> Result<SignOnFailure> {
-    conn.execute(
-        "DELETE FROM sign_on_failures WHERE failed_at <= ?1",
-        [now - THROTTLE_WINDOW],
-    )?;
+    conn.prepare_cached("DELETE FROM sign_on_failures WHERE failed_at <= ?1")?
+        .execute([now - THROTTLE_WINDOW])?;
     // Kept a day after they end: a locked sender is answered once a day.
-    conn.execute(
-        "DELETE FROM sign_on_locks WHERE locked_until <= ?1",
-        [now - ONCE_A_DAY],
-    )?;
-    conn.execute(
+    conn.prepare_cached("DELETE FROM sign_on_locks WHERE locked_until <= ?1")?
+        .execute([now - ONCE_A_DAY])?;
+    conn.prepare_cached(
         "INSERT INTO sign_on_failures (target, sender, failed_at) VALUES (?1, ?2, ?3)",
-        params![target, sender, now],
-    )?;
-    let failures: i64 = conn.query_row(
-        "SELECT count(*) FROM sign_on_failures \
+    )?
+    .execute(params![target, sender, now])?;
+    let failures: i64 = conn
+        .prepare_cached(
+            "SELECT count(*) FROM sign_on_failures \
          WHERE target = ?1 AND sender = ?2 AND failed_at > ?3",
-        params![target, sender, now - THROTTLE_WINDOW],
-        |r| r.get(0),
-    )?;
+        )?
+        .query_row(params![target, sender, now - THROTTLE_WINDOW], |r| r.get(0))?;
     if failures < SIGN_ON_FAILURES_TO_LOCK {
         return Ok(SignOnFailure::default());
     }
     // The failures that made this lock must not make another once it ends.
-    conn.execute(
-        "DELETE FROM sign_on_failures WHERE target = ?1 AND sender = ?2",
-        params![target, sender],
-    )?;
-    conn.execute(
+    conn.prepare_cached("DELETE FROM sign_on_failures WHERE target = ?1 AND sender = ?2")?
+        .execute(params![target, sender])?;
+    conn.prepare_cached(
         "INSERT INTO sign_on_locks (target, sender, locked_until) VALUES (?1, ?2, ?3) \
          ON CONFLICT (target, sender) DO UPDATE SET locked_until = excluded.locked_until",
-        params![target, sender, now + THROTTLE_WINDOW],
-    )?;
+    )?
+    .execute(params![target, sender, now + THROTTLE_WINDOW])?;
     let told: Option<i64> = conn
         .query_row(
             "SELECT notified_at FROM sign_on_notices WHERE target = ?1",
@@ -120,11 +112,11 @@ pub fn record_sign_on_failure(
         .optional()?;
     let tell_owner = told.is_none_or(|t| t <= now - ONCE_A_DAY);
     if tell_owner {
-        conn.execute(
+        conn.prepare_cached(
             "INSERT INTO sign_on_notices (target, notified_at) VALUES (?1, ?2) \
              ON CONFLICT (target) DO UPDATE SET notified_at = excluded.notified_at",
-            params![target, now],
-        )?;
+        )?
+        .execute(params![target, now])?;
     }
     Ok(SignOnFailure {
         locked: true,
@@ -135,60 +127,54 @@ pub fn record_sign_on_failure(
 /// Whether `address` ever signed on with a password: it holds a seat, an
 /// observer's place or a game's Master's address, or plays in a team.
 pub fn is_known_address(conn: &Connection, address: &str) -> Result<bool> {
-    Ok(conn.query_row(
-        "SELECT EXISTS (SELECT 1 FROM seats WHERE address = ?1 COLLATE NOCASE) \
+    Ok(conn
+        .prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM seats WHERE address = ?1 COLLATE NOCASE) \
              OR EXISTS (SELECT 1 FROM seat_addresses \
                         WHERE address = ?1 AND confirmed_at IS NOT NULL) \
              OR EXISTS (SELECT 1 FROM observers WHERE address = ?1) \
              OR EXISTS (SELECT 1 FROM games WHERE master_address = ?1 COLLATE NOCASE)",
-        [address],
-        |r| r.get(0),
-    )?)
+        )?
+        .query_row([address], |r| r.get(0))?)
 }
 
 /// Counts a reply to an address that never signed on, if the hour's limit
 /// allows it: whether it may be sent.
 pub fn take_stranger_reply(conn: &Connection, address: &str, now: i64) -> Result<bool> {
-    conn.execute(
-        "DELETE FROM stranger_replies WHERE sent_at <= ?1",
-        [now - THROTTLE_WINDOW],
-    )?;
-    let sent: i64 = conn.query_row(
-        "SELECT count(*) FROM stranger_replies WHERE address = ?1 AND sent_at > ?2",
-        params![address, now - THROTTLE_WINDOW],
-        |r| r.get(0),
-    )?;
+    conn.prepare_cached("DELETE FROM stranger_replies WHERE sent_at <= ?1")?
+        .execute([now - THROTTLE_WINDOW])?;
+    let sent: i64 = conn
+        .prepare_cached(
+            "SELECT count(*) FROM stranger_replies WHERE address = ?1 AND sent_at > ?2",
+        )?
+        .query_row(params![address, now - THROTTLE_WINDOW], |r| r.get(0))?;
     if sent >= STRANGER_REPLIES_PER_HOUR {
         return Ok(false);
     }
-    conn.execute(
-        "INSERT INTO stranger_replies (address, sent_at) VALUES (?1, ?2)",
-        params![address, now],
-    )?;
+    conn.prepare_cached("INSERT INTO stranger_replies (address, sent_at) VALUES (?1, ?2)")?
+        .execute(params![address, now])?;
     Ok(true)
 }
 
 /// Mails one address's mails caused in the window before `now` (results
 /// of a phase are not counted: they are the game's, not the sender's).
 pub fn mails_caused_since(conn: &Connection, sender: &str, since: i64) -> Result<i64> {
-    Ok(conn.query_row(
-        "SELECT coalesce(sum(mails), 0) FROM mails_caused WHERE sender = ?1 AND caused_at > ?2",
-        params![sender, since],
-        |r| r.get(0),
-    )?)
+    Ok(conn
+        .prepare_cached(
+            "SELECT coalesce(sum(mails), 0) FROM mails_caused WHERE sender = ?1 AND caused_at > ?2",
+        )?
+        .query_row(params![sender, since], |r| r.get(0))?)
 }
 
 /// Counts the mails one of `sender`'s mails caused (kept an hour).
 pub fn record_mails_caused(conn: &Connection, sender: &str, mails: i64, now: i64) -> Result<()> {
-    conn.execute(
-        "DELETE FROM mails_caused WHERE caused_at <= ?1",
-        [now - THROTTLE_WINDOW],
-    )?;
+    conn.prepare_cached("DELETE FROM mails_caused WHERE caused_at <= ?1")?
+        .execute([now - THROTTLE_WINDOW])?;
     if mails > 0 {
-        conn.execute(
+        conn.prepare_cached(
             "INSERT INTO mails_caused (sender, caused_at, mails) VALUES (?1, ?2, ?3)",
-            params![sender, now, mails],
-        )?;
+        )?
+        .execute(params![sender, now, mails])?;
     }
     Ok(())
 }
@@ -197,23 +183,23 @@ pub fn record_mails_caused(conn: &Connection, sender: &str, mails: i64, now: i64
 /// with a password (a seat, an observer's place, a game's Master) or
 /// confirmed it wants the judge's mail.
 pub fn address_confirmed(conn: &Connection, address: &str) -> Result<bool> {
-    let confirmed: bool = conn.query_row(
-        "SELECT EXISTS (SELECT 1 FROM address_confirmations \
+    let confirmed: bool = conn
+        .prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM address_confirmations \
                         WHERE address = ?1 AND confirmed_at IS NOT NULL)",
-        [address],
-        |r| r.get(0),
-    )?;
+        )?
+        .query_row([address], |r| r.get(0))?;
     Ok(confirmed || is_known_address(conn, address)?)
 }
 
 /// Records that `address` wants the judge's mail (it signed on from
 /// itself, or sent its CONFIRM).
 pub fn mark_address_confirmed(conn: &Connection, address: &str, now: i64) -> Result<()> {
-    conn.execute(
+    conn.prepare_cached(
         "UPDATE address_confirmations SET confirmed_at = ?2 \
          WHERE address = ?1 AND confirmed_at IS NULL",
-        params![address, now],
-    )?;
+    )?
+    .execute(params![address, now])?;
     Ok(())
 }
 
@@ -242,23 +228,23 @@ pub fn request_confirmation(
         )
         .optional()?;
     if let Some((token, _)) = asked.filter(|(_, at)| *at > now - ONCE_A_DAY) {
-        conn.execute(
+        conn.prepare_cached(
             "UPDATE address_confirmations SET named_by = ?2, seat_id = ?3 WHERE address = ?1",
-            params![address, named_by, seat_id],
-        )?;
+        )?
+        .execute(params![address, named_by, seat_id])?;
         return Ok(ConfirmationRequest {
             token,
             mail_now: false,
         });
     }
-    conn.execute(
+    conn.prepare_cached(
         "INSERT INTO address_confirmations (address, token, named_by, seat_id, requested_at) \
          VALUES (?1, ?2, ?3, ?4, ?5) \
          ON CONFLICT (address) DO UPDATE SET token = excluded.token, \
              named_by = excluded.named_by, seat_id = excluded.seat_id, \
              requested_at = excluded.requested_at",
-        params![address, fresh_token, named_by, seat_id, now],
-    )?;
+    )?
+    .execute(params![address, fresh_token, named_by, seat_id, now])?;
     Ok(ConfirmationRequest {
         token: fresh_token.to_string(),
         mail_now: true,
@@ -285,11 +271,11 @@ pub fn confirm_token(conn: &Connection, token: &str, now: i64) -> Result<Option<
     let Some((address, seat_id, named_by)) = found else {
         return Ok(None);
     };
-    conn.execute(
+    conn.prepare_cached(
         "UPDATE address_confirmations SET confirmed_at = coalesce(confirmed_at, ?2), \
              seat_id = NULL WHERE token = ?1",
-        params![token, now],
-    )?;
+    )?
+    .execute(params![token, now])?;
     Ok(Some(Confirmed {
         address,
         seat_id,

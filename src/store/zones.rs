@@ -7,12 +7,15 @@ use super::Result;
 /// Records `address`'s time zone (an IANA name), or clears it (`None`).
 pub fn set_zone(conn: &Connection, address: &str, zone: Option<&str>) -> Result<()> {
     match zone {
-        Some(zone) => conn.execute(
-            "INSERT INTO player_zones (address, zone) VALUES (?1, ?2) \
+        Some(zone) => conn
+            .prepare_cached(
+                "INSERT INTO player_zones (address, zone) VALUES (?1, ?2) \
              ON CONFLICT (address) DO UPDATE SET zone = excluded.zone",
-            params![address, zone],
-        )?,
-        None => conn.execute("DELETE FROM player_zones WHERE address = ?1", [address])?,
+            )?
+            .execute(params![address, zone])?,
+        None => conn
+            .prepare_cached("DELETE FROM player_zones WHERE address = ?1")?
+            .execute([address])?,
     };
     Ok(())
 }
@@ -22,12 +25,12 @@ pub fn set_zone(conn: &Connection, address: &str, zone: Option<&str>) -> Result<
 /// keeps its zone: the address may still play, master or observe other
 /// games.
 pub fn carry_zone(conn: &Connection, old: &str, new: &str) -> Result<()> {
-    conn.execute(
+    conn.prepare_cached(
         "INSERT INTO player_zones (address, zone) \
          SELECT ?2, zone FROM player_zones WHERE address = ?1 \
          ON CONFLICT (address) DO NOTHING",
-        params![old, new],
-    )?;
+    )?
+    .execute(params![old, new])?;
     Ok(())
 }
 
