@@ -180,11 +180,8 @@ pub fn set_game_settings(conn: &Connection, game_id: i64, settings: &str) -> Res
 /// True when it was not marked before (the judgekeeper is told only then).
 pub fn mark_game_failed(conn: &Connection, game_id: i64, why: &str, now: i64) -> Result<bool> {
     let before: Option<Option<i64>> = conn
-        .query_row(
-            "SELECT failed_at FROM games WHERE id = ?1",
-            [game_id],
-            |r| r.get(0),
-        )
+        .prepare_cached("SELECT failed_at FROM games WHERE id = ?1")?
+        .query_row([game_id], |r| r.get(0))
         .optional()?;
     let Some(before) = before else {
         return Err(super::StoreError::NotFound(format!("game #{game_id}")));

@@ -205,11 +205,10 @@ pub fn mark_inbound(
 
 pub fn inbound_by_id(conn: &Connection, id: i64) -> Result<Option<Inbound>> {
     Ok(conn
-        .query_row(
-            &format!("SELECT {INBOUND_COLUMNS} FROM inbound WHERE id = ?1"),
-            [id],
-            inbound_from_row,
-        )
+        .prepare_cached(&format!(
+            "SELECT {INBOUND_COLUMNS} FROM inbound WHERE id = ?1"
+        ))?
+        .query_row([id], inbound_from_row)
         .optional()?)
 }
 
@@ -335,12 +334,11 @@ pub fn mark_sent(conn: &Connection, id: i64, now: i64) -> Result<()> {
 /// schedules the next after [`retry_delay`]; the time of the next attempt.
 pub fn mark_failed(conn: &Connection, id: i64, error: &str, now: i64) -> Result<i64> {
     let attempts: Option<i64> = conn
-        .query_row(
+        .prepare_cached(
             "UPDATE outbound SET attempts = attempts + 1, last_error = ?2 \
              WHERE id = ?1 AND sent_at IS NULL RETURNING attempts",
-            params![id, error],
-            |r| r.get(0),
-        )
+        )?
+        .query_row(params![id, error], |r| r.get(0))
         .optional()?;
     let Some(attempts) = attempts else {
         return Err(super::StoreError::NotFound(format!(

@@ -389,6 +389,21 @@ impl fmt::Debug for Store {
 /// distinct statements the store has, so none is ever pushed out.
 const STATEMENT_CACHE: usize = 256;
 
+/// Keeps every statement the store prepares, and its plan, on every
+/// connection (read-write and read-only alike): the statement cache above,
+/// and SQLite's query planner stability guarantee (QPSG). Without QPSG,
+/// SQLite plans a statement such as `col = ?1 ORDER BY ...` against the
+/// values bound to it, and so parses and plans it again at every execution
+/// with new values: before the read-only connections had it, a fifth of an
+/// archive rebuild went to planning `orders_of_power` again and again. The
+/// judge's statements are lookups by key, whose best plan does not depend
+/// on the values.
+fn keep_plans(conn: &Connection) -> Result<()> {
+    conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
+    Ok(())
+}
+
 impl Store {
     /// Opens (creating if need be) the database at `path` and its parent
     /// directory; sets WAL mode, foreign keys, the busy timeout and
@@ -432,7 +447,7 @@ impl Store {
             OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )?;
         conn.busy_timeout(BUSY_TIMEOUT)?;
-        conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
+        keep_plans(&conn)?;
         let found = schema_version(&conn)?;
         let app_id: i64 = conn.pragma_query_value(None, "application_id", |r| r.get(0))?;
         if found == 0 || app_id != APPLICATION_ID {
@@ -472,8 +487,6 @@ impl Store {
 
     fn configure(&mut self) -> Result<()> {
         self.conn.busy_timeout(BUSY_TIMEOUT)?;
-        self.conn
-            .set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         self.conn.pragma_update(None, "foreign_keys", true)?;
         // WAL with synchronous=NORMAL: a commit appends to the WAL without
         // an fsync; the WAL is synced at each checkpoint. Every committed
@@ -487,14 +500,7 @@ impl Store {
         // hundred mails a second where the target is thousands
         // (benches/mail.rs).
         self.conn.pragma_update(None, "synchronous", "NORMAL")?;
-        // Room for every hot statement (`prepare_cached`).
-        self.conn.set_prepared_statement_cache_capacity(64);
-        // One plan per statement whatever the values bound. Without this a
-        // `col = ?` may make SQLite's planner peek at the value, and the
-        // statement is then re-prepared at its next use after the cache
-        // clears its bindings: every cached statement prepared twice.
-        self.conn
-            .set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)?;
+        keep_plans(&self.conn)?;
         apply_schema(&mut self.conn, SCHEMA, MIGRATIONS)
     }
 
@@ -678,6 +684,40 @@ fn migrate(conn: &mut Connection, schema: &str, migrations: &[&str]) -> Result<(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_statement_is_planned_once_on_either_kind_of_connection() {
+        let dir = std::env::temp_dir().join(format!("judge-plans-{}", std::process::id()));
+        let path = dir.join("judge.db");
+        let writer = Store::open(&path).unwrap();
+        // The shape of orders_of_power: equal to a bound value on an
+        // index's first column, ordered by its second.
+        writer
+            .conn()
+            .execute_batch(
+                "INSERT INTO games (id, name, created_at) VALUES (1, 'a', 0), (2, 'b', 0); \
+                 INSERT INTO seat_history (game_id, power, address, from_phase) \
+                 VALUES (1, 'FRANCE', 'f@x', 'S1901M'), (2, 'ITALY', 'i@x', 'S1901M');",
+            )
+            .unwrap();
+        let reader = Store::open_read_only(&path).unwrap();
+        for store in [&writer, &reader] {
+            for game in 1..=3_i64 {
+                let mut stmt = store
+                    .conn()
+                    .prepare_cached(
+                        "SELECT address FROM seat_history WHERE game_id = ?1 ORDER BY power",
+                    )
+                    .unwrap();
+                let rows = stmt.query_map([game], |r| r.get::<_, String>(0)).unwrap();
+                assert_eq!(rows.count(), usize::from(game < 3));
+                let replanned = stmt.get_status(rusqlite::StatementStatus::RePrepare);
+                assert_eq!(replanned, 0, "planned again for game {game}");
+            }
+        }
+        drop((writer, reader));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn migrations_run_forward_once() {

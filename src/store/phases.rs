@@ -121,11 +121,10 @@ pub fn current_phase(conn: &Connection, game_id: i64) -> Result<Option<PhaseReco
 
 pub fn phase_by_name(conn: &Connection, game_id: i64, phase: &str) -> Result<Option<PhaseRecord>> {
     Ok(conn
-        .query_row(
-            &format!("SELECT {COLUMNS} FROM phases WHERE game_id = ?1 AND phase = ?2"),
-            params![game_id, phase],
-            from_row,
-        )
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM phases WHERE game_id = ?1 AND phase = ?2"
+        ))?
+        .query_row(params![game_id, phase], from_row)
         .optional()?)
 }
 
@@ -258,11 +257,8 @@ pub fn change_counter(conn: &Connection) -> Result<(i64, u64)> {
 /// seat history opened after it is undone. How many phases were removed.
 pub fn rollback_to(conn: &Connection, game_id: i64, phase: &str) -> Result<usize> {
     let seq: i64 = conn
-        .query_row(
-            "SELECT seq FROM phases WHERE game_id = ?1 AND phase = ?2",
-            params![game_id, phase],
-            |r| r.get(0),
-        )
+        .prepare_cached("SELECT seq FROM phases WHERE game_id = ?1 AND phase = ?2")?
+        .query_row(params![game_id, phase], |r| r.get(0))
         .optional()?
         .ok_or_else(|| super::StoreError::NotFound(format!("phase {phase}")))?;
     conn.prepare_cached(
@@ -307,7 +303,8 @@ pub fn last_order_at(conn: &Connection, game_id: i64, phase: &str) -> Result<Opt
 /// A value of the judge's own bookkeeping.
 pub fn meta_get(conn: &Connection, key: &str) -> Result<Option<String>> {
     Ok(conn
-        .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+        .prepare_cached("SELECT value FROM meta WHERE key = ?1")?
+        .query_row([key], |r| r.get(0))
         .optional()?)
 }
 

@@ -102,11 +102,8 @@ pub fn add_seat(conn: &Connection, seat: &NewSeat<'_>, now: i64) -> Result<i64> 
 
 pub fn seat_by_id(conn: &Connection, seat_id: i64) -> Result<Option<Seat>> {
     Ok(conn
-        .query_row(
-            &format!("SELECT {COLUMNS} FROM seats WHERE id = ?1"),
-            [seat_id],
-            from_row,
-        )
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM seats WHERE id = ?1"))?
+        .query_row([seat_id], from_row)
         .optional()?)
 }
 
@@ -138,10 +135,8 @@ fn update(conn: &Connection, seat_id: i64, sql: &str, value: &dyn rusqlite::ToSq
 /// and opens its history from `phase`.
 pub fn assign_power(conn: &Connection, seat_id: i64, power: &str, phase: &str) -> Result<()> {
     let n = conn
-        .execute(
-            "UPDATE seats SET power = ?2, status = 'active' WHERE id = ?1",
-            params![seat_id, power],
-        )
+        .prepare_cached("UPDATE seats SET power = ?2, status = 'active' WHERE id = ?1")?
+        .execute(params![seat_id, power])
         .map_err(|e| unique_as_duplicate(e, || format!("power {power:?}")))?;
     expect_one(n, || format!("seat #{seat_id}"))?;
     conn.prepare_cached(
@@ -424,20 +419,19 @@ pub fn observer_by_address(
     address: &str,
 ) -> Result<Option<Observer>> {
     Ok(conn
-        .query_row(
+        .prepare_cached(
             "SELECT id, game_id, address, password_hash, joined_at FROM observers \
              WHERE game_id = ?1 AND address = ?2",
-            params![game_id, address],
-            |r| {
-                Ok(Observer {
-                    id: r.get(0)?,
-                    game_id: r.get(1)?,
-                    address: r.get(2)?,
-                    password: r.get(3)?,
-                    joined_at: r.get(4)?,
-                })
-            },
-        )
+        )?
+        .query_row(params![game_id, address], |r| {
+            Ok(Observer {
+                id: r.get(0)?,
+                game_id: r.get(1)?,
+                address: r.get(2)?,
+                password: r.get(3)?,
+                joined_at: r.get(4)?,
+            })
+        })
         .optional()?)
 }
 

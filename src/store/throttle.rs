@@ -37,18 +37,17 @@ pub fn sign_on_lock(
     now: i64,
 ) -> Result<Option<SignOnLock>> {
     Ok(conn
-        .query_row(
+        .prepare_cached(
             "SELECT locked_until, told_at FROM sign_on_locks \
              WHERE target = ?1 AND sender = ?2 AND locked_until > ?3",
-            params![target, sender, now],
-            |r| {
-                let told: Option<i64> = r.get(1)?;
-                Ok(SignOnLock {
-                    locked_until: r.get(0)?,
-                    told_today: told.is_some_and(|t| t > now - ONCE_A_DAY),
-                })
-            },
-        )
+        )?
+        .query_row(params![target, sender, now], |r| {
+            let told: Option<i64> = r.get(1)?;
+            Ok(SignOnLock {
+                locked_until: r.get(0)?,
+                told_today: told.is_some_and(|t| t > now - ONCE_A_DAY),
+            })
+        })
         .optional()?)
 }
 
@@ -104,11 +103,8 @@ pub fn record_sign_on_failure(
     )?
     .execute(params![target, sender, now + THROTTLE_WINDOW])?;
     let told: Option<i64> = conn
-        .query_row(
-            "SELECT notified_at FROM sign_on_notices WHERE target = ?1",
-            [target],
-            |r| r.get(0),
-        )
+        .prepare_cached("SELECT notified_at FROM sign_on_notices WHERE target = ?1")?
+        .query_row([target], |r| r.get(0))
         .optional()?;
     let tell_owner = told.is_none_or(|t| t <= now - ONCE_A_DAY);
     if tell_owner {
@@ -221,11 +217,8 @@ pub fn request_confirmation(
     now: i64,
 ) -> Result<ConfirmationRequest> {
     let asked: Option<(String, i64)> = conn
-        .query_row(
-            "SELECT token, requested_at FROM address_confirmations WHERE address = ?1",
-            [address],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
+        .prepare_cached("SELECT token, requested_at FROM address_confirmations WHERE address = ?1")?
+        .query_row([address], |r| Ok((r.get(0)?, r.get(1)?)))
         .optional()?;
     if let Some((token, _)) = asked.filter(|(_, at)| *at > now - ONCE_A_DAY) {
         conn.prepare_cached(
@@ -262,11 +255,10 @@ pub struct Confirmed {
 /// named for is forgotten: a token works once).
 pub fn confirm_token(conn: &Connection, token: &str, now: i64) -> Result<Option<Confirmed>> {
     let found: Option<(String, Option<i64>, String)> = conn
-        .query_row(
+        .prepare_cached(
             "SELECT address, seat_id, named_by FROM address_confirmations WHERE token = ?1",
-            [token],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-        )
+        )?
+        .query_row([token], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
         .optional()?;
     let Some((address, seat_id, named_by)) = found else {
         return Ok(None);
