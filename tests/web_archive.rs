@@ -90,11 +90,11 @@ fn a_game_played_by_mail_is_published_a_page_per_processed_phase() {
     // map small, before the settings and the players.
     let first_img = index.find("<img").expect("a map on the game's page");
     assert!(
-        index[first_img..].starts_with("<img id=\"map\" class=\"map\" src=\"board.svg?S1902M-"),
+        index[first_img..].starts_with("<img id=\"map\" class=\"map fit\" src=\"board.svg?S1902M-"),
         "{index}"
     );
     assert!(
-        index.contains(&format!("Spring 1902 Movement (S1902M): orders due {due}.")),
+        index.contains(&format!("<strong>Spring 1902 Movement (S1902M)</strong>: orders due {due}.")),
         "{index}"
     );
     assert!(index.contains("<li>France <strong>4</strong></li>"), "{index}");

@@ -3,10 +3,13 @@
 //! map colour (darkened where the map's would not read on the page's
 //! white: Russia's white, Turkey's yellow), the years along the bottom.
 //! Lines of equal counts lie side by side, each power's a little above or
-//! below the count (`SPREAD`), not on top of each other; each line ends
-//! in a label with its count, at the line's end, moved up or down only as
-//! far as labels that would overlap need. This is its geometry, the
-//! numbers already written as the SVG has them. Pure.
+//! below the count (`SPREAD`), not on top of each other. The lines end in
+//! labels at their count's height: one per count, naming the powers that
+//! end on it (two to a line of text), so labels of different counts, more
+//! than a line of text apart, do not meet; a label of many lines is
+//! centred on its count, and labels that would still overlap move apart
+//! only as far as they need. This is its geometry, the numbers already
+//! written as the SVG has them. Pure.
 
 use serde::Serialize;
 
@@ -14,9 +17,10 @@ use crate::draw::Palette;
 use crate::engine::map::Power;
 
 const WIDTH: f32 = 640.0;
-const HEIGHT: f32 = 300.0;
+const HEIGHT: f32 = 340.0;
 const LEFT: f32 = 32.0;
-const RIGHT: f32 = 80.0;
+/// Room for the end labels: "Germany Russia 12".
+const RIGHT: f32 = 120.0;
 const TOP: f32 = 12.0;
 const BOTTOM: f32 = 28.0;
 /// How far apart the lines of two powers with the same count are drawn
@@ -25,6 +29,8 @@ const BOTTOM: f32 = 28.0;
 const SPREAD: f32 = 1.5;
 /// The height of an end label's line (its text is 11 high).
 const LABEL_LINE: f32 = 12.0;
+/// Powers named on one line of an end label.
+const PER_LINE: usize = 2;
 /// The least contrast a colour on the page's white must have (WCAG's
 /// for text).
 const READABLE: f64 = 4.5;
@@ -69,14 +75,22 @@ pub struct PowerLine {
     pub points: String,
 }
 
-/// A power's count at the end of its line.
+/// A line of text at the lines' end: powers (each in its colour) ending
+/// on one count, and the count after the last of them.
 #[derive(Serialize)]
 pub struct EndLabel {
-    pub power: &'static str,
-    pub colour: String,
-    pub centres: usize,
+    pub powers: Vec<Named>,
+    /// On the count's last line only.
+    pub centres: Option<usize>,
     pub x: String,
     pub y: String,
+}
+
+/// A power's name in its colour.
+#[derive(Serialize)]
+pub struct Named {
+    pub power: &'static str,
+    pub colour: String,
 }
 
 /// The chart of `rows` (label, centres per power in `Power::ALL` order);
@@ -140,20 +154,7 @@ pub fn centres_chart(rows: &[(String, [usize; 7])]) -> Option<Chart> {
             }
         })
         .collect();
-    // A label is at its count's height (its line within SPREAD of it):
-    // two counts apart are then more than a label's height apart.
-    let ends: Vec<f32> = shown.iter().map(|&(k, _)| y(rows[last].1[k])).collect();
-    let ends = shown
-        .iter()
-        .zip(label_heights(&ends, TOP, HEIGHT - BOTTOM))
-        .map(|(&(k, power), label_y)| EndLabel {
-            power: power.name(),
-            colour: line_colour(power),
-            centres: rows[last].1[k],
-            x: format!("{:.1}", x(last) + 6.0),
-            y: format!("{:.1}", label_y + 4.0),
-        })
-        .collect();
+    let ends = end_labels(&shown, &rows[last].1, x(last) + 6.0, y);
     Some(Chart {
         width: WIDTH.to_string(),
         height: HEIGHT.to_string(),
@@ -166,6 +167,48 @@ pub fn centres_chart(rows: &[(String, [usize; 7])]) -> Option<Chart> {
         lines,
         ends,
     })
+}
+
+/// The labels at the lines' end: for each count some power ends on, its
+/// powers by `PER_LINE` to a line, the lines centred on the count's height
+/// (`y`), moved apart from the others' only where they would overlap.
+fn end_labels(
+    shown: &[(usize, Power)],
+    end: &[usize; 7],
+    x: f32,
+    y: impl Fn(usize) -> f32,
+) -> Vec<EndLabel> {
+    let mut counts: Vec<usize> = shown.iter().map(|&(k, _)| end[k]).collect();
+    counts.sort_unstable_by(|a, b| b.cmp(a));
+    counts.dedup();
+    let mut lines: Vec<(Vec<Named>, Option<usize>, f32)> = Vec::new();
+    for n in counts {
+        let named: Vec<Named> = shown
+            .iter()
+            .filter(|&&(k, _)| end[k] == n)
+            .map(|&(_, power)| Named {
+                power: power.name(),
+                colour: line_colour(power),
+            })
+            .collect();
+        let count = named.len().div_ceil(PER_LINE);
+        let mut named = named.into_iter();
+        for i in 0..count {
+            let powers: Vec<Named> = named.by_ref().take(PER_LINE).collect();
+            lines.push((powers, (i + 1 == count).then_some(n), y(n)));
+        }
+    }
+    let targets: Vec<f32> = lines.iter().map(|l| l.2).collect();
+    lines
+        .into_iter()
+        .zip(label_heights(&targets, TOP, HEIGHT - BOTTOM))
+        .map(|((powers, centres, _), label_y)| EndLabel {
+            powers,
+            centres,
+            x: format!("{x:.1}"),
+            y: format!("{:.1}", label_y + 4.0),
+        })
+        .collect()
 }
 
 /// A power's colour on the chart: its colour on the archive's maps (the
@@ -272,44 +315,65 @@ mod tests {
         assert_eq!(sorted, [230.0, 242.0, 254.0]);
     }
 
+    /// The y of the label naming `power`, less the text's drop.
+    fn label_y(chart: &Chart, power: &str) -> f32 {
+        let end = chart
+            .ends
+            .iter()
+            .find(|e| e.powers.iter().any(|p| p.power == power))
+            .unwrap_or_else(|| panic!("no label names {power}"));
+        end.y.parse::<f32>().unwrap() - 4.0
+    }
+
+    /// The y of `power`'s line's end.
+    fn end_y(chart: &Chart, power: &str) -> f32 {
+        let line = chart.lines.iter().find(|l| l.power == power).unwrap();
+        let last = line.points.rsplit(' ').next().unwrap();
+        last.split_once(',').unwrap().1.parse::<f32>().unwrap()
+    }
+
     /// The chart: labels of equal counts stacked in a column from
     /// the top, pushing the others down ("Austria 2" printed at 0). Now
-    /// only the labels that would overlap move, and no further than
-    /// needed; a label with room stays at its line's end.
+    /// one label per count, at its line's end; each line's end its own.
     #[test]
-    fn only_labels_that_would_overlap_move() {
+    fn labels_sit_at_their_lines_ends() {
         let rows = [
             ("start".to_string(), [3, 3, 3, 3, 3, 4, 3]),
-            ("1901".to_string(), [2, 5, 5, 7, 4, 9, 3]),
+            ("1901".to_string(), [2, 3, 6, 4, 4, 4, 3]),
         ];
         let chart = centres_chart(&rows).unwrap();
-        let end_y = |power: &str| {
-            let line = chart.lines.iter().find(|l| l.power == power).unwrap();
-            let last = line.points.rsplit(' ').next().unwrap();
-            last.split_once(',').unwrap().1.parse::<f32>().unwrap()
-        };
-        let label_y = |power: &str| {
-            let end = chart.ends.iter().find(|e| e.power == power).unwrap();
-            end.y.parse::<f32>().unwrap() - 4.0
-        };
-        for power in ["Austria", "Germany", "Russia", "Turkey"] {
-            let (label, end) = (label_y(power), end_y(power));
+        for power in ["Austria", "France"] {
+            let (label, end) = (label_y(&chart, power), end_y(&chart, power));
             assert!(
                 (label - end).abs() <= SPREAD * 3.0 + 0.1,
                 "{power}'s label at {label} for its line's end at {end}"
             );
         }
+        let austria = chart
+            .ends
+            .iter()
+            .find(|e| e.powers.iter().any(|p| p.power == "Austria"))
+            .unwrap();
+        assert_eq!(austria.powers.len(), 1);
+        assert_eq!(austria.centres, Some(2));
+        // Germany, Italy and Russia on 4: two lines about their count.
+        let fours: Vec<&EndLabel> = chart
+            .ends
+            .iter()
+            .filter(|e| e.powers.iter().any(|p| p.power == "Italy" || p.power == "Russia"))
+            .collect();
+        assert_eq!(fours.len(), 2);
+        assert_eq!(fours[1].centres, Some(4));
+        let four = end_y(&chart, "Italy");
+        let middle = (label_y(&chart, "Germany") + label_y(&chart, "Russia")) / 2.0;
+        assert!((middle - four).abs() < LABEL_LINE, "{middle} {four}");
         let mut heights: Vec<f32> = chart.ends.iter().map(|e| e.y.parse().unwrap()).collect();
         heights.sort_by(f32::total_cmp);
         for pair in heights.windows(2) {
             assert!(pair[1] - pair[0] >= LABEL_LINE - 0.11, "{heights:?}");
         }
-        // England and France on 5: their labels apart, about their count.
-        let fives = label_y("England") + label_y("France");
-        let five = end_y("England") + end_y("France");
-        assert!((fives - five).abs() < 12.0 * 2.0, "{fives} {five}");
-        // And their lines: each its own height.
-        assert!(end_y("France") - end_y("England") >= SPREAD - 0.11);
+        // Equal counts, lines apart.
+        assert!(end_y(&chart, "Italy") - end_y(&chart, "Germany") >= SPREAD - 0.11);
     }
 
     #[test]
@@ -331,9 +395,8 @@ mod tests {
         let two = [("start".to_string(), [3; 7]), ("1901".to_string(), [4; 7])];
         let chart = centres_chart(&two).unwrap();
         assert_eq!(chart.lines.len(), 7);
-        assert!(chart
-            .ends
-            .iter()
-            .any(|e| e.power == "Russia" && e.centres == 4));
+        // Seven powers on 4: four lines, the count on the last.
+        assert_eq!(chart.ends.len(), 4);
+        assert_eq!(chart.ends[3].centres, Some(4));
     }
 }
