@@ -404,9 +404,7 @@ impl Browser {
     /// A PNG of the whole page, top to bottom, at the window's width,
     /// written to `path`.
     fn screenshot_page(&mut self, path: &Path) -> Vec<u8> {
-        let size = self.eval(
-            "[window.innerWidth, document.documentElement.scrollHeight]",
-        );
+        let size = self.eval("[window.innerWidth, document.documentElement.scrollHeight]");
         let clip = json!({"x": 0, "y": 0, "width": size[0], "height": size[1], "scale": 1});
         let r = self.call(
             "Page.captureScreenshot",
@@ -460,12 +458,36 @@ fn every_kind_of_page_fits_a_phone_and_a_desktop() {
     // Each page, and its map: the index's first card's, the game's board,
     // a phase's map, the play page's first.
     let pages = [
-        ("index", "/".to_string(), "document.querySelector('li.game img')"),
-        ("game", format!("/{GAME}/index.html"), "document.querySelector('img#map')"),
-        ("movement", format!("/{GAME}/F1901M.html"), "document.querySelector('img#map')"),
-        ("retreat", format!("/{GAME}/F1901R.html"), "document.querySelector('img#map')"),
-        ("adjustment", format!("/{GAME}/W1901A.html"), "document.querySelector('img#map')"),
-        ("play", format!("/{GAME}/play.html#S1901M"), "document.querySelector('#frames li:not([hidden]) img')"),
+        (
+            "index",
+            "/".to_string(),
+            "document.querySelector('li.game img')",
+        ),
+        (
+            "game",
+            format!("/{GAME}/index.html"),
+            "document.querySelector('img#map')",
+        ),
+        (
+            "movement",
+            format!("/{GAME}/F1901M.html"),
+            "document.querySelector('img#map')",
+        ),
+        (
+            "retreat",
+            format!("/{GAME}/F1901R.html"),
+            "document.querySelector('img#map')",
+        ),
+        (
+            "adjustment",
+            format!("/{GAME}/W1901A.html"),
+            "document.querySelector('img#map')",
+        ),
+        (
+            "play",
+            format!("/{GAME}/play.html#S1901M"),
+            "document.querySelector('#frames li:not([hidden]) img')",
+        ),
     ];
     for (width, height, mobile) in [(390, 844, true), (1280, 900, false)] {
         b.window(width, height, mobile);
@@ -512,11 +534,13 @@ fn the_play_page_steps_through_the_maps_and_lists_them_without_script() {
     archive(&j);
     let served = Served::start(&j);
     let mut b = Browser::start(&program, j.dir.join("chromium-profile"));
-    let shown = "[...document.querySelectorAll('#frames > li')].filter(f => !f.hidden).map(f => f.id)";
+    let shown =
+        "[...document.querySelectorAll('#frames > li')].filter(f => !f.hidden).map(f => f.id)";
 
     // From a phase's page, "Play from here": that phase's map alone.
     b.open(&served.url(&format!("/{GAME}/F1901M.html")));
-    let play = b.click("[...document.querySelectorAll('a')].find(a => a.textContent === 'Play from here')");
+    let play = b
+        .click("[...document.querySelectorAll('a')].find(a => a.textContent === 'Play from here')");
     assert_eq!(play, served.url(&format!("/{GAME}/play.html#F1901M")));
     assert_eq!(b.eval(shown), json!(["F1901M"]));
     b.call(
@@ -531,7 +555,10 @@ fn the_play_page_steps_through_the_maps_and_lists_them_without_script() {
     b.wait_for("document.querySelector('#now img').naturalWidth > 0");
 
     // Without script, the page lists them all.
-    b.call("Emulation.setScriptExecutionDisabled", json!({"value": true}));
+    b.call(
+        "Emulation.setScriptExecutionDisabled",
+        json!({"value": true}),
+    );
     b.open(&served.url(&format!("/{GAME}/play.html")));
     assert_eq!(
         b.eval("[...document.querySelectorAll('#frames > li')].filter(f => f.offsetHeight > 0).map(f => f.id)"),

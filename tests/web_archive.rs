@@ -94,15 +94,24 @@ fn a_game_played_by_mail_is_published_a_page_per_processed_phase() {
         "{index}"
     );
     assert!(
-        index.contains(&format!("<strong>Spring 1902 Movement (S1902M)</strong>: orders due {due}.")),
+        index.contains(&format!(
+            "<strong>Spring 1902 Movement (S1902M)</strong>: orders due {due}."
+        )),
         "{index}"
     );
-    assert!(index.contains("<li>France <strong>4</strong></li>"), "{index}");
+    assert!(
+        index.contains("<li>France <strong>4</strong></li>"),
+        "{index}"
+    );
     let now = g.judge.run(&["map", "webgame", "--svg"], b"");
     assert!(now.ok, "{}", now.stderr);
     assert_eq!(g.page("board.svg"), now.stdout);
     assert!(now.stdout.contains("Spring 1902, movement orders due"));
-    let at = |what: &str| index.find(what).unwrap_or_else(|| panic!("{what}: {index}"));
+    let at = |what: &str| {
+        index
+            .find(what)
+            .unwrap_or_else(|| panic!("{what}: {index}"))
+    };
     assert!(first_img < at("<section id=\"phases\">"));
     assert!(at("<section id=\"phases\">") < at("<section id=\"settings\">"));
     assert!(at("<section id=\"settings\">") < at("<section id=\"players\">"));

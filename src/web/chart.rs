@@ -76,12 +76,11 @@ pub struct PowerLine {
 }
 
 /// A line of text at the lines' end: powers (each in its colour) ending
-/// on one count, and the count after the last of them.
+/// on one count, and the count.
 #[derive(Serialize)]
 pub struct EndLabel {
     pub powers: Vec<Named>,
-    /// On the count's last line only.
-    pub centres: Option<usize>,
+    pub centres: usize,
     pub x: String,
     pub y: String,
 }
@@ -181,7 +180,7 @@ fn end_labels(
     let mut counts: Vec<usize> = shown.iter().map(|&(k, _)| end[k]).collect();
     counts.sort_unstable_by(|a, b| b.cmp(a));
     counts.dedup();
-    let mut lines: Vec<(Vec<Named>, Option<usize>, f32)> = Vec::new();
+    let mut lines: Vec<(Vec<Named>, usize, f32)> = Vec::new();
     for n in counts {
         let named: Vec<Named> = shown
             .iter()
@@ -191,11 +190,10 @@ fn end_labels(
                 colour: line_colour(power),
             })
             .collect();
-        let count = named.len().div_ceil(PER_LINE);
-        let mut named = named.into_iter();
-        for i in 0..count {
+        let mut named = named.into_iter().peekable();
+        while named.peek().is_some() {
             let powers: Vec<Named> = named.by_ref().take(PER_LINE).collect();
-            lines.push((powers, (i + 1 == count).then_some(n), y(n)));
+            lines.push((powers, n, y(n)));
         }
     }
     let targets: Vec<f32> = lines.iter().map(|l| l.2).collect();
@@ -355,15 +353,19 @@ mod tests {
             .find(|e| e.powers.iter().any(|p| p.power == "Austria"))
             .unwrap();
         assert_eq!(austria.powers.len(), 1);
-        assert_eq!(austria.centres, Some(2));
+        assert_eq!(austria.centres, 2);
         // Germany, Italy and Russia on 4: two lines about their count.
         let fours: Vec<&EndLabel> = chart
             .ends
             .iter()
-            .filter(|e| e.powers.iter().any(|p| p.power == "Italy" || p.power == "Russia"))
+            .filter(|e| {
+                e.powers
+                    .iter()
+                    .any(|p| p.power == "Italy" || p.power == "Russia")
+            })
             .collect();
         assert_eq!(fours.len(), 2);
-        assert_eq!(fours[1].centres, Some(4));
+        assert!(fours.iter().all(|line| line.centres == 4));
         let four = end_y(&chart, "Italy");
         let middle = (label_y(&chart, "Germany") + label_y(&chart, "Russia")) / 2.0;
         assert!((middle - four).abs() < LABEL_LINE, "{middle} {four}");
@@ -380,7 +382,8 @@ mod tests {
     fn every_powers_colour_reads_on_white() {
         for power in Power::ALL {
             let colour = line_colour(power);
-            let rgb = [1, 3, 5].map(|i| f64::from(u8::from_str_radix(&colour[i..i + 2], 16).unwrap()));
+            let rgb =
+                [1, 3, 5].map(|i| f64::from(u8::from_str_radix(&colour[i..i + 2], 16).unwrap()));
             assert!(contrast_on_white(rgb) >= READABLE, "{power:?}: {colour}");
         }
         // Dark colours stay as the map has them; Turkey's yellow darkens.
@@ -395,8 +398,8 @@ mod tests {
         let two = [("start".to_string(), [3; 7]), ("1901".to_string(), [4; 7])];
         let chart = centres_chart(&two).unwrap();
         assert_eq!(chart.lines.len(), 7);
-        // Seven powers on 4: four lines, the count on the last.
+        // Seven powers on 4: four lines, each with the count.
         assert_eq!(chart.ends.len(), 4);
-        assert_eq!(chart.ends[3].centres, Some(4));
+        assert!(chart.ends.iter().all(|line| line.centres == 4));
     }
 }

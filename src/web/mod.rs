@@ -237,7 +237,12 @@ pub fn write_game(
 /// `board.svg`: the map of the position the next orders are written for
 /// (where a finished game ended), nothing ordered on it; none before the
 /// start.
-fn write_board(site: &Site, dir: &Path, game: &Game, view: &view::GameView) -> Result<(), WebError> {
+fn write_board(
+    site: &Site,
+    dir: &Path,
+    game: &Game,
+    view: &view::GameView,
+) -> Result<(), WebError> {
     let Some(board) = &view.card.board else {
         return Ok(());
     };

@@ -18,8 +18,8 @@ use crate::engine::map::{Map, Power};
 use crate::engine::phase::{Phase, PhaseKind, Season};
 use crate::engine::position::Position;
 use crate::game::pictures::PhasePicture;
-use crate::store::games::GameState;
 use crate::report::void_reason;
+use crate::store::games::GameState;
 use crate::store::web::{IndexRow, PowerCentres, StoredRow};
 
 /// "Spring 1901 Movement".

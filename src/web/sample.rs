@@ -32,9 +32,7 @@ pub fn try_every_page(templates: &PageTemplates) -> Result<(), TemplateError> {
     };
     let (played, forming) = (game(true), game(false));
     let row = |card| -> Result<_, TemplateError> {
-        Ok(laid_out_row(
-            &render_row(templates, &index_row(card))?,
-        ))
+        Ok(laid_out_row(&render_row(templates, &index_row(card))?))
     };
     index_page(
         templates,
@@ -57,7 +55,12 @@ pub fn try_every_page(templates: &PageTemplates) -> Result<(), TemplateError> {
             .collect();
         game_feed(templates, &by, view, entries)?;
     }
-    phase_page(templates, &full, Some(Phase::START), Some(full.picture.position.phase))?;
+    phase_page(
+        templates,
+        &full,
+        Some(Phase::START),
+        Some(full.picture.position.phase),
+    )?;
     phase_page(templates, &empty, None, None)?;
     Ok(())
 }

@@ -206,7 +206,9 @@ impl PageTemplates {
 /// counts as safe).
 fn as_text(value: &Value) -> Result<Value, minijinja::Error> {
     let mut out = String::new();
-    let text = value.as_str().map_or_else(|| value.to_string(), str::to_string);
+    let text = value
+        .as_str()
+        .map_or_else(|| value.to_string(), str::to_string);
     write_escaped(&mut out, &text).map_err(minijinja::Error::from)?;
     Ok(Value::from_safe_string(out))
 }
