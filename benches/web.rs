@@ -8,7 +8,9 @@
 //!    everyone every year). After each phase commits, the web pass
 //!    (`web::publish_due`, what `judge run` does) is timed: it writes the
 //!    new phase's page and map, the page before it again (its link to the
-//!    next), the game's index, feed and JSON, and the top index. Median
+//!    next), the board now (`board.svg`), the game's index and play page,
+//!    its feed (every processed phase's orders read and adjudicated again
+//!    for their entries) and JSON, and the top index. Median
 //!    over the game's phases; goal <= 20 ms. Timed again for five more
 //!    phases once the judge holds 1,000 published games (figure 2's), whose
 //!    cards the top index lists.

@@ -2,8 +2,17 @@
 //! judge, its pages served by the real `judge run`, read in headless
 //! Chromium driven over the DevTools protocol — from the index to the
 //! game, to a phase (its map loaded, its orders there), the arrow keys to
-//! the next phase and back, up to the game again; a screenshot kept; and
-//! at a phone's width, no sideways scrolling.
+//! the next phase and back, up to the game again; the play page stepping
+//! through the maps (and listing them all without script); and every kind
+//! of page (the index, a game, a movement, a retreat and an adjustment
+//! phase, the play page) measured at a phone's 390 px and a desktop's
+//! 1,280 px: no sideways scrolling, the map shown and as wide as the page
+//! lets it be.
+//!
+//! The screenshots are kept in `target/tmp/browser/` (Cargo's
+//! `CARGO_TARGET_TMPDIR`): `<page>-<width>.png` for each page measured
+//! (the whole page, top to bottom),
+//! `S1901M.png` and `S1901M-phone.png` from the walk.
 //!
 //! Chromium is found through `JUDGE_TEST_CHROMIUM` (`.ci/run` installs
 //! Debian's `chromium` and sets it). Without it the test says SKIPPED and
@@ -267,8 +276,8 @@ fn send(j: &mut TestJudge, power: char, lines: &str) {
     );
 }
 
-/// Three phases played by mail: S1901M, F1901M, W1901A, each processed
-/// by the Master.
+/// Four phases played by mail: S1901M, F1901M, F1901R (Italy dislodges
+/// Austria's fleet in Trieste), W1901A, each processed by the Master.
 fn play(j: &mut TestJudge) {
     j.mail(MASTER, &format!("CREATE ?{GAME} mpass"));
     for p in POWERS {
@@ -280,8 +289,12 @@ fn play(j: &mut TestJudge) {
     let process = |j: &mut TestJudge| j.mail(MASTER, &format!("SIGNON M{GAME} mpass\nPROCESS"));
     send(j, 'F', "A Par-Bur\nA Mar-Spa\nF Bre-Mao");
     send(j, 'G', "A Mun-Ruh\nA Ber-Kie\nF Kie-Den");
+    send(j, 'I', "A Ven-Tyr\nA Rom-Ven");
     process(j);
     send(j, 'F', "A Bur-Bel\nA Spa H\nF Mao-Por");
+    send(j, 'I', "A Tyr-Tri\nA Ven S A Tyr-Tri");
+    process(j);
+    send(j, 'A', "F Tri-Adr");
     process(j);
     send(j, 'F', "Build A Par\nBuild F Bre");
     process(j);
@@ -294,7 +307,7 @@ fn play(j: &mut TestJudge) {
         .collect();
     assert_eq!(
         phases,
-        ["S1901M", "F1901M", "W1901A", "S1902M"],
+        ["S1901M", "F1901M", "F1901R", "W1901A", "S1902M"],
         "{export:#}"
     );
 }
@@ -376,5 +389,184 @@ fn a_reader_steps_through_a_game_in_a_browser() {
         std::io::stderr(),
         "{test}: screenshots in {}",
         shots.display()
+    );
+}
+
+/// What a page shows at the width set: whether it scrolls sideways, and
+/// its map (`map`, a JavaScript expression for the image): loaded, and
+/// how wide.
+struct Measured {
+    scroll_width: i64,
+    map_width: f64,
+}
+
+impl Browser {
+    /// A PNG of the whole page, top to bottom, at the window's width,
+    /// written to `path`.
+    fn screenshot_page(&mut self, path: &Path) -> Vec<u8> {
+        let size = self.eval("[window.innerWidth, document.documentElement.scrollHeight]");
+        let clip = json!({"x": 0, "y": 0, "width": size[0], "height": size[1], "scale": 1});
+        let r = self.call(
+            "Page.captureScreenshot",
+            json!({"format": "png", "clip": clip, "captureBeyondViewport": true}),
+        );
+        let png = base64_decode(r["data"].as_str().unwrap());
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, &png).unwrap();
+        png
+    }
+
+    /// Sets the window to `width` by `height` (a phone's when `mobile`).
+    fn window(&mut self, width: u32, height: u32, mobile: bool) {
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile}),
+        );
+    }
+
+    /// Opens `url`, waits for the image `map` to be loaded, and measures.
+    fn measure(&mut self, url: &str, map: &str) -> Measured {
+        self.open(url);
+        self.wait_for(&format!(
+            "(() => {{ const m = {map}; return m && m.complete && m.naturalWidth > 0; }})()"
+        ));
+        Measured {
+            scroll_width: self
+                .eval("document.documentElement.scrollWidth")
+                .as_i64()
+                .unwrap(),
+            map_width: self
+                .eval(&format!("{map}.getBoundingClientRect().width"))
+                .as_f64()
+                .unwrap(),
+        }
+    }
+}
+
+#[test]
+fn every_kind_of_page_fits_a_phone_and_a_desktop() {
+    let test = "every_kind_of_page_fits_a_phone_and_a_desktop";
+    let Some(program) = chromium(test) else {
+        return;
+    };
+    let mut j = TestJudge::new("browser-widths");
+    play(&mut j);
+    archive(&j);
+    let served = Served::start(&j);
+    let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser");
+    let mut b = Browser::start(&program, j.dir.join("chromium-profile"));
+    // Each page, and its map: the index's first card's, the game's board,
+    // a phase's map, the play page's first.
+    let pages = [
+        (
+            "index",
+            "/".to_string(),
+            "document.querySelector('li.game img')",
+        ),
+        (
+            "game",
+            format!("/{GAME}/index.html"),
+            "document.querySelector('img#map')",
+        ),
+        (
+            "movement",
+            format!("/{GAME}/F1901M.html"),
+            "document.querySelector('img#map')",
+        ),
+        (
+            "retreat",
+            format!("/{GAME}/F1901R.html"),
+            "document.querySelector('img#map')",
+        ),
+        (
+            "adjustment",
+            format!("/{GAME}/W1901A.html"),
+            "document.querySelector('img#map')",
+        ),
+        (
+            "play",
+            format!("/{GAME}/play.html#S1901M"),
+            "document.querySelector('#frames li:not([hidden]) img')",
+        ),
+    ];
+    for (width, height, mobile) in [(390, 844, true), (1280, 900, false)] {
+        b.window(width, height, mobile);
+        for (name, path, map) in &pages {
+            let m = b.measure(&served.url(path), map);
+            let png = b.screenshot_page(&shots.join(format!("{name}-{width}.png")));
+            assert!(
+                m.scroll_width <= i64::from(width),
+                "{name} is {} px wide in a {width} px window",
+                m.scroll_width
+            );
+            assert!(m.map_width > 0.0, "{name}: no map shown at {width} px");
+            let (shot_width, _, colours) = png_facts(&png);
+            assert_eq!(shot_width, width, "{name}");
+            assert!(colours > 50, "{name} at {width}: {colours} colours");
+            // A phase's map, and the game's board on a phone, take the
+            // page's width (less its margins).
+            let wide = matches!(*name, "movement" | "retreat" | "adjustment")
+                || (*name == "game" && width == 390);
+            if wide {
+                assert!(
+                    m.map_width >= f64::from(width) * 0.9,
+                    "{name}: a map {} px wide in a {width} px window",
+                    m.map_width
+                );
+            }
+        }
+    }
+    let _ = writeln!(
+        std::io::stderr(),
+        "{test}: screenshots in {}",
+        shots.display()
+    );
+}
+
+#[test]
+fn the_play_page_steps_through_the_maps_and_lists_them_without_script() {
+    let test = "the_play_page_steps_through_the_maps_and_lists_them_without_script";
+    let Some(program) = chromium(test) else {
+        return;
+    };
+    let mut j = TestJudge::new("browser-play");
+    play(&mut j);
+    archive(&j);
+    let served = Served::start(&j);
+    let mut b = Browser::start(&program, j.dir.join("chromium-profile"));
+    let shown =
+        "[...document.querySelectorAll('#frames > li')].filter(f => !f.hidden).map(f => f.id)";
+
+    // From a phase's page, "Play from here": that phase's map alone.
+    b.open(&served.url(&format!("/{GAME}/F1901M.html")));
+    let play = b
+        .click("[...document.querySelectorAll('a')].find(a => a.textContent === 'Play from here')");
+    assert_eq!(play, served.url(&format!("/{GAME}/play.html#F1901M")));
+    assert_eq!(b.eval(shown), json!(["F1901M"]));
+    b.call(
+        "Input.dispatchKeyEvent",
+        json!({"type": "keyDown", "key": "ArrowRight", "code": "ArrowRight", "windowsVirtualKeyCode": 39}),
+    );
+    assert_eq!(b.eval(shown), json!(["F1901R"]));
+    // Play: every map in turn to the board now, then it stops there.
+    b.eval("document.getElementById('play').click()");
+    b.wait_for(&format!("JSON.stringify({shown}) === '[\"now\"]'"));
+    b.wait_for("document.getElementById('play').textContent === 'Play'");
+    b.wait_for("document.querySelector('#now img').naturalWidth > 0");
+
+    // Without script, the page lists them all.
+    b.call(
+        "Emulation.setScriptExecutionDisabled",
+        json!({"value": true}),
+    );
+    b.open(&served.url(&format!("/{GAME}/play.html")));
+    assert_eq!(
+        b.eval("[...document.querySelectorAll('#frames > li')].filter(f => f.offsetHeight > 0).map(f => f.id)"),
+        json!(["S1901M", "F1901M", "F1901R", "W1901A", "now"])
+    );
+    assert_eq!(
+        b.eval("document.getElementById('controls').offsetHeight"),
+        json!(0),
+        "no buttons that cannot work"
     );
 }

@@ -1312,13 +1312,17 @@ fn write_everything(tx: &Connection, name: &str) {
         phases: 0,
         archive_id: 0,
         state: GameState::Forming,
+        deadline: None,
     };
     let row = store::web::IndexRow {
         name: name.to_string(),
         variant: "standard".to_string(),
         state: "forming".to_string(),
         phase: None,
+        phase_words: None,
         year: None,
+        deadline: None,
+        board: None,
         centres: Vec::new(),
         result: None,
         activity: T0,

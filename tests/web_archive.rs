@@ -1,9 +1,11 @@
-//! The web archive (issue 14) as a reader finds it: a game played by real
-//! mail through a real judge folder, `judge run --once` writing the pages,
-//! then the files read back: one page and one map per processed phase,
-//! the results text, the links between phases, an Atom feed that parses
-//! with an entry per phase and per press to everyone, and `game.json`
-//! agreeing with `judge export`.
+//! The web archive (issues 14 and 25) as a reader finds it: a game played
+//! by real mail through a real judge folder, `judge run --once` writing
+//! the pages, then the files read back: the board now first on the game's
+//! page and on the list of games, one page and one map per processed
+//! phase (the map linked full size), a play page with every map, the
+//! results text, the links between phases, an Atom feed that parses with
+//! an entry per phase (its orders and map) and per press to everyone, and
+//! `game.json` agreeing with `judge export`.
 
 mod common;
 #[path = "web/played.rs"]
@@ -50,9 +52,11 @@ fn a_game_played_by_mail_is_published_a_page_per_processed_phase() {
             "S1901M.svg",
             "W1901A.html",
             "W1901A.svg",
+            "board.svg",
             "feed.atom",
             "game.json",
-            "index.html"
+            "index.html",
+            "play.html"
         ]
     );
     let top = std::fs::read_to_string(g.judge.dir.join("var/www/index.html")).unwrap();
@@ -60,9 +64,71 @@ fn a_game_played_by_mail_is_published_a_page_per_processed_phase() {
         top.contains("<a href=\"webgame/index.html\">webgame</a>"),
         "{top}"
     );
+    // The list of games shows each game's board small, its phase and
+    // deadline.
+    let deadline = g.judge.export("webgame")["phases"][3]["deadline"]
+        .as_i64()
+        .expect("S1902M's deadline");
+    let due = chrono::DateTime::from_timestamp(deadline, 0)
+        .unwrap()
+        .format("%Y-%m-%d %H:%M UTC")
+        .to_string();
+    assert!(
+        top.contains("<img src=\"webgame/board.svg?S1902M-"),
+        "{top}"
+    );
+    assert!(
+        top.contains(&format!("<p>Spring 1902 Movement, orders due {due}</p>")),
+        "{top}"
+    );
     assert!(g.judge.dir.join("var/www/style.css").exists());
 
     let index = g.page("index.html");
+    // The board first: the first map of the game's page is the position
+    // the S1902M orders are written for, as `judge map` draws it (no order
+    // on it), with the phase and its deadline; the phases, each with its
+    // map small, before the settings and the players.
+    let first_img = index.find("<img").expect("a map on the game's page");
+    assert!(
+        index[first_img..].starts_with("<img id=\"map\" class=\"map fit\" src=\"board.svg?S1902M-"),
+        "{index}"
+    );
+    assert!(
+        index.contains(&format!(
+            "<strong>Spring 1902 Movement (S1902M)</strong>: orders due {due}."
+        )),
+        "{index}"
+    );
+    assert!(
+        index.contains("<li>France <strong>4</strong></li>"),
+        "{index}"
+    );
+    let now = g.judge.run(&["map", "webgame", "--svg"], b"");
+    assert!(now.ok, "{}", now.stderr);
+    assert_eq!(g.page("board.svg"), now.stdout);
+    assert!(now.stdout.contains("Spring 1902, movement orders due"));
+    let at = |what: &str| {
+        index
+            .find(what)
+            .unwrap_or_else(|| panic!("{what}: {index}"))
+    };
+    assert!(first_img < at("<section id=\"phases\">"));
+    assert!(at("<section id=\"phases\">") < at("<section id=\"settings\">"));
+    assert!(at("<section id=\"settings\">") < at("<section id=\"players\">"));
+    assert!(
+        index.contains("<a href=\"S1901M.html\"><img src=\"S1901M.svg\" loading=\"lazy\""),
+        "{index}"
+    );
+    // Every map in turn on the play page, the board now last.
+    let play = g.page("play.html");
+    let maps: Vec<&str> = play
+        .split("<img class=\"map\" src=\"")
+        .skip(1)
+        .map(|rest| rest.split('"').next().unwrap())
+        .collect();
+    assert_eq!(maps.len(), 4, "{play}");
+    assert_eq!(maps[..3], ["S1901M.svg", "F1901M.svg", "W1901A.svg"]);
+    assert!(maps[3].starts_with("board.svg?S1902M-"), "{play}");
     assert!(
         index.contains(
             "<tr><th>Movement deadline</th><td>72 hours after the phase starts; grace 24 hours</td></tr>"
@@ -71,12 +137,17 @@ fn a_game_played_by_mail_is_published_a_page_per_processed_phase() {
     );
     for phase in ["S1901M", "F1901M", "W1901A"] {
         assert!(
-            index.contains(&format!("<a href=\"{phase}.html\">{phase}</a>")),
+            index.contains(&format!(
+                "<a href=\"{phase}.html\"><img src=\"{phase}.svg\" loading=\"lazy\""
+            )),
             "{index}"
         );
         let page = g.page(&format!("{phase}.html"));
+        // The map, linked to itself full size.
         assert!(
-            page.contains(&format!("<img id=\"map\" src=\"{phase}.svg\"")),
+            page.contains(&format!(
+                "<a href=\"{phase}.svg\"><img id=\"map\" src=\"{phase}.svg\""
+            )),
             "{page}"
         );
         let svg = g.page(&format!("{phase}.svg"));
@@ -143,6 +214,34 @@ fn a_game_played_by_mail_is_published_a_page_per_processed_phase() {
     for phase in ["S1901M", "F1901M", "W1901A"] {
         assert!(feed.contains(&format!("href=\"{phase}.html\"")), "{feed}");
     }
+    // Each phase's entry: its orders with their results and its map, as
+    // HTML (what a feed reader shows).
+    let content = |phase: &str| -> String {
+        let entry = entries
+            .iter()
+            .find(|e| {
+                e.children()
+                    .any(|c| c.has_tag_name("title") && c.text().unwrap_or("").starts_with(phase))
+            })
+            .unwrap_or_else(|| panic!("no entry for {phase}: {feed}"));
+        let content = entry
+            .children()
+            .find(|c| c.has_tag_name("content"))
+            .unwrap_or_else(|| panic!("no content for {phase}: {feed}"));
+        assert_eq!(content.attribute("type"), Some("html"));
+        content.text().unwrap_or("").to_string()
+    };
+    let spring = content("S1901M");
+    assert!(spring.contains("<img src=\"S1901M.svg\""), "{spring}");
+    assert!(
+        spring.contains("<li>Army Munich -&gt; Burgundy. (*bounce*)</li>"),
+        "{spring}"
+    );
+    assert!(spring.contains("<h3>France</h3>"), "{spring}");
+    assert!(
+        content("W1901A").contains("<li>Build army Marseilles.</li>"),
+        "{feed}"
+    );
 
     // game.json is what `judge export` prints (no orders for S1902M yet).
     let export = g.judge.run(&["export", "webgame"], b"");
@@ -354,7 +453,8 @@ fn a_rollback_takes_the_undone_phases_off_the_archive() {
     assert!(!fall.contains("rel=\"next\""), "{fall}");
     assert!(!g.folder().join("W1901A.html").exists());
     assert!(!g.folder().join("W1901A.svg").exists());
-    assert!(!g.page("index.html").contains("W1901A"));
+    assert!(!g.page("index.html").contains("W1901A.html"));
+    assert!(!g.page("index.html").contains("W1901A.svg"));
 }
 
 #[test]
@@ -379,11 +479,17 @@ fn the_index_lists_the_newest_first_and_the_finished_apart() {
         finished.contains("<a href=\"ended/index.html\">ended</a>"),
         "{finished}"
     );
-    assert!(finished.contains("<td>terminated</td>"), "{finished}");
     assert!(
-        finished.contains("<td>Terminated by the Master.</td>"),
+        finished.contains("<span class=\"state\">terminated</span>"),
         "{finished}"
     );
+    assert!(
+        finished.contains("<p class=\"result\">Terminated by the Master.</p>"),
+        "{finished}"
+    );
+    // An ended game shows no deadline; one in play does.
+    assert!(!finished.contains("orders due"), "{finished}");
+    assert!(playing.contains("orders due"), "{playing}");
 }
 
 /// A void order's page line says why, as the results mail does: no order
@@ -526,5 +632,98 @@ fn a_judgekeeper_changes_the_pages_by_their_templates() {
         check.stdout.contains("ok: the page templates"),
         "{}",
         check.stdout
+    );
+}
+
+/// The deadline on the pages follows the store's, even when it moves
+/// without a word to the whole game (an absence pushes it).
+#[test]
+fn a_moved_deadline_is_published_again() {
+    let mut j = TestJudge::new("web-deadline");
+    let mut g = Played::start(&mut j, "moved");
+    g.run_once();
+    let due = |g: &Played<'_>| {
+        let at = g.judge.export("moved")["phases"][0]["deadline"]
+            .as_i64()
+            .expect("S1901M's deadline");
+        chrono::DateTime::from_timestamp(at, 0)
+            .unwrap()
+            .format("%Y-%m-%d %H:%M UTC")
+            .to_string()
+    };
+    let before = due(&g);
+    let top = || std::fs::read_to_string(g.judge.dir.join("var/www/index.html")).unwrap();
+    assert!(top().contains(&format!("orders due {before}")), "{}", top());
+    g.power('F', "SET ABSENCE 2026-11-04 TO 2026-11-08");
+    let after = due(&g);
+    assert_ne!(before, after, "the absence moved the deadline");
+    let run = g.run_once();
+    assert!(
+        run.stderr
+            .contains("web archive: game 'moved' written (0 phase page(s))"),
+        "{}",
+        run.stderr
+    );
+    let top = std::fs::read_to_string(g.judge.dir.join("var/www/index.html")).unwrap();
+    assert!(top.contains(&format!("orders due {after}")), "{top}");
+    assert!(
+        g.page("index.html")
+            .contains(&format!("orders due {after}.")),
+        "{}",
+        g.page("index.html")
+    );
+}
+
+/// A Fall's centres change hands when it ends: after its retreats, if it
+/// has any. The movement's page says so rather than call the counts
+/// before the change "after the phase"; the retreats' page shows them
+/// changed.
+#[test]
+fn a_fall_with_retreats_says_when_the_centres_change_hands() {
+    let mut j = TestJudge::new("web-fall");
+    let mut g = Played::start(&mut j, "fall");
+    g.power('F', "A Par - Bur\nA Mar - Spa");
+    g.power('G', "A Mun - Ruh\nA Ber - Mun");
+    g.master("PROCESS S1901M");
+    g.power('G', "A Ruh - Bur\nA Mun S A Ruh - Bur");
+    g.power('F', "A Bur H\nA Spa H");
+    g.master("PROCESS F1901M");
+    g.master("PROCESS F1901R");
+    g.run_once();
+
+    let fall = g.page("F1901M.html");
+    let centres = fall
+        .split("<section id=\"ownership\">")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no centres on the page:\n{fall}"));
+    assert!(
+        centres.contains("<h2>Supply centres before the retreats</h2>"),
+        "{centres}"
+    );
+    assert!(
+        centres.contains(
+            "Centres change hands when the Fall ends, after its retreats: \
+             <a href=\"F1901R.html\">F1901R</a>"
+        ),
+        "{centres}"
+    );
+    // Spain is not France's yet.
+    assert!(
+        centres.contains("<tr><td>France</td><td class=\"n\">3</td>"),
+        "{centres}"
+    );
+    let retreats = g.page("F1901R.html");
+    assert!(
+        retreats.contains("<h2>Supply centres after the Fall (changed)</h2>"),
+        "{retreats}"
+    );
+    assert!(
+        retreats.contains("<tr><td>France</td><td class=\"n\">4</td>"),
+        "{retreats}"
+    );
+    let spring = g.page("S1901M.html");
+    assert!(
+        spring.contains("Unchanged: centres change hands only when a Fall ends."),
+        "{spring}"
     );
 }

@@ -22,6 +22,9 @@ pub struct WebState {
     pub phases: i64,
     /// Its newest archive entry's id (0: none).
     pub archive_id: i64,
+    /// Its latest phase's deadline (moved without a notice when an
+    /// absence covers it): the pages show it.
+    pub deadline: Option<i64>,
     pub published: Option<Published>,
     /// A notice to the game since it was published (a rollback, a
     /// replacement, a setting): its pages are written again whole.
@@ -34,6 +37,8 @@ pub struct Published {
     pub phases: i64,
     pub archive_id: i64,
     pub state: GameState,
+    /// The deadline the pages show (read from the row's facts).
+    pub deadline: Option<i64>,
 }
 
 impl WebState {
@@ -44,16 +49,18 @@ impl WebState {
                 phases: self.phases,
                 archive_id: self.archive_id,
                 state: self.state,
+                deadline: self.deadline,
             })
     }
 }
 
 fn from_row(r: &Row<'_>) -> rusqlite::Result<WebState> {
-    let published = match r.get::<_, Option<i64>>(6)? {
+    let published = match r.get::<_, Option<i64>>(7)? {
         Some(phases) => Some(Published {
             phases,
-            archive_id: r.get(7)?,
-            state: r.get(8)?,
+            archive_id: r.get(8)?,
+            state: r.get(9)?,
+            deadline: r.get(10)?,
         }),
         None => None,
     };
@@ -64,8 +71,9 @@ fn from_row(r: &Row<'_>) -> rusqlite::Result<WebState> {
         private: r.get::<_, Option<bool>>(3)?.unwrap_or(false),
         phases: r.get(4)?,
         archive_id: r.get(5)?,
+        deadline: r.get(6)?,
         published,
-        renewed: r.get(9)?,
+        renewed: r.get(11)?,
     })
 }
 
@@ -83,10 +91,12 @@ pub fn web_states(conn: &Connection) -> Result<Vec<WebState>> {
                     (SELECT coalesce(max(p.seq), 0) FROM phases p \
                       WHERE p.game_id = g.id) AS phases, \
                     (SELECT coalesce(max(a.id), 0) FROM archive a \
-                      WHERE a.game_id = g.id) AS archive_id \
+                      WHERE a.game_id = g.id) AS archive_id, \
+                    (SELECT p.deadline FROM phases p WHERE p.game_id = g.id \
+                      ORDER BY p.seq DESC LIMIT 1) AS deadline \
              FROM games g) \
-         SELECT s.id, s.name, s.state, s.private, s.phases, s.archive_id, \
-                w.phases, w.archive_id, w.state, \
+         SELECT s.id, s.name, s.state, s.private, s.phases, s.archive_id, s.deadline, \
+                w.phases, w.archive_id, w.state, json_extract(w.row_facts, '$.deadline'), \
                 CASE WHEN w.archive_id IS NULL OR s.archive_id <= w.archive_id THEN 0 \
                      ELSE EXISTS (SELECT 1 FROM archive a WHERE a.game_id = s.id \
                                   AND a.id > w.archive_id AND a.kind = 'notice') END \
@@ -108,7 +118,18 @@ pub struct IndexRow {
     pub state: String,
     /// The phase now being played (or the last one played): `S1901M`.
     pub phase: Option<String>,
+    /// The same in words: "Spring 1901 Movement".
+    #[serde(default)]
+    pub phase_words: Option<String>,
     pub year: Option<u16>,
+    /// The latest phase's deadline (Unix seconds), shown while the game
+    /// is played.
+    #[serde(default)]
+    pub deadline: Option<i64>,
+    /// The board now: what tells its version apart (`S1902M-1800003600`),
+    /// none before the start.
+    #[serde(default)]
+    pub board: Option<String>,
     /// The powers that are played, with their centres now.
     pub centres: Vec<PowerCentres>,
     /// How the game ended, in words.

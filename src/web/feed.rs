@@ -1,13 +1,17 @@
 //! `<game>/feed.atom`: an Atom 1.0 feed of the game, one entry per
-//! processed phase (linking to its page) and per message to everyone,
-//! laid out by `templates/web/feed.atom`. Pure; every text escaped by the
-//! template, so the feed is well-formed XML whatever the players wrote.
+//! processed phase (its orders with their results and its map, linking to
+//! its page) and per message to everyone, laid out by
+//! `templates/web/feed.atom`. Pure; every text escaped by the template, so
+//! the feed is well-formed XML whatever the players wrote (a phase's
+//! content is HTML, escaped once more as Atom's `type="html"` asks).
 
 use serde::Serialize;
 
-use super::pages::PhaseName;
+use super::pages::{orders_by_power, PhaseName, PowerOrders};
 use super::templates::{PageTemplates, TemplateError, FEED};
 use super::view::GameView;
+use crate::engine::map::Map;
+use crate::game::pictures::PhasePicture;
 
 /// Who the feed says it is from: the judge's name and address, and its
 /// code (part of every id, with the address, so ids differ between
@@ -16,6 +20,26 @@ pub struct Publisher<'a> {
     pub name: &'a str,
     pub address: &'a str,
     pub code: &'a str,
+    /// `[web] url` (ending in `/`), for the feed's base address: feed
+    /// readers then find the pages and maps its entries link to.
+    pub url: Option<&'a str>,
+}
+
+/// A processed phase as its entry shows it.
+pub struct PhaseEntry {
+    pub phase: PhaseName,
+    pub processed_at: i64,
+    pub orders: Vec<PowerOrders>,
+}
+
+impl PhaseEntry {
+    pub fn of(picture: &PhasePicture, processed_at: i64) -> PhaseEntry {
+        PhaseEntry {
+            phase: PhaseName::of(picture.position.phase),
+            processed_at,
+            orders: orders_by_power(Map::standard(), picture),
+        }
+    }
 }
 
 /// A stable, unique id: `tag:<address>,2000:<code>/<game>/<what>`.
@@ -44,6 +68,8 @@ fn tag(by: &Publisher<'_>, game: &str, what: &str) -> String {
 struct Feed<'a> {
     judge: &'a str,
     game: &'a str,
+    /// The game's folder's address, or none.
+    base: Option<String>,
     id: String,
     /// The newest entry's time (the game's activity when none).
     updated: i64,
@@ -57,6 +83,8 @@ struct Entry<'a> {
     id: String,
     at: i64,
     phase: Option<PhaseName>,
+    /// A phase's orders, per power that gave any.
+    orders: Vec<PowerOrders>,
     press: Option<PressEntry<'a>>,
 }
 
@@ -67,19 +95,21 @@ struct PressEntry<'a> {
     body: &'a str,
 }
 
+/// The feed of the game `view` with its processed phases `phases`.
 pub fn game_feed(
     templates: &PageTemplates,
     by: &Publisher<'_>,
     view: &GameView,
+    phases: Vec<PhaseEntry>,
 ) -> Result<String, TemplateError> {
     let card = &view.card;
     let mut entries: Vec<Entry<'_>> = Vec::new();
-    for line in &view.phases {
-        let phase = PhaseName::of(line.phase);
+    for line in phases {
         entries.push(Entry {
-            id: tag(by, &card.name, &phase.code),
+            id: tag(by, &card.name, &line.phase.code),
             at: line.processed_at,
-            phase: Some(phase),
+            phase: Some(line.phase),
+            orders: line.orders,
             press: None,
         });
     }
@@ -88,6 +118,7 @@ pub fn game_feed(
             id: tag(by, &card.name, &format!("press-{}", item.id)),
             at: item.sent_at,
             phase: None,
+            orders: Vec::new(),
             press: Some(PressEntry {
                 id: item.id,
                 subject: &item.subject,
@@ -99,6 +130,7 @@ pub fn game_feed(
     let feed = Feed {
         judge: by.name,
         game: &card.name,
+        base: by.url.map(|url| format!("{url}{}/", card.name)),
         id: tag(by, &card.name, "feed"),
         updated: entries.first().map_or(card.activity, |e| e.at),
         entries,

@@ -4,10 +4,14 @@
 //!
 //! - `index.html` (the games, newest activity first; the finished apart)
 //!   and `style.css` at the top;
-//! - per game, in a folder of its name: `index.html` (settings, players,
-//!   phases, centres year by year with a chart, press to everyone),
-//!   `<PHASE>.html` and `<PHASE>.svg` per processed phase (the map with
-//!   orders and results; the orders, retreats, centres), `feed.atom`, and
+//! - per game, in a folder of its name: `index.html` (the board now with
+//!   its phase, deadline and centres; the phases, each with its map small;
+//!   centres year by year with a chart, press to everyone, settings,
+//!   players), `board.svg` (the map of the position the next orders are
+//!   written for: units and owners, never an order), `<PHASE>.html` and
+//!   `<PHASE>.svg` per processed phase (the map with orders and results;
+//!   the orders, retreats, centres), `play.html` (every map in turn),
+//!   `feed.atom` (an entry per phase with its orders and map), and
 //!   `game.json` (what `judge export` prints, but for the orders of the
 //!   phase not yet processed: secret until then).
 //!
@@ -37,10 +41,14 @@ use crate::game::Db as Connection;
 
 use crate::config::Config;
 use crate::game::export::{game_json, Orders};
+use crate::game::pictures::PhasePicture;
 use crate::store::{self, games::Game, web::IndexRow, web::Published, web::WebState, StoreError};
 pub use feed::Publisher;
 pub use files::FileError;
 pub use templates::{PageTemplates, TemplateError};
+
+/// The map of a game's position now, in its folder.
+const BOARD: &str = "board.svg";
 
 /// Where the archive is written, whose it is, and the templates its pages
 /// are written with.
@@ -50,6 +58,8 @@ pub struct Site {
     pub name: String,
     pub address: String,
     pub code: String,
+    /// `[web] url`, ending in `/`: the feed's base address.
+    pub url: Option<String>,
     /// Compiled once (`Site::of`), shared by every page and thread.
     pub templates: Arc<PageTemplates>,
     /// The rows of the list of games, as laid out so far.
@@ -66,6 +76,7 @@ impl Site {
             name: config.judge.name.clone(),
             address: config.judge.address.clone(),
             code: config.judge.code.clone(),
+            url: config.web.public_url(),
             templates: Arc::new(page_templates(config)?),
             rows: Arc::default(),
         })
@@ -76,6 +87,7 @@ impl Site {
             name: &self.name,
             address: &self.address,
             code: &self.code,
+            url: self.url.as_deref(),
         }
     }
 
@@ -159,8 +171,9 @@ pub struct GameWritten {
 
 /// Writes the game's pages: its phase pages from the `from`-th processed
 /// phase on (the one before it again too, for its link to the next), its
-/// index, feed and JSON. `from` 0 writes every phase page and removes
-/// pages of phases the game no longer has.
+/// index with the board now, the play page, feed and JSON. `from` 0
+/// writes every phase page and removes pages of phases the game no longer
+/// has.
 pub fn write_game(
     conn: &Connection,
     site: &Site,
@@ -173,8 +186,18 @@ pub fn write_game(
     let played = view::played_rows(game, &records);
     let processed: Vec<usize> = (0..played).filter(|&i| records[i].is_processed()).collect();
     let phase_code = |k: usize| records[processed[k]].phase.as_str();
+    let first = from.saturating_sub(1);
     let mut written = 0;
-    for k in from.saturating_sub(1)..processed.len() {
+    let mut entries = Vec::new();
+    for k in 0..processed.len() {
+        if k < first {
+            // Not written again, but the feed lists its orders.
+            let record = &records[processed[k]];
+            if let Some((at, picture)) = view::phase_picture(conn, &site.code, game, record)? {
+                entries.push(feed::PhaseEntry::of(&picture, at));
+            }
+            continue;
+        }
         let Some(phase) = view::phase_view(conn, &site.code, game, &records, processed[k])? else {
             continue;
         };
@@ -182,10 +205,12 @@ pub fn write_game(
         let next = processed
             .get(k + 1)
             .and_then(|&i| records[i].phase.parse().ok());
-        let code = phase.phase.to_string();
-        files::write_atomic(&dir.join(format!("{code}.svg")), phase.svg.as_bytes())?;
+        let code = phase.picture.position.phase.to_string();
+        let svg = phase.picture.svg();
+        files::write_atomic(&dir.join(format!("{code}.svg")), svg.as_bytes())?;
         let html = pages::phase_page(&site.templates, &phase, prev, next)?;
         files::write_atomic(&dir.join(format!("{code}.html")), html.as_bytes())?;
+        entries.push(feed::PhaseEntry::of(&phase.picture, phase.processed_at));
         written += 1;
     }
     if from == 0 {
@@ -193,9 +218,12 @@ pub fn write_game(
         files::remove_stale_phases(&dir, &keep)?;
     }
     let view = view::game_view(conn, game)?;
+    write_board(site, &dir, game, &view)?;
     let index = pages::game_index(&site.templates, &view)?;
     files::write_atomic(&dir.join("index.html"), index.as_bytes())?;
-    let feed = feed::game_feed(&site.templates, &site.publisher(), &view)?;
+    let play = pages::play_page(&site.templates, &view)?;
+    files::write_atomic(&dir.join("play.html"), play.as_bytes())?;
+    let feed = feed::game_feed(&site.templates, &site.publisher(), &view, entries)?;
     files::write_atomic(&dir.join("feed.atom"), feed.as_bytes())?;
     let json = serde_json::to_string_pretty(&game_json(conn, game, Orders::Processed)?)
         .map_err(StoreError::from)?;
@@ -204,6 +232,23 @@ pub fn write_game(
         row: pages::index_row(&view.card),
         phases: written,
     })
+}
+
+/// `board.svg`: the map of the position the next orders are written for
+/// (where a finished game ended), nothing ordered on it; none before the
+/// start.
+fn write_board(
+    site: &Site,
+    dir: &Path,
+    game: &Game,
+    view: &view::GameView,
+) -> Result<(), WebError> {
+    let Some(board) = &view.card.board else {
+        return Ok(());
+    };
+    let picture = PhasePicture::position(&site.code, &game.name, board.position.clone());
+    files::write_atomic(&dir.join(BOARD), picture.svg().as_bytes())?;
+    Ok(())
 }
 
 /// Writes the top `index.html` (the rows of every published game, as the
@@ -248,6 +293,7 @@ pub fn published_now(state: &WebState) -> Published {
         phases: state.phases,
         archive_id: state.archive_id,
         state: state.state,
+        deadline: state.deadline,
     }
 }
 

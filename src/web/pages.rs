@@ -10,13 +10,16 @@ use minijinja::{context, Value};
 use serde::Serialize;
 
 use super::chart::{centres_chart, Chart};
-use super::templates::{PageTemplates, TemplateError, GAME, INDEX_ROW, PHASE, SITE_INDEX};
+use super::templates::{PageTemplates, TemplateError, GAME, INDEX_ROW, PHASE, PLAY, SITE_INDEX};
 use super::view::{GameCard, GameView, PhaseView, SettingsView};
 use super::WebError;
+use crate::draw::{board::Board, svg::size};
 use crate::engine::map::{Map, Power};
-use crate::engine::phase::{Phase, PhaseKind};
+use crate::engine::phase::{Phase, PhaseKind, Season};
 use crate::engine::position::Position;
+use crate::game::pictures::PhasePicture;
 use crate::report::void_reason;
+use crate::store::games::GameState;
 use crate::store::web::{IndexRow, PowerCentres, StoredRow};
 
 /// "Spring 1901 Movement".
@@ -41,6 +44,25 @@ impl PhaseName {
         PhaseName {
             code: phase.to_string(),
             words: phase_words(phase),
+        }
+    }
+}
+
+/// Every map's size (the board's SVG units): the pages give it to their
+/// images, so that the browser keeps the room (and the shape) of a map
+/// not yet loaded.
+#[derive(Serialize, Clone, Copy)]
+pub struct MapSize {
+    pub width: u32,
+    pub height: u32,
+}
+
+impl MapSize {
+    pub fn of_board() -> MapSize {
+        let (width, height) = size(Board::standard());
+        MapSize {
+            width: width.round() as u32,
+            height: height.round() as u32,
         }
     }
 }
@@ -74,7 +96,7 @@ pub fn site_index(
         let html = match laid_out.get(&row.facts) {
             Some(html) => html.clone(),
             None => {
-                let html: Arc<str> = templates.render(INDEX_ROW, &row.row()?)?.into();
+                let html: Arc<str> = render_row(templates, &row.row()?)?.into();
                 laid_out.insert(row.facts.clone(), html.clone());
                 html
             }
@@ -87,6 +109,18 @@ pub fn site_index(
         }
     }
     Ok(index_page(templates, judge_name, playing, finished)?)
+}
+
+/// A game's row (`index_row.html`): its facts, and the maps' shape.
+pub fn render_row(templates: &PageTemplates, row: &IndexRow) -> Result<String, TemplateError> {
+    #[derive(Serialize)]
+    struct Row<'a> {
+        #[serde(flatten)]
+        row: &'a IndexRow,
+        map: MapSize,
+    }
+    let map = MapSize::of_board();
+    templates.render(INDEX_ROW, &Row { row, map })
 }
 
 /// A row as `index_row.html` laid it out, for `index.html` to print as
@@ -114,7 +148,10 @@ pub fn index_row(card: &GameCard) -> IndexRow {
         variant: card.variant.clone(),
         state: card.state.as_str().to_string(),
         phase: card.current.map(|p| p.to_string()),
+        phase_words: card.current.map(phase_words),
         year: card.current.map(|p| p.year),
+        deadline: card.deadline,
+        board: card.board.as_ref().map(|b| b.version.clone()),
         centres: card
             .centres
             .iter()
@@ -134,6 +171,12 @@ pub fn index_row(card: &GameCard) -> IndexRow {
 #[derive(Serialize)]
 struct GamePage<'a> {
     game: GameFacts<'a>,
+    /// The board now, or none before the start.
+    board: Option<BoardNow<'a>>,
+    map: MapSize,
+    /// The animated summary of a finished game (a relative address), or
+    /// none.
+    animation: Option<String>,
     settings: &'a SettingsView,
     powers: Vec<PowerPlayers>,
     phases: Vec<PhaseLine>,
@@ -152,6 +195,25 @@ struct GameFacts<'a> {
     state: &'static str,
     phase: Option<PhaseName>,
     result: Option<&'a str>,
+}
+
+/// The position the next orders are written for: `board.svg?<version>`.
+#[derive(Serialize)]
+struct BoardNow<'a> {
+    version: &'a str,
+    /// Whether the game is over: the board is where it ended.
+    over: bool,
+    /// The deadline of the phase now played (none when the game is not
+    /// being played: forming, paused, over).
+    deadline: Option<i64>,
+    /// The powers played and their centres now.
+    centres: Vec<PowerCount>,
+}
+
+#[derive(Serialize)]
+struct PowerCount {
+    power: &'static str,
+    centres: usize,
 }
 
 /// A power and each of its players' time with it, in turn.
@@ -196,13 +258,24 @@ struct Press<'a> {
 pub fn game_index(templates: &PageTemplates, view: &GameView) -> Result<String, TemplateError> {
     let card = &view.card;
     let page = GamePage {
-        game: GameFacts {
-            name: &card.name,
-            variant: &card.variant,
-            state: card.state.as_str(),
-            phase: card.current.map(PhaseName::of),
-            result: card.result.as_deref(),
-        },
+        game: game_facts(card),
+        board: card.board.as_ref().map(|board| BoardNow {
+            version: &board.version,
+            over: card.state.is_over(),
+            deadline: card.deadline.filter(|_| card.state == GameState::Active),
+            centres: card
+                .centres
+                .iter()
+                .map(|&(power, centres)| PowerCount {
+                    power: power.name(),
+                    centres,
+                })
+                .collect(),
+        }),
+        map: MapSize::of_board(),
+        // Another part of the judge fills it: the summary is published
+        // beside the pages of a finished game.
+        animation: None,
         settings: &view.settings,
         powers: view
             .powers
@@ -252,6 +325,36 @@ pub fn game_index(templates: &PageTemplates, view: &GameView) -> Result<String, 
     templates.render(GAME, &page)
 }
 
+fn game_facts(card: &GameCard) -> GameFacts<'_> {
+    GameFacts {
+        name: &card.name,
+        variant: &card.variant,
+        state: card.state.as_str(),
+        phase: card.current.map(PhaseName::of),
+        result: card.result.as_deref(),
+    }
+}
+
+/// `<game>/play.html`: every phase's map in turn, then the board now.
+#[derive(Serialize)]
+struct PlayPage<'a> {
+    game: GameFacts<'a>,
+    phases: Vec<PhaseName>,
+    /// The board now's version (`board.svg?<version>`), or none.
+    board: Option<&'a str>,
+    map: MapSize,
+}
+
+pub fn play_page(templates: &PageTemplates, view: &GameView) -> Result<String, TemplateError> {
+    let page = PlayPage {
+        game: game_facts(&view.card),
+        phases: view.phases.iter().map(|l| PhaseName::of(l.phase)).collect(),
+        board: view.card.board.as_ref().map(|b| b.version.as_str()),
+        map: MapSize::of_board(),
+    };
+    templates.render(PLAY, &page)
+}
+
 /// `<game>/<PHASE>.html`: the map, the orders with their results, the
 /// retreats, the centres after; links to the neighbouring phases.
 #[derive(Serialize)]
@@ -261,6 +364,7 @@ struct PhasePage<'a> {
     processed_at: i64,
     prev: Option<String>,
     next: Option<String>,
+    map: MapSize,
     /// The powers that gave orders, each with its orders.
     orders: Vec<PowerOrders>,
     /// After a movement phase: the units that must retreat.
@@ -270,8 +374,9 @@ struct PhasePage<'a> {
     results_mail: Option<&'a str>,
 }
 
+/// A power's orders in a phase, with what came of each.
 #[derive(Serialize)]
-struct PowerOrders {
+pub struct PowerOrders {
     power: &'static str,
     orders: Vec<OrderLine>,
 }
@@ -298,6 +403,15 @@ struct DislodgedUnit {
 /// Who owns which centres after the phase.
 #[derive(Serialize)]
 struct Ownership {
+    /// When the counts are taken, for the words above them: "spring"
+    /// (centres change hands only as a Fall ends), "before_retreats" (a
+    /// Fall's movement with its retreats to come: the centres change hands
+    /// after them), "after_fall" (the Fall is over: they changed hands),
+    /// "after_adjustments" (the winter's builds and removals made).
+    stage: &'static str,
+    /// The phase the centres change hands after ("F1901R"), with
+    /// "before_retreats".
+    retreats: Option<String>,
     /// Some centre changed hands.
     changed: bool,
     /// The next phase is the adjustments: the builds and removals due.
@@ -323,28 +437,32 @@ pub fn phase_page(
     next: Option<Phase>,
 ) -> Result<String, TemplateError> {
     let map = Map::standard();
+    let before = &view.picture.position;
     let page = PhasePage {
         game: &view.game,
-        phase: PhaseName::of(view.phase),
+        phase: PhaseName::of(before.phase),
         processed_at: view.processed_at,
         prev: prev.map(|p| p.to_string()),
         next: next.map(|p| p.to_string()),
-        orders: orders(map, view),
+        map: MapSize::of_board(),
+        orders: orders_by_power(map, &view.picture),
         dislodged: dislodged(map, view),
         ownership: view
             .after
             .as_ref()
-            .map(|after| ownership(map, &view.before, after)),
+            .map(|after| ownership(map, before, after)),
         results_mail: view.results_mail.as_deref().map(str::trim_end),
     };
     templates.render(PHASE, &page)
 }
 
-fn orders(map: &Map, view: &PhaseView) -> Vec<PowerOrders> {
+/// The orders of the phase `picture` shows, per power that gave any,
+/// each with what came of it.
+pub fn orders_by_power(map: &Map, picture: &PhasePicture) -> Vec<PowerOrders> {
     Power::ALL
         .into_iter()
         .filter_map(|power| {
-            let lines: Vec<OrderLine> = view
+            let lines: Vec<OrderLine> = picture
                 .orders
                 .iter()
                 .filter(|(o, _)| o.power == power)
@@ -354,7 +472,7 @@ fn orders(map: &Map, view: &PhaseView) -> Vec<PowerOrders> {
                     // As the results mail: no order voided without a
                     // word. Who was in civil disorder then is not kept
                     // per phase, so only the reasons the position gives.
-                    reason: void_reason(map, &view.before, &[], order, *outcome),
+                    reason: void_reason(map, &picture.position, &[], order, *outcome),
                 })
                 .collect();
             (!lines.is_empty()).then_some(PowerOrders {
@@ -366,10 +484,11 @@ fn orders(map: &Map, view: &PhaseView) -> Vec<PowerOrders> {
 }
 
 fn dislodged(map: &Map, view: &PhaseView) -> Vec<DislodgedUnit> {
-    if view.phase.kind != PhaseKind::Movement {
+    if view.picture.position.phase.kind != PhaseKind::Movement {
         return Vec::new();
     }
-    view.dislodged
+    view.picture
+        .retreats
         .iter()
         .map(|d| DislodgedUnit {
             adjective: d.unit.power.adjective(),
@@ -411,7 +530,15 @@ fn ownership(map: &Map, before: &Position, after: &Position) -> Ownership {
             })
         })
         .collect();
+    let (stage, retreats) = match (before.phase.season, after.phase.kind) {
+        (Season::Winter, _) => ("after_adjustments", None),
+        (Season::Fall, PhaseKind::Retreat) => ("before_retreats", Some(after.phase.to_string())),
+        (Season::Fall, _) => ("after_fall", None),
+        (Season::Spring, _) => ("spring", None),
+    };
     Ownership {
+        stage,
+        retreats,
         changed: before.owners != after.owners,
         adjusting,
         powers,

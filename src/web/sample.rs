@@ -4,15 +4,20 @@
 //! adjustments, and one with none), so that a mistake in an edited
 //! template is reported at the start, not by the first web pass.
 
-use super::feed::{game_feed, Publisher};
-use super::pages::{game_index, index_page, index_row, laid_out_row, phase_page};
-use super::templates::{PageTemplates, TemplateError, INDEX_ROW};
-use super::view::{GameCard, GameView, PhaseLine, PhaseView, PowerView, PressItem, SettingsView};
+use super::feed::{game_feed, PhaseEntry, Publisher};
+use super::pages::{
+    game_index, index_page, index_row, laid_out_row, phase_page, play_page, render_row,
+};
+use super::templates::{PageTemplates, TemplateError};
+use super::view::{
+    Board, GameCard, GameView, PhaseLine, PhaseView, PowerView, PressItem, SettingsView,
+};
 use crate::engine::adjudicate::adjudicate;
 use crate::engine::map::{Map, Power};
 use crate::engine::outcome::Outcome;
 use crate::engine::phase::{Phase, PhaseKind, Season};
 use crate::engine::position::{Dislodged, Position};
+use crate::game::pictures::PhasePicture;
 use crate::store::games::GameState;
 
 const AT: i64 = 1_800_000_000;
@@ -23,12 +28,11 @@ pub fn try_every_page(templates: &PageTemplates) -> Result<(), TemplateError> {
         name: "Sample Judge",
         address: "judge@example.org",
         code: "JDG",
+        url: Some("https://example.org/games/"),
     };
     let (played, forming) = (game(true), game(false));
     let row = |card| -> Result<_, TemplateError> {
-        Ok(laid_out_row(
-            &templates.render(INDEX_ROW, &index_row(card))?,
-        ))
+        Ok(laid_out_row(&render_row(templates, &index_row(card))?))
     };
     index_page(
         templates,
@@ -37,12 +41,26 @@ pub fn try_every_page(templates: &PageTemplates) -> Result<(), TemplateError> {
         vec![row(&forming.card)?],
     )?;
     index_page(templates, by.name, Vec::new(), Vec::new())?;
-    for view in [&played, &forming] {
-        game_index(templates, view)?;
-        game_feed(templates, &by, view)?;
-    }
     let (full, empty) = (phase(true), phase(false));
-    phase_page(templates, &full, Some(Phase::START), Some(full.phase))?;
+    // The same game while it is played: the board with its deadline.
+    let mut playing = game(true);
+    playing.card.state = GameState::Active;
+    for view in [&played, &playing, &forming] {
+        game_index(templates, view)?;
+        play_page(templates, view)?;
+        let entries = [&full, &empty]
+            .into_iter()
+            .filter(|_| !view.phases.is_empty())
+            .map(|p| PhaseEntry::of(&p.picture, p.processed_at))
+            .collect();
+        game_feed(templates, &by, view, entries)?;
+    }
+    phase_page(
+        templates,
+        &full,
+        Some(Phase::START),
+        Some(full.picture.position.phase),
+    )?;
     phase_page(templates, &empty, None, None)?;
     Ok(())
 }
@@ -65,6 +83,11 @@ pub(super) fn game(played: bool) -> GameView {
             activity: AT,
             result: played.then(|| "The game was declared a draw.".to_string()),
             centres: vec![(Power::England, 4), (Power::France, 5)],
+            deadline: played.then_some(AT + 3600),
+            board: played.then(|| Board {
+                position: Position::standard_start(Map::standard()),
+                version: format!("S1902M-{AT}"),
+            }),
         },
         settings: SettingsView {
             white: played,
@@ -151,13 +174,9 @@ pub(super) fn phase(full: bool) -> PhaseView {
     }
     PhaseView {
         game: "sample".to_string(),
-        phase: before.phase,
         processed_at: AT,
-        orders,
-        dislodged,
+        picture: PhasePicture::results("JDG", "sample", before, orders, dislodged),
         after: full.then_some(after),
-        svg: String::new(),
         results_mail: full.then(|| "The results, as mailed.\n".to_string()),
-        before,
     }
 }

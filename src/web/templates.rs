@@ -12,8 +12,10 @@
 //! (`pages.rs`); nothing it hands them is marked safe but the rows of the
 //! list of games, which are the output of `index_row.html` (see
 //! `pages::RowCache`). Besides minijinja's
-//! filters there are `date` (Unix seconds as `2026-11-26 20:00 UTC`) and
-//! `rfc3339` (as `2026-11-26T20:00:00Z`, for the feed).
+//! filters there are `date` (Unix seconds as `2026-11-26 20:00 UTC`),
+//! `rfc3339` (as `2026-11-26T20:00:00Z`, for the feed) and `as_text`
+//! (markup made by the template escaped once more, for the feed's HTML
+//! content: `{% filter as_text %}<p>...</p>{% endfilter %}`).
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -31,6 +33,8 @@ pub const INDEX_ROW: &str = "index_row.html";
 pub const GAME: &str = "game.html";
 /// A processed phase's page.
 pub const PHASE: &str = "phase.html";
+/// A game's maps one after another.
+pub const PLAY: &str = "play.html";
 /// A game's Atom feed.
 pub const FEED: &str = "feed.atom";
 /// The style sheet: copied as it is, not a template.
@@ -48,6 +52,7 @@ const BUILTIN: &[(&str, &str)] = &[
     (GAME, include_str!("../../templates/web/game.html")),
     ("chart.svg", include_str!("../../templates/web/chart.svg")),
     (PHASE, include_str!("../../templates/web/phase.html")),
+    (PLAY, include_str!("../../templates/web/play.html")),
     (FEED, include_str!("../../templates/web/feed.atom")),
 ];
 
@@ -170,6 +175,7 @@ impl PageTemplates {
         env.set_formatter(format_value);
         env.add_filter("date", date);
         env.add_filter("rfc3339", rfc3339);
+        env.add_filter("as_text", as_text);
         PageTemplates {
             env,
             origins: Vec::new(),
@@ -192,6 +198,19 @@ impl PageTemplates {
         self.origins.push((name, origin));
         Ok(())
     }
+}
+
+/// The markup `value` (a block of the template, already escaped where it
+/// holds values) escaped as text: what an Atom `type="html"` element
+/// holds. minijinja's `escape` would leave it as it is (a block's output
+/// counts as safe).
+fn as_text(value: &Value) -> Result<Value, minijinja::Error> {
+    let mut out = String::new();
+    let text = value
+        .as_str()
+        .map_or_else(|| value.to_string(), str::to_string);
+    write_escaped(&mut out, &text).map_err(minijinja::Error::from)?;
+    Ok(Value::from_safe_string(out))
 }
 
 /// Prints a value into a page: escaped, unless minijinja made it (a

@@ -7,11 +7,9 @@
 use crate::game::Db as Connection;
 
 use crate::engine::map::{Map, Power};
-use crate::engine::order::Order;
-use crate::engine::outcome::Outcome;
 use crate::engine::phase::{Phase, PhaseKind};
-use crate::engine::position::{Dislodged, Position};
-use crate::game::pictures::picture_of_phase;
+use crate::engine::position::Position;
+use crate::game::pictures::{picture_of_phase, PhasePicture};
 use crate::game::schedule::schedule_words;
 use crate::game::summary::final_row;
 use crate::game::{position_of, settings_of, GameSettings};
@@ -33,6 +31,22 @@ pub struct GameCard {
     pub result: Option<String>,
     /// The powers that are played, with their centres now.
     pub centres: Vec<(Power, usize)>,
+    /// The latest phase's deadline as stored (shown while the game is
+    /// played; kept whatever the state, so that the published row can be
+    /// compared with the store's).
+    pub deadline: Option<i64>,
+    /// The board now (`board.svg`): its position and what tells one
+    /// version of it from another (the phase and when it started, so a
+    /// reader's browser never keeps an older board); none before the start.
+    pub board: Option<Board>,
+}
+
+/// The position the next orders are written for (or where a finished game
+/// ended): units, owners, nothing ordered.
+pub struct Board {
+    pub position: Position,
+    /// `S1902M-1800003600`: the phase and when it started.
+    pub version: String,
 }
 
 /// A game as its own page shows it.
@@ -91,17 +105,14 @@ pub struct PressItem {
 /// One processed phase as its page shows it.
 pub struct PhaseView {
     pub game: String,
-    pub phase: Phase,
     pub processed_at: i64,
-    /// The position the orders were given in.
-    pub before: Position,
-    pub orders: Vec<(Order, Outcome)>,
-    /// After a movement phase: the units that must retreat, and where to.
-    pub dislodged: Vec<Dislodged>,
+    /// What its map shows: the position the orders were given in
+    /// (`position`, its phase the page's), the orders with their results
+    /// (as the results mail lists them), after a movement phase the units
+    /// that must retreat (`retreats`), and where to.
+    pub picture: PhasePicture,
     /// The position the phase led to (ownership, units, adjustments due).
     pub after: Option<Position>,
-    /// The map of the phase, orders and results drawn (SVG).
-    pub svg: String,
     /// The results mail as the whole game got it: the classic text, with
     /// what the page does not say (civil disorder, builds waived).
     pub results_mail: Option<String>,
@@ -142,6 +153,14 @@ fn card_of(
         activity,
         result: result_of(game),
         centres,
+        deadline: records.last().and_then(|r| r.deadline),
+        board: match (records.last(), now) {
+            (Some(record), Some(position)) => Some(Board {
+                position,
+                version: format!("{}-{}", record.phase, record.started_at),
+            }),
+            _ => None,
+        },
     })
 }
 
@@ -263,31 +282,41 @@ pub fn phase_view(
     i: usize,
 ) -> Result<Option<PhaseView>, StoreError> {
     let record = &records[i];
-    let Some(processed_at) = record.processed_at else {
+    let Some((processed_at, picture)) = phase_picture(conn, judge_code, game, record)? else {
         return Ok(None);
     };
-    let picture = picture_of_phase(conn, judge_code, game, Some(&record.phase))?;
-    let svg = picture.svg();
     let after = records.get(i + 1).map(position_of).transpose()?;
-    let map = Map::standard();
-    let mut orders = picture.orders;
-    // As the results mail lists them: by power, then by the unit's
-    // province; adjustments in the order given.
-    if picture.position.phase.kind != PhaseKind::Adjustment {
-        orders.sort_by_key(|(o, _)| (o.power, map.name(map.province_of(o.location))));
-    } else {
-        orders.sort_by_key(|(o, _)| o.power);
-    }
     let results_mail = store::history::results_mail_of_phase(conn, game.id, &record.phase)?;
     Ok(Some(PhaseView {
         results_mail: results_mail.map(|m| m.body),
         game: game.name.clone(),
-        phase: picture.position.phase,
         processed_at,
-        svg,
-        before: picture.position,
-        orders,
-        dislodged: picture.retreats,
+        picture,
         after,
     }))
+}
+
+/// The map of the processed phase `record`, with when it was processed;
+/// its orders as the results mail lists them: by power, then by the
+/// unit's province; adjustments in the order given. None when it is not
+/// processed: its orders are secret until then.
+pub fn phase_picture(
+    conn: &Connection,
+    judge_code: &str,
+    game: &Game,
+    record: &PhaseRecord,
+) -> Result<Option<(i64, PhasePicture)>, StoreError> {
+    let Some(processed_at) = record.processed_at else {
+        return Ok(None);
+    };
+    let mut picture = picture_of_phase(conn, judge_code, game, Some(&record.phase))?;
+    let map = Map::standard();
+    if picture.position.phase.kind != PhaseKind::Adjustment {
+        picture
+            .orders
+            .sort_by_key(|(o, _)| (o.power, map.name(map.province_of(o.location))));
+    } else {
+        picture.orders.sort_by_key(|(o, _)| o.power);
+    }
+    Ok(Some((processed_at, picture)))
 }
