@@ -50,6 +50,11 @@ pub use templates::{PageTemplates, TemplateError};
 /// The map of a game's position now, in its folder.
 const BOARD: &str = "board.svg";
 
+/// The phases a game's feed carries, the latest: a feed reader keeps the
+/// entries it has already read, and each entry's orders are read and
+/// adjudicated again at every phase, which must not grow with the game.
+const FEED_PHASES: usize = 20;
+
 /// Where the archive is written, whose it is, and the templates its pages
 /// are written with.
 #[derive(Clone, Debug)]
@@ -189,8 +194,12 @@ pub fn write_game(
     let first = from.saturating_sub(1);
     let mut written = 0;
     let mut entries = Vec::new();
+    let in_feed = |k: usize| k + FEED_PHASES >= processed.len();
     for k in 0..processed.len() {
         if k < first {
+            if !in_feed(k) {
+                continue;
+            }
             // Not written again, but the feed lists its orders.
             let record = &records[processed[k]];
             if let Some((at, picture)) = view::phase_picture(conn, &site.code, game, record)? {
@@ -210,7 +219,9 @@ pub fn write_game(
         files::write_atomic(&dir.join(format!("{code}.svg")), svg.as_bytes())?;
         let html = pages::phase_page(&site.templates, &phase, prev, next)?;
         files::write_atomic(&dir.join(format!("{code}.html")), html.as_bytes())?;
-        entries.push(feed::PhaseEntry::of(&phase.picture, phase.processed_at));
+        if in_feed(k) {
+            entries.push(feed::PhaseEntry::of(&phase.picture, phase.processed_at));
+        }
         written += 1;
     }
     if from == 0 {
