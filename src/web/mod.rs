@@ -5,11 +5,14 @@
 //! - `index.html` (the games, newest activity first; the finished apart)
 //!   and `style.css` at the top;
 //! - per game, in a folder of its name: `index.html` (settings, players,
-//!   phases, centres year by year with a chart, press to everyone),
+//!   phases, centres year by year with a chart, press to everyone, the
+//!   animated summary once the game has ended),
 //!   `<PHASE>.html` and `<PHASE>.svg` per processed phase (the map with
 //!   orders and results; the orders, retreats, centres), `feed.atom`, and
 //!   `game.json` (what `judge export` prints, but for the orders of the
-//!   phase not yet processed: secret until then).
+//!   phase not yet processed: secret until then), and once the game has
+//!   ended `summary.png` (every phase's position in turn, an animated
+//!   PNG: the end mail's attachment).
 //!
 //! Only what every player may see after a phase is shown (`view` reads
 //! nothing else): never the current phase's orders, press that did not go
@@ -116,6 +119,8 @@ pub enum WebError {
     Template(TemplateError),
     /// A game whose name cannot be a folder's.
     Name(String),
+    /// A picture that could not be drawn: why.
+    Drawing(String),
 }
 
 impl std::fmt::Display for WebError {
@@ -125,6 +130,7 @@ impl std::fmt::Display for WebError {
             WebError::File(e) => write!(f, "writing {e}"),
             WebError::Template(e) => write!(f, "{e}"),
             WebError::Name(n) => write!(f, "the game {n:?} has no name fit for a folder"),
+            WebError::Drawing(e) => write!(f, "drawing the summary: {e}"),
         }
     }
 }
@@ -193,7 +199,8 @@ pub fn write_game(
         files::remove_stale_phases(&dir, &keep)?;
     }
     let view = view::game_view(conn, game)?;
-    let index = pages::game_index(&site.templates, &view)?;
+    let animation = write_summary(conn, site, game, &dir)?;
+    let index = pages::game_index(&site.templates, &view, animation)?;
     files::write_atomic(&dir.join("index.html"), index.as_bytes())?;
     let feed = feed::game_feed(&site.templates, &site.publisher(), &view)?;
     files::write_atomic(&dir.join("feed.atom"), feed.as_bytes())?;
@@ -204,6 +211,35 @@ pub fn write_game(
         row: pages::index_row(&view.card),
         phases: written,
     })
+}
+
+/// A game that has ended gets its animated summary beside its pages
+/// (`summary.png`), drawn once: the positions of an ended game do not
+/// change, and a summary costs a second or so, too much to draw again at
+/// every rebuild (delete the file to have it drawn anew). Its address
+/// from the game's page, if the game has one.
+fn write_summary(
+    conn: &Connection,
+    site: &Site,
+    game: &Game,
+    dir: &Path,
+) -> Result<Option<&'static str>, WebError> {
+    use crate::game::pictures::{summary_pictures, summary_png, SUMMARY_FILE};
+    if !game.state.is_over() {
+        return Ok(None);
+    }
+    let path = dir.join(SUMMARY_FILE);
+    if path.exists() {
+        return Ok(Some(SUMMARY_FILE));
+    }
+    let pictures = summary_pictures(conn, &site.code, game, crate::draw::Palette::default())?;
+    // One position is no game to watch (one ended before its first phase).
+    if pictures.len() < 2 {
+        return Ok(None);
+    }
+    let png = summary_png(&pictures).map_err(WebError::Drawing)?;
+    files::write_atomic(&path, &png)?;
+    Ok(Some(SUMMARY_FILE))
 }
 
 /// Writes the top `index.html` (the rows of every published game, as the

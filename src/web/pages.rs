@@ -143,6 +143,9 @@ struct GamePage<'a> {
     /// None with fewer than two rows of centres: nothing to draw.
     chart: Option<Chart>,
     press: Vec<Press<'a>>,
+    /// The game's animated summary, beside the page (a relative
+    /// address), once the game has ended and it is written.
+    animation: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -193,7 +196,11 @@ struct Press<'a> {
     sent_at: i64,
 }
 
-pub fn game_index(templates: &PageTemplates, view: &GameView) -> Result<String, TemplateError> {
+pub fn game_index(
+    templates: &PageTemplates,
+    view: &GameView,
+    animation: Option<&str>,
+) -> Result<String, TemplateError> {
     let card = &view.card;
     let page = GamePage {
         game: GameFacts {
@@ -248,6 +255,7 @@ pub fn game_index(templates: &PageTemplates, view: &GameView) -> Result<String, 
                 sent_at: item.sent_at,
             })
             .collect(),
+        animation,
     };
     templates.render(GAME, &page)
 }
@@ -430,7 +438,7 @@ mod tests {
 
     #[test]
     fn a_powers_players_are_named_by_turn_and_phases() {
-        let page = game_index(&PageTemplates::builtin(), &sample::game(true)).unwrap();
+        let page = game_index(&PageTemplates::builtin(), &sample::game(true), None).unwrap();
         assert!(
             page.contains(
                 "<tr><td>England</td><td>first player, S1901M to F1901M; \
@@ -453,7 +461,7 @@ mod tests {
         let mut view = sample::game(true);
         view.card.name = "<b>'x'</b>".to_string();
         view.press[0].body = "\u{202E}<script>".to_string();
-        let page = game_index(&templates, &view).unwrap();
+        let page = game_index(&templates, &view, None).unwrap();
         assert!(
             !page.contains("<b>") && !page.contains("<script>"),
             "{page}"

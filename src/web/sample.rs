@@ -38,9 +38,10 @@ pub fn try_every_page(templates: &PageTemplates) -> Result<(), TemplateError> {
     )?;
     index_page(templates, by.name, Vec::new(), Vec::new())?;
     for view in [&played, &forming] {
-        game_index(templates, view)?;
+        game_index(templates, view, None)?;
         game_feed(templates, &by, view)?;
     }
+    game_index(templates, &played, Some("summary.png"))?;
     let (full, empty) = (phase(true), phase(false));
     phase_page(templates, &full, Some(Phase::START), Some(full.phase))?;
     phase_page(templates, &empty, None, None)?;
