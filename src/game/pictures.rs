@@ -711,3 +711,30 @@ fn game_of(conn: &Connection, id: &str) -> Result<Game, String> {
         .map_err(|e| e.to_string())?
         .ok_or_else(|| format!("no game {id}"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_summary_over_the_cap_is_not_mailed_and_the_mail_says_where_it_is() {
+        let drawn = vec![0u8; 2_400];
+        assert!(matches!(mailable(drawn.clone(), 2_400, None), Ok(d) if d == drawn));
+        let address = "https://dip.example.org/games/demo/summary.png";
+        let Err(Unsent::TooLarge(note)) = mailable(drawn.clone(), 2_399, Some(address)) else {
+            panic!("a summary over the cap is mailed");
+        };
+        assert_eq!(
+            note,
+            "The animated summary of the game (3 KB) is too large to mail; it is on the web at \
+             https://dip.example.org/games/demo/summary.png."
+        );
+        let Err(Unsent::TooLarge(note)) = mailable(drawn, 1_000, None) else {
+            panic!("a summary over the cap is mailed");
+        };
+        assert_eq!(
+            note,
+            "The animated summary of the game (3 KB) is too large to mail."
+        );
+    }
+}

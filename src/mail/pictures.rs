@@ -281,6 +281,29 @@ mod tests {
     }
 
     #[test]
+    fn a_picture_not_mailed_is_replaced_by_the_text_saying_why() {
+        let queued = text_mail(
+            "The game is over.\n",
+            vec![PicturePart {
+                reference: "summary 7 S1906M png".into(),
+                content_type: "image/png",
+                filename: "demo-summary.png".into(),
+                shows: "the whole game".into(),
+            }],
+        );
+        let sent = fill_pictures_instead(&queued, |_| {
+            Err::<Vec<u8>, _>("Too large to mail; it is at https://example.org/demo/summary.png.")
+        });
+        assert!(!has_pictures(&sent));
+        let message = mail_parser::MessageParser::default().parse(&sent).unwrap();
+        assert!(message.attachment(0).is_none(), "the picture is attached");
+        assert_eq!(
+            message.body_text(1).unwrap().trim(),
+            "Too large to mail; it is at https://example.org/demo/summary.png."
+        );
+    }
+
+    #[test]
     fn the_note_names_every_picture_before_the_signature() {
         let parts = [
             PicturePart {
