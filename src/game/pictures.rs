@@ -341,13 +341,14 @@ pub fn opening_parts(
 }
 
 /// The animated summary's width in pixels. On 40 phases of random play
-/// (zlib 6) 600 px made 241 KB, 700 px 291 KB, 800 px 344 KB: 800 keeps
-/// the board's names readable, and a game of 100 phases under 1 MB.
+/// (`benches/draw.rs`) 600 px made 205 KB, 700 px 249 KB, 800 px 294 KB:
+/// 800 keeps the board's names readable (at 600 they are about 6 px), and
+/// a game of 100 phases under 1 MB.
 pub const SUMMARY_WIDTH: u32 = 800;
 
 /// The largest animated summary an end mail carries, in bytes of PNG (a
-/// third more as base64): about 175 phases at [`SUMMARY_WIDTH`], a game
-/// of some 40 years. Above it the mail goes without it and says where it
+/// third more as base64): about 200 phases at [`SUMMARY_WIDTH`], a game
+/// of some 50 years. Above it the mail goes without it and says where it
 /// is on the web: a 2 MB mail is as much as a player's mailbox should be
 /// asked to take unasked.
 pub const SUMMARY_MAIL_CAP: usize = 1_500_000;

@@ -51,11 +51,11 @@ pub struct Packing {
 impl Default for Packing {
     /// zlib's level 6 and no filter. A summary is drawn once per game,
     /// not at every deadline, so the smaller file wins over the faster
-    /// encoding. Measured on 40 phases of random play at 700 pixels:
-    /// 291 KB in 234 ms; with Paeth 358 KB, with the adaptive filter
-    /// 357 KB; zlib 9 267 KB but 353 ms; fdeflate's fast mode 520 KB with
-    /// Paeth, and without a filter it cannot shrink the runs and stores
-    /// them (10 MB). A filter only blurs an indexed picture's runs.
+    /// encoding. On 40 phases of random play at 800 pixels
+    /// (`benches/draw.rs`): 294 KB; with Paeth 357 KB and slower; zlib 9
+    /// 265 KB for half as much time again; fdeflate's fast mode 527 KB
+    /// with Paeth, and without a filter it cannot shrink the runs and
+    /// stores them (13 MB). A filter only blurs an indexed picture's runs.
     fn default() -> Self {
         Packing {
             compression: ::png::DeflateCompression::Level(6),
