@@ -4,7 +4,9 @@
 //! encode), both ways: the whole SVG rasterised (`png::render`), and the
 //! way the judge draws its mails, over the board's borders and labels
 //! rasterised once per width (`png::render_scene`). The scene is
-//! `tests/draw/movement.json`, the golden test's.
+//! `tests/draw/movement.json`, the golden test's. Then a finished game's
+//! animated summary (issue 25): the 40 positions of a game of random play
+//! as one APNG, its time and bytes.
 //!
 //! `cargo bench --bench draw` (see `benches/README.md`).
 
@@ -18,6 +20,7 @@ use judge::engine::map::Map;
 #[path = "common/busy_phase.rs"]
 mod busy_phase;
 use busy_phase::{busy_phase, scene};
+mod common;
 
 fn main() {
     let map = Map::standard();
@@ -37,6 +40,7 @@ fn main() {
     raster_steps(map, &scene, &svg);
     png_both_ways(map, &scene);
     encodings(&svg);
+    summary_of_a_long_game(map);
 }
 
 /// Criterion's groups: the SVG, and the PNG both ways.
@@ -213,5 +217,79 @@ fn encodings(svg: &str) {
             black_box(draw::png::encode(pixmap, how).unwrap());
         });
         println!("  encode {name}: {ms:.1} ms, {} KB", size / 1024);
+    }
+}
+
+/// The animated summary of a game of 40 phases (issue 25): its time
+/// (median of 5) and bytes at the judge's width and packing, then at
+/// other widths and packings for the choice.
+fn summary_of_a_long_game(map: &Map) {
+    use draw::animation::{animate_packed, Packing, Timing};
+    use judge::game::pictures::SUMMARY_WIDTH;
+    use png::{DeflateCompression as Deflate, Filter};
+    let positions = common::played_game(map, 40, &mut common::Rng(25));
+    let titles: Vec<String> = positions
+        .iter()
+        .map(|p| format!("Judge BNCH, game summary: {}", p.phase))
+        .collect();
+    let scenes: Vec<Scene> = positions
+        .iter()
+        .zip(&titles)
+        .map(|(position, title)| Scene {
+            position,
+            orders: &[],
+            retreats: &[],
+            title,
+            palette: draw::Palette::default(),
+        })
+        .collect();
+    let packings = [
+        ("zlib 6, no filter (the judge's)", Packing::default()),
+        (
+            "zlib 9, no filter",
+            Packing {
+                compression: Deflate::Level(9),
+                filter: Filter::NoFilter,
+            },
+        ),
+        (
+            "zlib 6, paeth",
+            Packing {
+                compression: Deflate::Level(6),
+                filter: Filter::Paeth,
+            },
+        ),
+        (
+            "fast, paeth",
+            Packing {
+                compression: Deflate::FdeflateUltraFast,
+                filter: Filter::Paeth,
+            },
+        ),
+    ];
+    for width in [SUMMARY_WIDTH, 600, 700] {
+        for (name, packing) in packings {
+            let mut bytes = 0;
+            let mut times: Vec<f64> = (0..5)
+                .map(|_| {
+                    let t = Instant::now();
+                    let apng = animate_packed(map, &scenes, width, Timing::default(), packing);
+                    bytes = black_box(apng.unwrap()).len();
+                    t.elapsed().as_secs_f64() * 1e3
+                })
+                .collect();
+            println!(
+                "summary of {} phases at {width} px, {name}: {:.0} ms (median of 5), {} KB",
+                scenes.len(),
+                median(&mut times),
+                bytes / 1000
+            );
+        }
+        if width == SUMMARY_WIDTH {
+            let still = draw::png::render_scene(map, &scenes[39], width)
+                .unwrap()
+                .len();
+            println!("  one picture alone at {width} px: {} KB", still / 1000);
+        }
     }
 }

@@ -179,3 +179,41 @@ pub fn played_position(map: &Map, movement_phases: usize, rng: &mut Rng) -> Posi
         }
     }
 }
+
+/// Every position of a game of `phases` phases from the standard start,
+/// in turn: movement as [`movement_orders`] orders it, dislodged units
+/// disbanded, and each power building armies in its free home centres as
+/// far as its centres allow (removals as in civil disorder): a game's
+/// course, to draw its animated summary.
+pub fn played_game(map: &Map, phases: usize, rng: &mut Rng) -> Vec<Position> {
+    let mut positions = vec![Position::standard_start(map)];
+    while positions.len() < phases {
+        let pos = positions.last().expect("the start");
+        let orders: Vec<Order> = match pos.phase.kind {
+            PhaseKind::Movement => Power::ALL
+                .into_iter()
+                .flat_map(|p| movement_orders(map, pos, p, rng))
+                .collect(),
+            PhaseKind::Adjustment => Power::ALL
+                .into_iter()
+                .flat_map(|p| builds(map, pos, p))
+                .collect(),
+            PhaseKind::Retreat => Vec::new(),
+        };
+        let next = adjudicate(map, pos, &orders).next;
+        positions.push(next);
+    }
+    positions
+}
+
+/// An army built in each of `power`'s free home centres it still owns,
+/// as many as its centres allow.
+fn builds(map: &Map, pos: &Position, power: Power) -> Vec<Order> {
+    let due = usize::try_from(pos.adjustment_due(power)).unwrap_or(0);
+    map.home_centres(power)
+        .iter()
+        .filter(|&&home| pos.owner(home) == Some(power) && pos.unit_in(map, home).is_none())
+        .take(due)
+        .map(|home| Order::new(power, UnitType::Army, home.location(), OrderKind::Build))
+        .collect()
+}

@@ -262,6 +262,7 @@ impl MailDesk<'_> {
                 answers: Some(session::answers(mail)),
                 results_of: None,
                 pictures: Vec::new(),
+                ends_game: false,
             };
             reply.queue(&tx, self.config, now)?;
         }
@@ -398,6 +399,7 @@ pub fn tell_keeper(
         answers: None,
         results_of: None,
         pictures: Vec::new(),
+        ends_game: false,
     };
     note.queue(tx, config, now)
 }
@@ -412,6 +414,7 @@ impl From<&crate::game::GameMail> for Outgoing {
             answers: None,
             results_of: mail.results_of.clone(),
             pictures: Vec::new(),
+            ends_game: false,
         }
     }
 }

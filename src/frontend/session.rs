@@ -71,6 +71,10 @@ pub struct Outgoing {
     pub results_of: Option<String>,
     /// Pictures asked for (GET MAP), attached to every copy.
     pub pictures: Vec<PicturePart>,
+    /// The notice that the Master ended `game_id` (TERMINATE): the game's
+    /// animated summary is attached, as to the results that end a game
+    /// (as `[maps]` says, unless the recipient SET MAPS OFF).
+    pub ends_game: bool,
 }
 
 impl Outgoing {
@@ -126,9 +130,15 @@ impl Outgoing {
         tx: &Tx<'_>,
         config: &Config,
     ) -> Result<(Vec<PicturePart>, Vec<String>), StoreError> {
+        let archive = config.web.public_url();
+        let archive = archive.as_deref();
         Ok(match (self.game_id, &self.results_of) {
             (Some(game_id), Some(phase)) => (
-                crate::game::pictures::results_parts(tx, game_id, phase, &config.maps)?,
+                crate::game::pictures::results_parts(tx, game_id, phase, &config.maps, archive)?,
+                lookup::maps_opted_out(tx, game_id)?,
+            ),
+            (Some(game_id), None) if self.ends_game => (
+                crate::game::pictures::summary_parts(tx, game_id, &config.maps, archive)?,
                 lookup::maps_opted_out(tx, game_id)?,
             ),
             _ => (self.pictures.clone(), Vec::new()),
@@ -265,6 +275,7 @@ impl Session<'_> {
             answers: None,
             results_of: None,
             pictures: Vec::new(),
+            ends_game: false,
         });
     }
 
@@ -371,6 +382,7 @@ pub fn run(
             answers: Some(answers(mail)),
             results_of: None,
             pictures: std::mem::take(&mut s.reply_pictures),
+            ends_game: false,
         });
     }
     out.append(&mut s.outgoing);

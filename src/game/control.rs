@@ -57,7 +57,9 @@ pub fn pause_or_resume(
 }
 
 /// TERMINATE: the game ends without a result; its pre-orders are dropped
-/// and their players told, as when processing ends a game.
+/// and their players told, as when processing ends a game. The first of
+/// the mails is the notice to everyone (the one to carry the game's
+/// animated summary).
 pub fn terminate(
     conn: &Connection,
     code: &str,

@@ -19,7 +19,9 @@ use crate::engine::order::Order;
 use crate::engine::outcome::Outcome;
 use crate::engine::phase::{Phase, PhaseKind};
 use crate::engine::position::{Dislodged, Position};
-use crate::mail::{fill_pictures, has_pictures, picture_body, picture_references, PicturePart};
+use crate::mail::{
+    fill_pictures_instead, has_pictures, picture_body, picture_references, PicturePart, NOT_DRAWN,
+};
 use crate::say;
 use crate::store::{self, games::Game, StoreError};
 
@@ -217,15 +219,44 @@ pub fn picture_of_phase(
 
 /// The picture parts of a results mail, as `[maps]` says: the map of
 /// `phase` of the game as PNG (and SVG), drawn when the mail is sent.
+/// The results of the phase that ended the game carry its animated
+/// summary too ([`summary_parts`]; `archive` is `[web] url`, where the
+/// pages are if it is too large to mail).
 pub fn results_parts(
     conn: &Connection,
     game_id: i64,
     phase: &str,
     maps: &MapSettings,
+    archive: Option<&str>,
 ) -> Result<Vec<PicturePart>, StoreError> {
     if !maps.enabled {
         return Ok(Vec::new());
     }
+    let mut parts = phase_results_parts(conn, game_id, phase, maps)?;
+    if ended_by(conn, game_id, phase)? {
+        parts.extend(summary_parts(conn, game_id, maps, archive)?);
+    }
+    Ok(parts)
+}
+
+/// Whether the processing of `phase` ended the game: it is finished,
+/// and `phase` the last played (before the row of where it ended).
+fn ended_by(conn: &Connection, game_id: i64, phase: &str) -> Result<bool, StoreError> {
+    let Some(game) = store::games::game_by_id(conn, game_id)? else {
+        return Ok(false);
+    };
+    let records = store::phases::phases_of_game(conn, game_id)?;
+    Ok(super::summary::final_row(&game, &records)
+        .is_some_and(|last| records[last - 1].phase == phase))
+}
+
+/// The map of `phase` (and of the position it leads to, if `[maps] next`).
+fn phase_results_parts(
+    conn: &Connection,
+    game_id: i64,
+    phase: &str,
+    maps: &MapSettings,
+) -> Result<Vec<PicturePart>, StoreError> {
     let game = store::games::game_by_id(conn, game_id)?;
     // A game that has ended has no next orders (its last phase stays
     // stored unplayed).
@@ -309,6 +340,106 @@ pub fn opening_parts(
     )
 }
 
+/// The animated summary's width in pixels. On 40 phases of random play
+/// (`benches/draw.rs`) 600 px made 205 KB, 700 px 249 KB, 800 px 294 KB:
+/// 800 keeps the board's names readable (at 600 they are about 6 px), and
+/// a game of 100 phases under 1 MB.
+pub const SUMMARY_WIDTH: u32 = 800;
+
+/// The largest animated summary an end mail carries, in bytes of PNG (a
+/// third more as base64): about 200 phases at [`SUMMARY_WIDTH`], a game
+/// of some 50 years. Above it the mail goes without it and says where it
+/// is on the web: a 2 MB mail is as much as a player's mailbox should be
+/// asked to take unasked.
+pub const SUMMARY_MAIL_CAP: usize = 1_500_000;
+
+/// The summary's file in a game's folder of the web archive.
+pub const SUMMARY_FILE: &str = "summary.png";
+
+/// The part of the mail that tells of a game's end carrying its animated
+/// summary (`<game>-summary.png`, drawn when the mail is sent): none if
+/// `[maps]` is off or no phase was played. `archive` (`[web] url`) says
+/// where it is published, for a mail it is too large for.
+pub fn summary_parts(
+    conn: &Connection,
+    game_id: i64,
+    maps: &MapSettings,
+    archive: Option<&str>,
+) -> Result<Vec<PicturePart>, StoreError> {
+    let Some(game) = store::games::game_by_id(conn, game_id)? else {
+        return Ok(Vec::new());
+    };
+    let records = store::phases::phases_of_game(conn, game_id)?;
+    let Some(last) = records.last().filter(|_| maps.enabled && records.len() > 1) else {
+        return Ok(Vec::new());
+    };
+    let mut reference = format!("summary {game_id} {} png", last.phase);
+    if let Some(address) = summary_address(&game, archive)? {
+        reference = format!("{reference} {address}");
+    }
+    Ok(vec![PicturePart {
+        reference,
+        content_type: "image/png",
+        filename: format!("{}-summary.png", game.name),
+        shows: say!("pictures.shows_summary", phases => records.len()),
+    }])
+}
+
+/// Where the web archive publishes the game's summary (`archive` is
+/// `[web] url`): nowhere without one, or for a private game.
+fn summary_address(game: &Game, archive: Option<&str>) -> Result<Option<String>, StoreError> {
+    let Some(url) = archive else {
+        return Ok(None);
+    };
+    if super::settings_of(game)?.private {
+        return Ok(None);
+    }
+    Ok(Some(format!("{url}{}/{SUMMARY_FILE}", game.name)))
+}
+
+/// The pictures of a game's animated summary: every phase's position in
+/// turn, from the opening to where the game ended (the last row: the
+/// final position of a finished game, the phase a terminated one stopped
+/// in).
+pub fn summary_pictures(
+    conn: &Connection,
+    judge_code: &str,
+    game: &Game,
+    palette: Palette,
+) -> Result<Vec<PhasePicture>, StoreError> {
+    let records = store::phases::phases_of_game(conn, game.id)?;
+    let last = records.len().saturating_sub(1);
+    records
+        .iter()
+        .enumerate()
+        .map(|(i, record)| {
+            let position = position_of(record)?;
+            let phase = position.phase;
+            let title = say!("pictures.summary_title", judge => judge_code, game => &game.name,
+                season => phase.season_name(), year => phase.year, kind => kind_word(phase),
+                last => i == last);
+            Ok(PhasePicture {
+                position,
+                orders: Vec::new(),
+                retreats: Vec::new(),
+                title,
+                palette,
+            })
+        })
+        .collect()
+}
+
+/// `pictures` in turn as one animated PNG, [`SUMMARY_WIDTH`] wide.
+pub fn summary_png(pictures: &[PhasePicture]) -> Result<Vec<u8>, String> {
+    let scenes: Vec<Scene<'_>> = pictures.iter().map(PhasePicture::scene).collect();
+    draw::animation::animate(
+        Map::standard(),
+        &scenes,
+        SUMMARY_WIDTH,
+        draw::animation::Timing::default(),
+    )
+}
+
 /// "movement", "retreat" or "adjustment" for a phase's name (`F1901R`).
 fn due_word(phase: &str) -> &'static str {
     match phase.as_bytes().last() {
@@ -333,8 +464,8 @@ fn due_word(phase: &str) -> &'static str {
 #[derive(Default)]
 pub struct PictureMaker {
     /// Each kept picture by its reference: its part's body as the mail
-    /// carries it, or None if it could not be drawn.
-    bodies: HashMap<String, Option<Arc<[u8]>>>,
+    /// carries it, or the text sent in its place.
+    bodies: HashMap<String, Result<Arc<[u8]>, Arc<str>>>,
     /// Pictures drawn, and mails filled, since made.
     drawn: usize,
     filled: usize,
@@ -391,8 +522,9 @@ impl PictureMaker {
         if has_pictures(raw) {
             self.filled += 1;
         }
-        fill_pictures(raw, |reference| {
-            self.bodies.get(reference).cloned().flatten()
+        fill_pictures_instead(raw, |reference| match self.bodies.get(reference) {
+            Some(kept) => kept.clone(),
+            None => Err(Arc::from(NOT_DRAWN)),
         })
     }
 
@@ -406,38 +538,79 @@ impl PictureMaker {
         self.filled
     }
 
-    fn keep(&mut self, reference: String, body: Result<Vec<u8>, String>) {
+    fn keep(&mut self, reference: String, body: Result<Vec<u8>, Unsent>) {
         self.drawn += 1;
         let body = match body {
-            Ok(body) => Some(Arc::from(body)),
-            Err(e) => {
+            Ok(body) => Ok(Arc::from(body)),
+            Err(Unsent::TooLarge(note)) => {
+                log::info!("{reference}: {note}");
+                Err(Arc::from(note))
+            }
+            Err(Unsent::Failed(e)) => {
                 let said = say!("pictures.not_drawn", reference => format!("{reference:?}"),
                                 error => e);
                 log::warn!("{said}");
-                None
+                Err(Arc::from(NOT_DRAWN))
             }
         };
         self.bodies.insert(reference, body);
     }
 }
 
-/// A picture read from the store, drawn without it: the phase's picture,
-/// as PNG or SVG.
-struct Drawing {
-    picture: PhasePicture,
-    svg: bool,
+/// A picture read from the store, drawn without it.
+enum Drawing {
+    /// A phase's picture, as PNG or SVG.
+    Phase { picture: PhasePicture, svg: bool },
+    /// A game's animated summary, and its address on the web (if it has
+    /// one), for the mail it is too large for.
+    Summary {
+        pictures: Vec<PhasePicture>,
+        address: Option<String>,
+    },
+}
+
+impl Drawing {
+    /// The picture's file: a phase's `width` pixels wide (the summary has
+    /// its own width).
+    fn draw(&self, width: u32) -> Result<Vec<u8>, String> {
+        match self {
+            Drawing::Phase { picture, svg: true } => Ok(picture.svg().into_bytes()),
+            Drawing::Phase { picture, .. } => picture.png(width),
+            Drawing::Summary { pictures, .. } => summary_png(pictures),
+        }
+    }
+}
+
+/// Why a picture's part holds a line of text instead of the picture.
+enum Unsent {
+    /// It could not be drawn (the judgekeeper's log says why).
+    Failed(String),
+    /// A summary too large to mail: what the mail says instead.
+    TooLarge(String),
 }
 
 /// The part's body (base64) of the picture `drawing` reads, `width`
 /// pixels wide; a panic while drawing is the one picture's error.
-fn draw_body(drawing: &Result<Drawing, String>, width: u32) -> Result<Vec<u8>, String> {
-    let drawing = drawing.as_ref().map_err(Clone::clone)?;
-    let drawn = std::panic::catch_unwind(AssertUnwindSafe(|| match drawing.svg {
-        true => Ok(drawing.picture.svg().into_bytes()),
-        false => drawing.picture.png(width),
-    }))
-    .unwrap_or_else(|_| Err("the drawing panicked".to_string()))?;
+fn draw_body(drawing: &Result<Drawing, String>, width: u32) -> Result<Vec<u8>, Unsent> {
+    let drawing = drawing.as_ref().map_err(|e| Unsent::Failed(e.clone()))?;
+    let drawn = std::panic::catch_unwind(AssertUnwindSafe(|| drawing.draw(width)))
+        .unwrap_or_else(|_| Err("the drawing panicked".to_string()))
+        .map_err(Unsent::Failed)?;
+    let drawn = match drawing {
+        Drawing::Summary { address, .. } => mailable(drawn, SUMMARY_MAIL_CAP, address.as_deref())?,
+        Drawing::Phase { .. } => drawn,
+    };
     Ok(picture_body(drawn))
+}
+
+/// A summary of `drawn.len()` bytes, if at most `cap`; else the words
+/// saying so, and where it is on the web.
+fn mailable(drawn: Vec<u8>, cap: usize, address: Option<&str>) -> Result<Vec<u8>, Unsent> {
+    if drawn.len() <= cap {
+        return Ok(drawn);
+    }
+    Err(Unsent::TooLarge(say!("pictures.summary_too_large",
+        size => drawn.len().div_ceil(1000), address)))
 }
 
 /// Each of `read` drawn and encoded, as many at once as there are cores
@@ -446,7 +619,7 @@ fn draw_body(drawing: &Result<Drawing, String>, width: u32) -> Result<Vec<u8>, S
 fn draw_on_every_core(
     read: Vec<(String, Result<Drawing, String>)>,
     width: u32,
-) -> Vec<(String, Result<Vec<u8>, String>)> {
+) -> Vec<(String, Result<Vec<u8>, Unsent>)> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let workers = cores.min(read.len());
     if workers <= 1 {
@@ -459,7 +632,7 @@ fn draw_on_every_core(
             .collect();
     }
     let next = AtomicUsize::new(0);
-    let drawn: Vec<(usize, Result<Vec<u8>, String>)> = std::thread::scope(|scope| {
+    let drawn: Vec<(usize, Result<Vec<u8>, Unsent>)> = std::thread::scope(|scope| {
         let worker = || {
             let mut mine = Vec::new();
             loop {
@@ -478,8 +651,8 @@ fn draw_on_every_core(
     });
     // Each in its place: a worker that died (it cannot panic on a
     // drawing, caught in `draw_body`) leaves its pictures undrawn.
-    let mut bodies: Vec<Result<Vec<u8>, String>> = (0..read.len())
-        .map(|_| Err("the drawing stopped".to_string()))
+    let mut bodies: Vec<Result<Vec<u8>, Unsent>> = (0..read.len())
+        .map(|_| Err(Unsent::Failed("the drawing stopped".to_string())))
         .collect();
     for (i, body) in drawn {
         bodies[i] = body;
@@ -493,6 +666,7 @@ fn draw_on_every_core(
 /// Reads `results|phase|position <game id> <phase> png|svg` from the
 /// store: `results` and `phase` a processed phase with its results, else
 /// the position; `position` always the position at the phase's start.
+/// `summary <game id> <last phase> png [address]`: every phase's position.
 fn read_reference(
     conn: &Connection,
     judge_code: &str,
@@ -500,17 +674,23 @@ fn read_reference(
     reference: &str,
 ) -> Result<Drawing, String> {
     let words: Vec<&str> = reference.split(' ').collect();
+    if let ["summary", id, _, "png", ref address @ ..] = words[..] {
+        let game = game_of(conn, id)?;
+        let pictures =
+            summary_pictures(conn, judge_code, &game, maps.palette()).map_err(|e| e.to_string())?;
+        return Ok(Drawing::Summary {
+            pictures,
+            address: address.first().map(|a| a.to_string()),
+        });
+    }
     let [kind @ ("results" | "phase" | "position"), id, phase, format] = words[..] else {
         return Err("not a picture reference".to_string());
     };
-    let id: i64 = id.parse().map_err(|_| "not a game id".to_string())?;
-    let game = store::games::game_by_id(conn, id)
-        .map_err(|e| e.to_string())?
-        .ok_or_else(|| format!("no game {id}"))?;
+    let game = game_of(conn, id)?;
     let picture = if kind == "position" {
         // The position at the phase's start, even once it is processed
         // (a mail may be sent after the next processing).
-        let record = store::phases::phase_by_name(conn, id, phase)
+        let record = store::phases::phase_by_name(conn, game.id, phase)
             .map_err(|e| e.to_string())?
             .ok_or_else(|| format!("no phase {phase} of game {id}"))?;
         let position = position_of(&record).map_err(|e| e.to_string())?;
@@ -519,8 +699,43 @@ fn read_reference(
         picture_of_phase(conn, judge_code, &game, Some(phase)).map_err(|e| e.to_string())?
     }
     .with_palette(maps.palette());
-    Ok(Drawing {
+    Ok(Drawing::Phase {
         picture,
         svg: format == "svg",
     })
+}
+
+/// The game a reference names by its id.
+fn game_of(conn: &Connection, id: &str) -> Result<Game, String> {
+    let id: i64 = id.parse().map_err(|_| "not a game id".to_string())?;
+    store::games::game_by_id(conn, id)
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("no game {id}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_summary_over_the_cap_is_not_mailed_and_the_mail_says_where_it_is() {
+        let drawn = vec![0u8; 2_400];
+        assert!(matches!(mailable(drawn.clone(), 2_400, None), Ok(d) if d == drawn));
+        let address = "https://dip.example.org/games/demo/summary.png";
+        let Err(Unsent::TooLarge(note)) = mailable(drawn.clone(), 2_399, Some(address)) else {
+            panic!("a summary over the cap is mailed");
+        };
+        assert_eq!(
+            note,
+            "The animated summary of the game (3 KB) is too large to mail; it is on the web at \
+             https://dip.example.org/games/demo/summary.png."
+        );
+        let Err(Unsent::TooLarge(note)) = mailable(drawn, 1_000, None) else {
+            panic!("a summary over the cap is mailed");
+        };
+        assert_eq!(
+            note,
+            "The animated summary of the game (3 KB) is too large to mail."
+        );
+    }
 }

@@ -24,6 +24,9 @@ mod render;
 pub use address::{Address, AddressError};
 pub use body::command_lines;
 pub use html::html_to_text;
-pub use pictures::{fill_pictures, has_pictures, picture_body, picture_references, PicturePart};
+pub use pictures::{
+    fill_pictures, fill_pictures_instead, has_pictures, picture_body, picture_references,
+    PicturePart, NOT_DRAWN,
+};
 pub use read::{read_mail, AutoReason, Incoming, MailError};
 pub use render::{new_message_id, render, Letter};

@@ -169,6 +169,9 @@ pub fn picture_body(bytes: Vec<u8>) -> Vec<u8> {
         .into_vec()
 }
 
+/// What a picture's part says when the picture could not be made.
+pub const NOT_DRAWN: &str = "The map could not be drawn.";
+
 /// `raw` with every picture part filled by `make(reference)`, the body as
 /// [`picture_body`] makes it; a picture that cannot be made becomes a
 /// line of text saying so.
@@ -176,18 +179,31 @@ pub fn fill_pictures<B: AsRef<[u8]>>(
     raw: &[u8],
     mut make: impl FnMut(&str) -> Option<B>,
 ) -> Vec<u8> {
+    fill_pictures_instead(raw, |reference| make(reference).ok_or(NOT_DRAWN))
+}
+
+/// [`fill_pictures`], a picture not made replaced by the text `make`
+/// gives instead (a part of plain text in its place).
+pub fn fill_pictures_instead<B: AsRef<[u8]>, T: AsRef<str>>(
+    raw: &[u8],
+    mut make: impl FnMut(&str) -> Result<B, T>,
+) -> Vec<u8> {
     let mut out = Vec::with_capacity(raw.len() + 256 * 1024);
     let mut rest = raw;
     while let Some(part) = next_placeholder(rest) {
         out.extend_from_slice(&rest[..part.line_start]);
         match make(&part.reference) {
-            Some(body) => {
+            Ok(body) => {
                 out.extend_from_slice(&rest[part.headers_start..part.body_start]);
                 out.extend_from_slice(body.as_ref());
             }
-            None => out.extend_from_slice(
-                b"Content-Type: text/plain; charset=utf-8\r\n\r\nThe map could not be drawn.\r\n",
-            ),
+            Err(text) => {
+                out.extend_from_slice(b"Content-Type: text/plain; charset=utf-8\r\n\r\n");
+                for line in text.as_ref().lines() {
+                    out.extend_from_slice(line.as_bytes());
+                    out.extend_from_slice(b"\r\n");
+                }
+            }
         }
         rest = &rest[part.body_start..];
     }
@@ -261,6 +277,29 @@ mod tests {
         assert_eq!(
             message.body_text(1).unwrap().trim(),
             "The map could not be drawn."
+        );
+    }
+
+    #[test]
+    fn a_picture_not_mailed_is_replaced_by_the_text_saying_why() {
+        let queued = text_mail(
+            "The game is over.\n",
+            vec![PicturePart {
+                reference: "summary 7 S1906M png".into(),
+                content_type: "image/png",
+                filename: "demo-summary.png".into(),
+                shows: "the whole game".into(),
+            }],
+        );
+        let sent = fill_pictures_instead(&queued, |_| {
+            Err::<Vec<u8>, _>("Too large to mail; it is at https://example.org/demo/summary.png.")
+        });
+        assert!(!has_pictures(&sent));
+        let message = mail_parser::MessageParser::default().parse(&sent).unwrap();
+        assert!(message.attachment(0).is_none(), "the picture is attached");
+        assert_eq!(
+            message.body_text(1).unwrap().trim(),
+            "Too large to mail; it is at https://example.org/demo/summary.png."
         );
     }
 

@@ -6,14 +6,17 @@
 //!   and `style.css` at the top;
 //! - per game, in a folder of its name: `index.html` (the board now with
 //!   its phase, deadline and centres; the phases, each with its map small;
-//!   centres year by year with a chart, press to everyone, settings,
-//!   players), `board.svg` (the map of the position the next orders are
-//!   written for: units and owners, never an order), `<PHASE>.html` and
+//!   centres year by year with a chart, press to everyone, the animated
+//!   summary once the game has ended, settings, players), `board.svg`
+//!   (the map of the position the next orders are written for: units and
+//!   owners, never an order), `<PHASE>.html` and
 //!   `<PHASE>.svg` per processed phase (the map with orders and results;
 //!   the orders, retreats, centres), `play.html` (every map in turn),
 //!   `feed.atom` (an entry per phase with its orders and map), and
 //!   `game.json` (what `judge export` prints, but for the orders of the
-//!   phase not yet processed: secret until then).
+//!   phase not yet processed: secret until then), and once the game has
+//!   ended `summary.png` (every phase's position in turn, an animated
+//!   PNG: the end mail's attachment).
 //!
 //! Only what every player may see after a phase is shown (`view` reads
 //! nothing else): never the current phase's orders, press that did not go
@@ -133,6 +136,8 @@ pub enum WebError {
     Template(TemplateError),
     /// A game whose name cannot be a folder's.
     Name(String),
+    /// A picture that could not be drawn: why.
+    Drawing(String),
 }
 
 impl std::fmt::Display for WebError {
@@ -142,6 +147,7 @@ impl std::fmt::Display for WebError {
             WebError::File(e) => write!(f, "writing {e}"),
             WebError::Template(e) => write!(f, "{e}"),
             WebError::Name(n) => write!(f, "the game {n:?} has no name fit for a folder"),
+            WebError::Drawing(e) => write!(f, "drawing the summary: {e}"),
         }
     }
 }
@@ -230,7 +236,8 @@ pub fn write_game(
     }
     let view = view::game_view(conn, game)?;
     write_board(site, &dir, game, &view)?;
-    let index = pages::game_index(&site.templates, &view)?;
+    let animation = write_summary(conn, site, game, &dir)?;
+    let index = pages::game_index(&site.templates, &view, animation)?;
     files::write_atomic(&dir.join("index.html"), index.as_bytes())?;
     let play = pages::play_page(&site.templates, &view)?;
     files::write_atomic(&dir.join("play.html"), play.as_bytes())?;
@@ -260,6 +267,35 @@ fn write_board(
     let picture = PhasePicture::position(&site.code, &game.name, board.position.clone());
     files::write_atomic(&dir.join(BOARD), picture.svg().as_bytes())?;
     Ok(())
+}
+
+/// A game that has ended gets its animated summary beside its pages
+/// (`summary.png`), drawn once: the positions of an ended game do not
+/// change, and a summary costs a second or so, too much to draw again at
+/// every rebuild (delete the file to have it drawn anew). Its address
+/// from the game's page, if the game has one.
+fn write_summary(
+    conn: &Connection,
+    site: &Site,
+    game: &Game,
+    dir: &Path,
+) -> Result<Option<&'static str>, WebError> {
+    use crate::game::pictures::{summary_pictures, summary_png, SUMMARY_FILE};
+    if !game.state.is_over() {
+        return Ok(None);
+    }
+    let path = dir.join(SUMMARY_FILE);
+    if path.exists() {
+        return Ok(Some(SUMMARY_FILE));
+    }
+    let pictures = summary_pictures(conn, &site.code, game, crate::draw::Palette::default())?;
+    // One position is no game to watch (one ended before its first phase).
+    if pictures.len() < 2 {
+        return Ok(None);
+    }
+    let png = summary_png(&pictures).map_err(WebError::Drawing)?;
+    files::write_atomic(&path, &png)?;
+    Ok(Some(SUMMARY_FILE))
 }
 
 /// Writes the top `index.html` (the rows of every published game, as the

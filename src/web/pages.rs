@@ -174,9 +174,6 @@ struct GamePage<'a> {
     /// The board now, or none before the start.
     board: Option<BoardNow<'a>>,
     map: MapSize,
-    /// The animated summary of a finished game (a relative address), or
-    /// none.
-    animation: Option<String>,
     settings: &'a SettingsView,
     powers: Vec<PowerPlayers>,
     phases: Vec<PhaseLine>,
@@ -186,6 +183,9 @@ struct GamePage<'a> {
     /// None with fewer than two rows of centres: nothing to draw.
     chart: Option<Chart>,
     press: Vec<Press<'a>>,
+    /// The game's animated summary, beside the page (a relative
+    /// address), once the game has ended and it is written.
+    animation: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -255,7 +255,11 @@ struct Press<'a> {
     sent_at: i64,
 }
 
-pub fn game_index(templates: &PageTemplates, view: &GameView) -> Result<String, TemplateError> {
+pub fn game_index(
+    templates: &PageTemplates,
+    view: &GameView,
+    animation: Option<&str>,
+) -> Result<String, TemplateError> {
     let card = &view.card;
     let page = GamePage {
         game: game_facts(card),
@@ -273,9 +277,6 @@ pub fn game_index(templates: &PageTemplates, view: &GameView) -> Result<String, 
                 .collect(),
         }),
         map: MapSize::of_board(),
-        // Another part of the judge fills it: the summary is published
-        // beside the pages of a finished game.
-        animation: None,
         settings: &view.settings,
         powers: view
             .powers
@@ -321,6 +322,7 @@ pub fn game_index(templates: &PageTemplates, view: &GameView) -> Result<String, 
                 sent_at: item.sent_at,
             })
             .collect(),
+        animation,
     };
     templates.render(GAME, &page)
 }
@@ -557,7 +559,7 @@ mod tests {
 
     #[test]
     fn a_powers_players_are_named_by_turn_and_phases() {
-        let page = game_index(&PageTemplates::builtin(), &sample::game(true)).unwrap();
+        let page = game_index(&PageTemplates::builtin(), &sample::game(true), None).unwrap();
         assert!(
             page.contains(
                 "<tr><td>England</td><td>first player, S1901M to F1901M; \
@@ -580,7 +582,7 @@ mod tests {
         let mut view = sample::game(true);
         view.card.name = "<b>'x'</b>".to_string();
         view.press[0].body = "\u{202E}<script>".to_string();
-        let page = game_index(&templates, &view).unwrap();
+        let page = game_index(&templates, &view, None).unwrap();
         assert!(
             !page.contains("<b>") && !page.contains("<script>"),
             "{page}"

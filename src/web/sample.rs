@@ -45,8 +45,9 @@ pub fn try_every_page(templates: &PageTemplates) -> Result<(), TemplateError> {
     // The same game while it is played: the board with its deadline.
     let mut playing = game(true);
     playing.card.state = GameState::Active;
+    game_index(templates, &played, Some("summary.png"))?;
     for view in [&played, &playing, &forming] {
-        game_index(templates, view)?;
+        game_index(templates, view, None)?;
         play_page(templates, view)?;
         let entries = [&full, &empty]
             .into_iter()

@@ -14,7 +14,9 @@
 //!   name clear of them.
 //! - `svg`: one phase drawn: tints, units, orders, legend, title.
 //! - `png`: the SVG rasterised by resvg with the embedded Go fonts.
+//! - `animation`: a whole game's pictures in turn, as one animated PNG.
 
+pub mod animation;
 pub mod board;
 mod board_data;
 pub mod orders;

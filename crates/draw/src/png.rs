@@ -497,7 +497,7 @@ fn style_colours(palette: Palette) -> Vec<[u8; 3]> {
 }
 
 /// The palette (the style's colours, then the cube) and each pixel's index.
-fn to_indexed(pixmap: &tiny_skia::Pixmap, palette: Palette) -> (Vec<u8>, Vec<u8>) {
+pub(crate) fn to_indexed(pixmap: &tiny_skia::Pixmap, palette: Palette) -> (Vec<u8>, Vec<u8>) {
     let exact = style_colours(palette);
     let cube_at = exact.len();
     assert!(
