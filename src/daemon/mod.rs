@@ -451,8 +451,10 @@ impl Service {
     }
 
     /// Sends the queue, a batch of due mail at a time: the batch's
-    /// pictures drawn first, on every core, each once; then each mail
-    /// filled from them, handed over, and marked sent.
+    /// pictures drawn first, on every core, each once, and each mail
+    /// filled from them; the batch staged by the outbox (the Maildir
+    /// writes and syncs it at once); then each mail handed over and
+    /// marked sent, one after another.
     async fn send_queue(
         &mut self,
         now: i64,
@@ -473,7 +475,9 @@ impl Service {
                         &judge.config.maps,
                         due.iter().map(|mail| &mail.raw[..]),
                     );
-                    Ok((due, started.elapsed()))
+                    let filled: Vec<Outbound> =
+                        due.into_iter().map(|mail| draw_pictures(side, mail)).collect();
+                    Ok((filled, started.elapsed()))
                 })
                 .await
                 .map_err(err)?;
@@ -481,14 +485,12 @@ impl Service {
             if due.is_empty() {
                 return Ok(());
             }
+            // The batch's slow part at once (the Maildir's syncs).
+            self.outbox.stage(&due).await;
             for mail in due {
                 if self.shutdown.is_set() {
                     return Ok(());
                 }
-                let mail = self
-                    .work
-                    .blocking(move |side| draw_pictures(side, mail))
-                    .await;
                 let sent = self.outbox.send(&mail, from).await;
                 tally.sent += usize::from(sent.is_ok());
                 let go_on = self
