@@ -424,3 +424,62 @@ impl Outbox for MaildirOutbox {
         Box::pin(async move { MaildirOutbox::send(self, mail).map_err(SendError::passing) })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn queued(id: i64, text: &str) -> Outbound {
+        Outbound {
+            id,
+            message_id: format!("<{id}@judge.test>"),
+            game_id: None,
+            recipients: vec!["player@example.net".to_string()],
+            subject: text.to_string(),
+            raw: format!("Subject: {text}\r\n\r\n{text}\r\n").into_bytes(),
+            created_at: 0,
+            attempts: 0,
+            last_error: None,
+            next_attempt_at: 0,
+            sent_at: None,
+            abandoned_at: None,
+        }
+    }
+
+    fn contents(dir: &Path) -> Vec<String> {
+        let mut all: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| fs::read_to_string(e.unwrap().path()).unwrap())
+            .collect();
+        all.sort();
+        all
+    }
+
+    #[test]
+    fn a_staged_batch_is_delivered_mail_by_mail_and_what_was_not_sent_leaves_no_file() {
+        let root = std::env::temp_dir().join(format!("judge-stage-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&root);
+        let mut outbox = MaildirOutbox::open(root.clone()).unwrap();
+        let batch: Vec<Outbound> = (1..=20).map(|i| queued(i, &format!("mail {i:02}"))).collect();
+        outbox.stage(&batch);
+        assert!(contents(&root.join("new")).is_empty(), "nothing delivered yet");
+        assert_eq!(contents(&root.join("tmp")).len(), 20);
+        for mail in &batch[..3] {
+            outbox.send(mail).unwrap();
+        }
+        // A mail not staged is written whole.
+        outbox.send(&queued(99, "mail 99")).unwrap();
+        let delivered = contents(&root.join("new"));
+        assert_eq!(delivered.len(), 4);
+        for (i, text) in [1, 2, 3, 99].into_iter().zip(&delivered) {
+            assert_eq!(*text, format!("Subject: mail {i:02}\r\n\r\nmail {i:02}\r\n"));
+        }
+        // The next batch replaces the rest of this one; stopping removes it.
+        outbox.stage(&batch[10..12]);
+        assert_eq!(contents(&root.join("tmp")).len(), 2);
+        drop(outbox);
+        assert!(contents(&root.join("tmp")).is_empty());
+        assert_eq!(contents(&root.join("new")).len(), 4);
+        fs::remove_dir_all(&root).unwrap();
+    }
+}
