@@ -59,6 +59,8 @@ use judge::store::rusqlite::{Connection, OpenFlags};
 
 mod common;
 use common::{movement_orders, Rng};
+#[path = "pass/intake.rs"]
+mod intake;
 
 /// When the games are made (unix seconds); the first deadline is 72 hours on.
 const T0: i64 = 1_800_000_000;
@@ -66,9 +68,9 @@ const T0: i64 = 1_800_000_000;
 const RESULTS_PER_GAME: usize = 8;
 
 /// A judge binary under test.
-struct Binary {
-    label: String,
-    path: PathBuf,
+pub struct Binary {
+    pub label: String,
+    pub path: PathBuf,
 }
 
 /// One timed pass: the case, the wall time, the parts found in the log.
@@ -134,6 +136,10 @@ fn main() {
         }
     }
     print_summary(&binaries, &cases, &passes);
+    let intake_games = env_usize("PASSBENCH_INTAKE_GAMES", 100);
+    if intake_games > 0 {
+        intake::bench(&root, &binaries, intake_games, seed, runs);
+    }
 }
 
 fn env_usize(name: &str, default: usize) -> usize {
@@ -179,7 +185,7 @@ fn load_average() -> String {
 
 /// A `judge.toml` every build since c7b7133 reads; with `[maps]` and
 /// `[web]` (on or off) for builds that have them.
-fn config(maps: Option<bool>) -> String {
+pub fn config(maps: Option<bool>) -> String {
     let mut text = String::from(
         "[judge]\ncode = \"JDG\"\naddress = \"judge@localhost\"\nname = \"Diplomacy Judge\"\n\
          [store]\npath = \"var/judge.db\"\n\
@@ -199,7 +205,7 @@ fn config(maps: Option<bool>) -> String {
 
 /// Whether `binary` has maps and pages: its `judge check` does not
 /// refuse `[maps]`.
-fn has_maps(binary: &Binary, root: &Path) -> bool {
+pub fn has_maps(binary: &Binary, root: &Path) -> bool {
     let dir = root.join("probe");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("the probe folder");
@@ -217,7 +223,7 @@ fn has_maps(binary: &Binary, root: &Path) -> bool {
 
 /// `judge --config <dir>/judge.toml <args...>`, its log at info; panics
 /// with the log if it fails.
-fn judge(binary: &Path, dir: &Path, args: &[&str]) -> String {
+pub fn judge(binary: &Path, dir: &Path, args: &[&str]) -> String {
     let out = Command::new(binary)
         .arg("--config")
         .arg(dir.join("judge.toml"))
@@ -236,12 +242,12 @@ fn judge(binary: &Path, dir: &Path, args: &[&str]) -> String {
     log
 }
 
-fn tail(log: &str) -> String {
+pub fn tail(log: &str) -> String {
     let lines: Vec<&str> = log.lines().collect();
     lines[lines.len().saturating_sub(30)..].join("\n")
 }
 
-fn rfc3339(t: i64) -> String {
+pub fn rfc3339(t: i64) -> String {
     chrono::DateTime::from_timestamp(t, 0)
         .expect("a time")
         .to_rfc3339()
@@ -267,25 +273,16 @@ fn built_state(root: &Path, builder: &Binary, games: usize, seed: u64) -> PathBu
     );
     let started = Instant::now();
     std::fs::create_dir_all(&dir).expect("the state folder");
-    std::fs::write(dir.join("judge.toml"), config(None)).expect("write judge.toml");
-    let mut inbox = Inbox::new(&dir);
-    for g in 0..games {
-        let game = game_name(g);
-        inbox.deliver(&master(g), "new game", &format!("CREATE ?{game} gm{g}pw standard"));
-        for k in 0..7 {
-            let body = format!("SIGNON ?{game} {}", password(g, k));
-            inbox.deliver(&player(g, k), "join", &body);
-        }
-    }
-    judge(&builder.path, &dir, &["run", "--once", "--now", &rfc3339(T0)]);
+    let mut inbox = make_games(&builder.path, &dir, games);
     let deadline = read_deadline(&dir);
     let seats = read_seats(&dir, games);
     let mut rng = Rng(0x9A55_BE4C_0000_0001 ^ seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     for seat in &seats {
-        let orders: Vec<String> = movement_orders(Map::standard(), &seat.position, seat.power, &mut rng)
-            .iter()
-            .map(|o| o.short(Map::standard()))
-            .collect();
+        let orders: Vec<String> =
+            movement_orders(Map::standard(), &seat.position, seat.power, &mut rng)
+                .iter()
+                .map(|o| o.short(Map::standard()))
+                .collect();
         let initial = seat.power.upper().chars().next().expect("a name");
         let body = format!(
             "SIGNON {initial}{} {}\n{}",
@@ -298,7 +295,11 @@ fn built_state(root: &Path, builder: &Binary, games: usize, seed: u64) -> PathBu
     // Five minutes before the deadline: not yet due early (ten minutes
     // after the last order), and within the outage margin of the pass.
     let orders_at = deadline - 300;
-    judge(&builder.path, &dir, &["run", "--once", "--now", &rfc3339(orders_at)]);
+    judge(
+        &builder.path,
+        &dir,
+        &["run", "--once", "--now", &rfc3339(orders_at)],
+    );
     let ordered = count(&dir, "SELECT count(*) FROM orders");
     assert_eq!(ordered as usize, games * 22, "every unit ordered");
     empty_outbox(&dir);
@@ -307,8 +308,29 @@ fn built_state(root: &Path, builder: &Binary, games: usize, seed: u64) -> PathBu
     dir
 }
 
+/// `games` games made and started by mail in `dir` (a new judge
+/// folder) by `binary`, at T0: its inbox, for more mail.
+pub fn make_games(binary: &Path, dir: &Path, games: usize) -> Inbox {
+    std::fs::write(dir.join("judge.toml"), config(None)).expect("write judge.toml");
+    let mut inbox = Inbox::new(dir);
+    for g in 0..games {
+        let game = game_name(g);
+        inbox.deliver(
+            &master(g),
+            "new game",
+            &format!("CREATE ?{game} gm{g}pw standard"),
+        );
+        for k in 0..7 {
+            let body = format!("SIGNON ?{game} {}", password(g, k));
+            inbox.deliver(&player(g, k), "join", &body);
+        }
+    }
+    judge(binary, dir, &["run", "--once", "--now", &rfc3339(T0)]);
+    inbox
+}
+
 /// A short name for a binary's contents: a hash of its bytes.
-fn file_fingerprint(path: &Path) -> String {
+pub fn file_fingerprint(path: &Path) -> String {
     use std::hash::{Hash, Hasher};
     let bytes = std::fs::read(path).expect("read the builder binary");
     let mut h = std::collections::hash_map::DefaultHasher::new();
@@ -325,17 +347,17 @@ fn master(g: usize) -> String {
     format!("gm.{}@masters.example", game_name(g))
 }
 
-fn player(g: usize, k: usize) -> String {
+pub fn player(g: usize, k: usize) -> String {
     format!("player{k}.{}@players.example", game_name(g))
 }
 
-fn password(g: usize, k: usize) -> String {
+pub fn password(g: usize, k: usize) -> String {
     format!("pw{g}x{k}seat")
 }
 
 /// The Maildir inbox of a judge folder, mails named in delivery order
 /// (the judge reads `new/` sorted by name: oldest first).
-struct Inbox {
+pub struct Inbox {
     new: PathBuf,
     n: usize,
 }
@@ -368,25 +390,22 @@ impl Inbox {
 }
 
 /// A seat of a started game, read from the database.
-struct Seat {
-    g: usize,
-    k: usize,
-    game: String,
-    power: Power,
-    position: judge::engine::position::Position,
+pub struct Seat {
+    pub g: usize,
+    pub k: usize,
+    pub game: String,
+    pub power: Power,
+    pub position: judge::engine::position::Position,
 }
 
 fn open_database(dir: &Path) -> Connection {
-    Connection::open_with_flags(
-        dir.join("var/judge.db"),
-        OpenFlags::SQLITE_OPEN_READ_ONLY,
-    )
-    .expect("open the database")
+    Connection::open_with_flags(dir.join("var/judge.db"), OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .expect("open the database")
 }
 
 /// Every seat of every game with its power and its game's position (SQL
 /// on the tables every build since c7b7133 has alike).
-fn read_seats(dir: &Path, games: usize) -> Vec<Seat> {
+pub fn read_seats(dir: &Path, games: usize) -> Vec<Seat> {
     let conn = open_database(dir);
     let mut stmt = conn
         .prepare(
@@ -398,7 +417,12 @@ fn read_seats(dir: &Path, games: usize) -> Vec<Seat> {
         .expect("prepare");
     let rows = stmt
         .query_map([], |r| {
-            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, String>(3)?))
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+            ))
         })
         .expect("query")
         .map(|r| r.expect("row"));
@@ -425,7 +449,7 @@ fn read_seats(dir: &Path, games: usize) -> Vec<Seat> {
 }
 
 /// The games' common deadline.
-fn read_deadline(dir: &Path) -> i64 {
+pub fn read_deadline(dir: &Path) -> i64 {
     let conn = open_database(dir);
     let (first, last): (i64, i64) = conn
         .query_row(
@@ -478,7 +502,11 @@ fn timed_pass(
     std::fs::write(dir.join("judge.toml"), config(maps)).expect("write judge.toml");
     Inbox::new(&dir);
     judge(&binary.path, &dir, &["check"]);
-    judge(&binary.path, &dir, &["run", "--once", "--now", &rfc3339(deadline - 30)]);
+    judge(
+        &binary.path,
+        &dir,
+        &["run", "--once", "--now", &rfc3339(deadline - 30)],
+    );
     empty_outbox(&dir);
     let (wall, parts) = run_and_read_log(&binary.path, &dir, deadline);
     let (outbox_mails, outbox_bytes, largest_mail) = outbox_size(&dir);
@@ -541,7 +569,9 @@ fn read_part(line: &str, at: f64, parts: &mut Parts) {
     if let Some(rest) = after(line, "clock: processed ") {
         if rest.contains(" phases in ") || rest.starts_with("1 phase in ") {
             parts.process = seconds_after(rest, " in ");
-            parts.queue = rest.find("queued ").and_then(|i| seconds_after(&rest[i..], " in "));
+            parts.queue = rest
+                .find("queued ")
+                .and_then(|i| seconds_after(&rest[i..], " in "));
             parts.commit = seconds_after(rest, "committed in ");
         }
     }
@@ -627,7 +657,7 @@ fn parts_text(p: &Parts) -> String {
     }
 }
 
-fn median(mut v: Vec<f64>) -> Option<f64> {
+pub fn median(mut v: Vec<f64>) -> Option<f64> {
     if v.is_empty() {
         return None;
     }
