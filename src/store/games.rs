@@ -123,14 +123,15 @@ pub fn game_by_id(conn: &Connection, id: i64) -> Result<Option<Game>> {
 
 /// All games, by name.
 pub fn list_games(conn: &Connection) -> Result<Vec<Game>> {
-    let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM games ORDER BY name, id"))?;
+    let mut stmt =
+        conn.prepare_cached(&format!("SELECT {COLUMNS} FROM games ORDER BY name, id"))?;
     let rows = stmt.query_map([], from_row)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// The games in `state`, by name.
 pub fn games_in_state(conn: &Connection, state: GameState) -> Result<Vec<Game>> {
-    let mut stmt = conn.prepare(&format!(
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM games WHERE state = ?1 ORDER BY name, id"
     ))?;
     let rows = stmt.query_map([state], from_row)?;

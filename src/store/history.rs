@@ -66,7 +66,7 @@ pub fn history_between(
     from: i64,
     to: i64,
 ) -> Result<Vec<HistoryEntry>> {
-    let mut stmt = conn.prepare(&format!(
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM archive \
          WHERE game_id = ?1 AND created_at >= ?2 AND created_at < ?3 \
          ORDER BY created_at, id"

@@ -310,7 +310,7 @@ pub fn queue_mail(conn: &Connection, mail: &NewMail<'_>, now: i64) -> Result<i64
 /// Up to `limit` unsent mails whose next attempt is due at `now`, the
 /// longest-waiting first.
 pub fn due_mail(conn: &Connection, now: i64, limit: usize) -> Result<Vec<Outbound>> {
-    let mut stmt = conn.prepare(&format!(
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT {OUTBOUND_COLUMNS} FROM outbound \
          WHERE sent_at IS NULL AND abandoned_at IS NULL AND next_attempt_at <= ?1 \
          ORDER BY next_attempt_at, id LIMIT ?2"
@@ -322,11 +322,12 @@ pub fn due_mail(conn: &Connection, now: i64, limit: usize) -> Result<Vec<Outboun
 
 /// The mail went out at `now`.
 pub fn mark_sent(conn: &Connection, id: i64, now: i64) -> Result<()> {
-    let n = conn.execute(
-        "UPDATE outbound SET sent_at = ?2, attempts = attempts + 1 \
+    let n = conn
+        .prepare_cached(
+            "UPDATE outbound SET sent_at = ?2, attempts = attempts + 1 \
          WHERE id = ?1 AND sent_at IS NULL",
-        params![id, now],
-    )?;
+        )?
+        .execute(params![id, now])?;
     expect_one(n, || format!("unsent outbound mail #{id}"))
 }
 

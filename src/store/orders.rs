@@ -95,7 +95,7 @@ pub fn orders_of_power(
 
 /// Every order of the phase, by power and unit: what adjudication takes.
 pub fn orders_of_phase(conn: &Connection, game_id: i64, phase: &str) -> Result<Vec<OrderRecord>> {
-    let mut stmt = conn.prepare(&format!(
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM orders WHERE game_id = ?1 AND phase = ?2 ORDER BY power, unit"
     ))?;
     let rows = stmt.query_map(params![game_id, phase], from_row)?;

@@ -91,13 +91,20 @@ pub fn insert_phase<P: Serialize + ?Sized>(
     now: i64,
 ) -> Result<i64> {
     let position = serde_json::to_string(position)?;
-    conn.execute(
+    conn.prepare_cached(
         "INSERT INTO phases (game_id, phase, seq, position, deadline, grace_until, started_at) \
          VALUES (?1, ?2, \
                  (SELECT coalesce(max(seq), 0) + 1 FROM phases WHERE game_id = ?1), \
                  ?3, ?4, ?5, ?6)",
-        params![game_id, phase, position, deadline, grace_until, now],
-    )
+    )?
+    .execute(params![
+        game_id,
+        phase,
+        position,
+        deadline,
+        grace_until,
+        now
+    ])
     .map_err(|e| unique_as_duplicate(e, || format!("phase {phase:?} of game #{game_id}")))?;
     Ok(conn.last_insert_rowid())
 }
@@ -124,7 +131,7 @@ pub fn phase_by_name(conn: &Connection, game_id: i64, phase: &str) -> Result<Opt
 
 /// Every phase of the game, first to last.
 pub fn phases_of_game(conn: &Connection, game_id: i64) -> Result<Vec<PhaseRecord>> {
-    let mut stmt = conn.prepare(&format!(
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM phases WHERE game_id = ?1 ORDER BY seq"
     ))?;
     let rows = stmt.query_map([game_id], from_row)?;
@@ -164,11 +171,12 @@ pub fn mark_processed<R: Serialize + ?Sized>(
     now: i64,
 ) -> Result<()> {
     let results = serde_json::to_string(results)?;
-    let n = conn.execute(
-        "UPDATE phases SET processed_at = ?3, results = ?4 \
+    let n = conn
+        .prepare_cached(
+            "UPDATE phases SET processed_at = ?3, results = ?4 \
          WHERE game_id = ?1 AND phase = ?2 AND processed_at IS NULL",
-        params![game_id, phase, now, results],
-    )?;
+        )?
+        .execute(params![game_id, phase, now, results])?;
     expect_one(n, || {
         format!("unprocessed phase {phase:?} of game #{game_id}")
     })
@@ -293,11 +301,9 @@ pub fn set_late_notice(conn: &Connection, phase_id: i64, now: i64) -> Result<()>
 
 /// When the last order of a phase came in (None: no orders).
 pub fn last_order_at(conn: &Connection, game_id: i64, phase: &str) -> Result<Option<i64>> {
-    Ok(conn.query_row(
-        "SELECT max(received_at) FROM orders WHERE game_id = ?1 AND phase = ?2",
-        params![game_id, phase],
-        |r| r.get(0),
-    )?)
+    Ok(conn
+        .prepare_cached("SELECT max(received_at) FROM orders WHERE game_id = ?1 AND phase = ?2")?
+        .query_row(params![game_id, phase], |r| r.get(0))?)
 }
 
 /// A value of the judge's own bookkeeping.

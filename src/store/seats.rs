@@ -121,7 +121,7 @@ pub fn seat_by_power(conn: &Connection, game_id: i64, power: &str) -> Result<Opt
 
 /// The game's seats: by power, then (unassigned) by joining order.
 pub fn seats_of_game(conn: &Connection, game_id: i64) -> Result<Vec<Seat>> {
-    let mut stmt = conn.prepare(&format!(
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM seats WHERE game_id = ?1 ORDER BY power IS NULL, power, id"
     ))?;
     let rows = stmt.query_map([game_id], from_row)?;
@@ -251,10 +251,9 @@ pub fn set_seat_draw(conn: &Connection, seat_id: i64, vote: Option<&str>) -> Res
 
 /// Clears every WAIT of the game (after a phase is processed).
 pub fn clear_waits(conn: &Connection, game_id: i64) -> Result<usize> {
-    Ok(conn.execute(
-        "UPDATE seats SET wait = 0 WHERE game_id = ?1 AND wait = 1",
-        [game_id],
-    )?)
+    Ok(conn
+        .prepare_cached("UPDATE seats SET wait = 0 WHERE game_id = ?1 AND wait = 1")?
+        .execute([game_id])?)
 }
 
 /// One player's time at one power.
@@ -269,7 +268,7 @@ pub struct SeatTenure {
 
 /// Who held which power, from when to when: by power, in order.
 pub fn seat_history(conn: &Connection, game_id: i64) -> Result<Vec<SeatTenure>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT power, address, from_phase, to_phase FROM seat_history \
          WHERE game_id = ?1 ORDER BY power, id",
     )?;
@@ -305,7 +304,7 @@ pub fn add_absence(conn: &Connection, seat_id: i64, starts: i64, ends: i64) -> R
 
 /// The absences of the game's seats that have not ended by `now`, by start.
 pub fn absences_of_game(conn: &Connection, game_id: i64, now: i64) -> Result<Vec<Absence>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT a.id, a.seat_id, a.starts, a.ends FROM absences a \
          JOIN seats s ON s.id = a.seat_id \
          WHERE s.game_id = ?1 AND a.ends > ?2 ORDER BY a.starts, a.id",
@@ -344,7 +343,7 @@ pub fn cancel_absences_at(
     t: i64,
     now: i64,
 ) -> Result<Vec<(i64, i64)>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT starts, ends FROM absences WHERE seat_id = ?1 AND starts <= ?2 AND ends > ?2 \
          AND ends > ?3 ORDER BY starts",
     )?;
@@ -402,7 +401,7 @@ pub fn remove_observer(conn: &Connection, game_id: i64, address: &str) -> Result
 
 /// The game's observers, in joining order.
 pub fn observers_of_game(conn: &Connection, game_id: i64) -> Result<Vec<Observer>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT id, game_id, address, password_hash, joined_at FROM observers \
          WHERE game_id = ?1 ORDER BY id",
     )?;
@@ -424,20 +423,19 @@ pub fn observer_by_address(
     address: &str,
 ) -> Result<Option<Observer>> {
     Ok(conn
-        .query_row(
+        .prepare_cached(
             "SELECT id, game_id, address, password_hash, joined_at FROM observers \
              WHERE game_id = ?1 AND address = ?2",
-            params![game_id, address],
-            |r| {
-                Ok(Observer {
-                    id: r.get(0)?,
-                    game_id: r.get(1)?,
-                    address: r.get(2)?,
-                    password: r.get(3)?,
-                    joined_at: r.get(4)?,
-                })
-            },
-        )
+        )?
+        .query_row(params![game_id, address], |r| {
+            Ok(Observer {
+                id: r.get(0)?,
+                game_id: r.get(1)?,
+                address: r.get(2)?,
+                password: r.get(3)?,
+                joined_at: r.get(4)?,
+            })
+        })
         .optional()?)
 }
 
@@ -469,7 +467,7 @@ pub fn remove_named_observer(conn: &Connection, game_id: i64, address: &str) -> 
 /// The addresses the Master named observers of the game, in naming order.
 pub fn named_observers_of_game(conn: &Connection, game_id: i64) -> Result<Vec<String>> {
     let mut stmt =
-        conn.prepare("SELECT address FROM named_observers WHERE game_id = ?1 ORDER BY id")?;
+        conn.prepare_cached("SELECT address FROM named_observers WHERE game_id = ?1 ORDER BY id")?;
     let rows = stmt.query_map([game_id], |r| r.get(0))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
@@ -510,10 +508,9 @@ pub fn clear_draw_votes(conn: &Connection, game_id: i64) -> Result<usize> {
 }
 
 pub fn clear_concessions(conn: &Connection, game_id: i64) -> Result<usize> {
-    Ok(conn.execute(
-        "UPDATE seats SET concede_to = NULL WHERE game_id = ?1",
-        params![game_id],
-    )?)
+    Ok(conn
+        .prepare_cached("UPDATE seats SET concede_to = NULL WHERE game_id = ?1")?
+        .execute(params![game_id])?)
 }
 
 // A player's seats -------------------------------------------------------
@@ -525,7 +522,7 @@ const PLAYER_SEATS: &str =
 
 /// The ids of every seat the player of `seat_id` holds (the seat first).
 pub fn player_seat_ids(conn: &Connection, seat_id: i64) -> Result<Vec<i64>> {
-    let mut stmt = conn.prepare(&format!(
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT id FROM seats WHERE {PLAYER_SEATS} ORDER BY id <> ?1, id"
     ))?;
     let rows = stmt.query_map([seat_id], |r| r.get(0))?;

@@ -135,7 +135,7 @@ pub fn set_web_published(
     row: &IndexRow,
     now: i64,
 ) -> Result<()> {
-    conn.execute(
+    conn.prepare_cached(
         "INSERT INTO web_published (game_id, phases, archive_id, state, row_facts, activity, \
                                     over, updated_at) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) \
@@ -143,17 +143,17 @@ pub fn set_web_published(
              archive_id = excluded.archive_id, state = excluded.state, \
              row_facts = excluded.row_facts, activity = excluded.activity, \
              over = excluded.over, updated_at = excluded.updated_at",
-        params![
-            game_id,
-            published.phases,
-            published.archive_id,
-            published.state,
-            serde_json::to_string(row)?,
-            row.activity,
-            row.over,
-            now
-        ],
-    )?;
+    )?
+    .execute(params![
+        game_id,
+        published.phases,
+        published.archive_id,
+        published.state,
+        serde_json::to_string(row)?,
+        row.activity,
+        row.over,
+        now
+    ])?;
     Ok(())
 }
 

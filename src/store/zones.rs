@@ -34,11 +34,8 @@ pub fn carry_zone(conn: &Connection, old: &str, new: &str) -> Result<()> {
 /// The time zone `address` set, if any.
 pub fn zone_of(conn: &Connection, address: &str) -> Result<Option<String>> {
     Ok(conn
-        .query_row(
-            "SELECT zone FROM player_zones WHERE address = ?1",
-            [address],
-            |r| r.get(0),
-        )
+        .prepare_cached("SELECT zone FROM player_zones WHERE address = ?1")?
+        .query_row([address], |r| r.get(0))
         .optional()?)
 }
 
