@@ -38,13 +38,19 @@
 //! after it (sending, exit). A build without maps or pages (its
 //! configuration refuses `[maps]`) runs the second case only.
 //!
+//! Then the cold intake (`pass/intake.rs`): the same 9,800 order mails
+//! through one `judge run --once` of each binary.
+//!
 //! Checked each run: the pass exits 0; the outbox holds at least 8 mails
 //! per game (seven players and the Master: the results); printed, the
 //! outbox's bytes and its largest mail.
 //!
 //! `cargo bench --bench pass [-- <judge> ...]` (default: this tree's
 //! release `judge`); a binary may be given as `label=path`. Environment:
-//! `PASSBENCH_GAMES` (1000), `PASSBENCH_SEED` (1), `PASSBENCH_RUNS` (3),
+//! `PASSBENCH_GAMES` (1000; 0 skips the pass), `PASSBENCH_INTAKE_GAMES`
+//! (100, for the cold intake below; 0 skips it), `PASSBENCH_SEED` (1),
+//! `PASSBENCH_RUNS` (3), `PASSBENCH_WRAP` (a command the timed `judge
+//! run` runs under, see [`timed_command`]),
 //! `PASSBENCH_DIR` (where the state and runs live, default
 //! `target/pass`).
 
@@ -116,12 +122,23 @@ fn main() {
     for b in &binaries {
         println!("  {}: {}", b.label, b.path.display());
     }
-    let state = built_state(&root, &binaries[0], games, seed);
+    if games > 0 {
+        whole_pass(&root, &binaries, games, seed, runs);
+    }
+    let intake_games = env_usize("PASSBENCH_INTAKE_GAMES", 100);
+    if intake_games > 0 {
+        intake::bench(&root, &binaries, intake_games, seed, runs);
+    }
+}
+
+/// The deadline pass of `games` games, each binary and case in turn.
+fn whole_pass(root: &Path, binaries: &[Binary], games: usize, seed: u64, runs: usize) {
+    let state = built_state(root, &binaries[0], games, seed);
     let deadline = read_deadline(&state);
     println!("state: {} (deadline {deadline})", state.display());
     let cases: Vec<(usize, bool)> = (0..binaries.len())
         .flat_map(|b| {
-            let both = has_maps(&binaries[b], &root);
+            let both = has_maps(&binaries[b], root);
             [(b, true), (b, false)]
                 .into_iter()
                 .filter(move |(_, on)| both || !on)
@@ -130,16 +147,12 @@ fn main() {
     let mut passes = Vec::new();
     for run in 1..=runs {
         for &(b, on) in &cases {
-            let pass = timed_pass(&root, &state, &binaries[b], b, on, deadline, games);
+            let pass = timed_pass(root, &state, &binaries[b], b, on, deadline, games);
             print_pass(run, &binaries[b].label, &pass);
             passes.push(pass);
         }
     }
     print_summary(&binaries, &cases, &passes);
-    let intake_games = env_usize("PASSBENCH_INTAKE_GAMES", 100);
-    if intake_games > 0 {
-        intake::bench(&root, &binaries, intake_games, seed, runs);
-    }
 }
 
 fn env_usize(name: &str, default: usize) -> usize {
@@ -528,11 +541,30 @@ fn timed_pass(
     }
 }
 
+/// The timed command: `binary`, or, with `PASSBENCH_WRAP` set, that
+/// command line (words split on spaces) with `binary` after it, `%w` in
+/// it replaced by `what` and a number (e.g. `valgrind --tool=callgrind
+/// --callgrind-out-file=/tmp/%w.out` for the instructions of each pass).
+pub fn timed_command(binary: &Path, what: &str) -> Command {
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let Ok(wrap) = std::env::var("PASSBENCH_WRAP") else {
+        return Command::new(binary);
+    };
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let words: Vec<String> = wrap
+        .split_whitespace()
+        .map(|w| w.replace("%w", &format!("{what}-{n}")))
+        .collect();
+    let mut command = Command::new(&words[0]);
+    command.args(&words[1..]).arg(binary);
+    command
+}
+
 /// Runs `judge run --once --now <at>`, reading its log as it comes;
 /// the wall time and the parts.
 fn run_and_read_log(binary: &Path, dir: &Path, at: i64) -> (f64, Parts) {
     let started = Instant::now();
-    let mut child = Command::new(binary)
+    let mut child = timed_command(binary, "pass")
         .arg("--config")
         .arg(dir.join("judge.toml"))
         .args(["run", "--once", "--now", &rfc3339(at)])

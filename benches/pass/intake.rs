@@ -14,14 +14,14 @@
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::Instant;
 
 use judge::engine::map::Map;
 
 use super::{
     config, file_fingerprint, has_maps, judge, make_games, median, password, player, read_deadline,
-    read_seats, rfc3339, tail, Binary, Inbox, Rng,
+    read_seats, rfc3339, tail, timed_command, Binary, Inbox, Rng,
 };
 use crate::common::movement_orders;
 
@@ -133,7 +133,7 @@ fn timed_intake(
         inbox.deliver(from, "orders", body);
     }
     let started = Instant::now();
-    let mut child = Command::new(&binary.path)
+    let mut child = timed_command(&binary.path, "intake")
         .arg("--config")
         .arg(dir.join("judge.toml"))
         .args(["run", "--once", "--now", &rfc3339(at)])
