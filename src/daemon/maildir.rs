@@ -460,9 +460,14 @@ mod tests {
         let root = std::env::temp_dir().join(format!("judge-stage-{}", std::process::id()));
         let _ = fs::remove_dir_all(&root);
         let mut outbox = MaildirOutbox::open(root.clone()).unwrap();
-        let batch: Vec<Outbound> = (1..=20).map(|i| queued(i, &format!("mail {i:02}"))).collect();
+        let batch: Vec<Outbound> = (1..=20)
+            .map(|i| queued(i, &format!("mail {i:02}")))
+            .collect();
         outbox.stage(&batch);
-        assert!(contents(&root.join("new")).is_empty(), "nothing delivered yet");
+        assert!(
+            contents(&root.join("new")).is_empty(),
+            "nothing delivered yet"
+        );
         assert_eq!(contents(&root.join("tmp")).len(), 20);
         for mail in &batch[..3] {
             outbox.send(mail).unwrap();
@@ -472,7 +477,10 @@ mod tests {
         let delivered = contents(&root.join("new"));
         assert_eq!(delivered.len(), 4);
         for (i, text) in [1, 2, 3, 99].into_iter().zip(&delivered) {
-            assert_eq!(*text, format!("Subject: mail {i:02}\r\n\r\nmail {i:02}\r\n"));
+            assert_eq!(
+                *text,
+                format!("Subject: mail {i:02}\r\n\r\nmail {i:02}\r\n")
+            );
         }
         // The next batch replaces the rest of this one; stopping removes it.
         outbox.stage(&batch[10..12]);

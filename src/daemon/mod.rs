@@ -475,8 +475,10 @@ impl Service {
                         &judge.config.maps,
                         due.iter().map(|mail| &mail.raw[..]),
                     );
-                    let filled: Vec<Outbound> =
-                        due.into_iter().map(|mail| draw_pictures(side, mail)).collect();
+                    let filled: Vec<Outbound> = due
+                        .into_iter()
+                        .map(|mail| draw_pictures(side, mail))
+                        .collect();
                     Ok((filled, started.elapsed()))
                 })
                 .await

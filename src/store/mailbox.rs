@@ -205,11 +205,10 @@ pub fn mark_inbound(
 
 pub fn inbound_by_id(conn: &Connection, id: i64) -> Result<Option<Inbound>> {
     Ok(conn
-        .query_row(
-            &format!("SELECT {INBOUND_COLUMNS} FROM inbound WHERE id = ?1"),
-            [id],
-            inbound_from_row,
-        )
+        .prepare_cached(&format!(
+            "SELECT {INBOUND_COLUMNS} FROM inbound WHERE id = ?1"
+        ))?
+        .query_row([id], inbound_from_row)
         .optional()?)
 }
 

@@ -101,11 +101,8 @@ pub fn add_seat(conn: &Connection, seat: &NewSeat<'_>, now: i64) -> Result<i64> 
 
 pub fn seat_by_id(conn: &Connection, seat_id: i64) -> Result<Option<Seat>> {
     Ok(conn
-        .query_row(
-            &format!("SELECT {COLUMNS} FROM seats WHERE id = ?1"),
-            [seat_id],
-            from_row,
-        )
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM seats WHERE id = ?1"))?
+        .query_row([seat_id], from_row)
         .optional()?)
 }
 
@@ -551,21 +548,17 @@ pub fn set_player_address(conn: &Connection, seat_id: i64, address: &str) -> Res
 /// was late, abandoned or in civil disorder is active again. How many
 /// came back from abandonment or civil disorder.
 pub fn bring_player_back(conn: &Connection, seat_id: i64) -> Result<usize> {
-    let back = conn.query_row(
-        &format!(
+    let back = conn
+        .prepare_cached(&format!(
             "SELECT count(*) FROM seats WHERE ({PLAYER_SEATS}) \
              AND status IN ('abandoned', 'civil_disorder')"
-        ),
-        [seat_id],
-        |r| r.get::<_, i64>(0),
-    )?;
-    conn.execute(
-        &format!(
-            "UPDATE seats SET status = 'active' WHERE ({PLAYER_SEATS}) \
+        ))?
+        .query_row([seat_id], |r| r.get::<_, i64>(0))?;
+    conn.prepare_cached(&format!(
+        "UPDATE seats SET status = 'active' WHERE ({PLAYER_SEATS}) \
              AND status IN ('abandoned', 'civil_disorder', 'late')"
-        ),
-        [seat_id],
-    )?;
+    ))?
+    .execute([seat_id])?;
     Ok(back as usize)
 }
 

@@ -135,60 +135,54 @@ pub fn record_sign_on_failure(
 /// Whether `address` ever signed on with a password: it holds a seat, an
 /// observer's place or a game's Master's address, or plays in a team.
 pub fn is_known_address(conn: &Connection, address: &str) -> Result<bool> {
-    Ok(conn.query_row(
-        "SELECT EXISTS (SELECT 1 FROM seats WHERE address = ?1 COLLATE NOCASE) \
+    Ok(conn
+        .prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM seats WHERE address = ?1 COLLATE NOCASE) \
              OR EXISTS (SELECT 1 FROM seat_addresses \
                         WHERE address = ?1 AND confirmed_at IS NOT NULL) \
              OR EXISTS (SELECT 1 FROM observers WHERE address = ?1) \
              OR EXISTS (SELECT 1 FROM games WHERE master_address = ?1 COLLATE NOCASE)",
-        [address],
-        |r| r.get(0),
-    )?)
+        )?
+        .query_row([address], |r| r.get(0))?)
 }
 
 /// Counts a reply to an address that never signed on, if the hour's limit
 /// allows it: whether it may be sent.
 pub fn take_stranger_reply(conn: &Connection, address: &str, now: i64) -> Result<bool> {
-    conn.execute(
-        "DELETE FROM stranger_replies WHERE sent_at <= ?1",
-        [now - THROTTLE_WINDOW],
-    )?;
-    let sent: i64 = conn.query_row(
-        "SELECT count(*) FROM stranger_replies WHERE address = ?1 AND sent_at > ?2",
-        params![address, now - THROTTLE_WINDOW],
-        |r| r.get(0),
-    )?;
+    conn.prepare_cached("DELETE FROM stranger_replies WHERE sent_at <= ?1")?
+        .execute([now - THROTTLE_WINDOW])?;
+    let sent: i64 = conn
+        .prepare_cached(
+            "SELECT count(*) FROM stranger_replies WHERE address = ?1 AND sent_at > ?2",
+        )?
+        .query_row(params![address, now - THROTTLE_WINDOW], |r| r.get(0))?;
     if sent >= STRANGER_REPLIES_PER_HOUR {
         return Ok(false);
     }
-    conn.execute(
-        "INSERT INTO stranger_replies (address, sent_at) VALUES (?1, ?2)",
-        params![address, now],
-    )?;
+    conn.prepare_cached("INSERT INTO stranger_replies (address, sent_at) VALUES (?1, ?2)")?
+        .execute(params![address, now])?;
     Ok(true)
 }
 
 /// Mails one address's mails caused in the window before `now` (results
 /// of a phase are not counted: they are the game's, not the sender's).
 pub fn mails_caused_since(conn: &Connection, sender: &str, since: i64) -> Result<i64> {
-    Ok(conn.query_row(
-        "SELECT coalesce(sum(mails), 0) FROM mails_caused WHERE sender = ?1 AND caused_at > ?2",
-        params![sender, since],
-        |r| r.get(0),
-    )?)
+    Ok(conn
+        .prepare_cached(
+            "SELECT coalesce(sum(mails), 0) FROM mails_caused WHERE sender = ?1 AND caused_at > ?2",
+        )?
+        .query_row(params![sender, since], |r| r.get(0))?)
 }
 
 /// Counts the mails one of `sender`'s mails caused (kept an hour).
 pub fn record_mails_caused(conn: &Connection, sender: &str, mails: i64, now: i64) -> Result<()> {
-    conn.execute(
-        "DELETE FROM mails_caused WHERE caused_at <= ?1",
-        [now - THROTTLE_WINDOW],
-    )?;
+    conn.prepare_cached("DELETE FROM mails_caused WHERE caused_at <= ?1")?
+        .execute([now - THROTTLE_WINDOW])?;
     if mails > 0 {
-        conn.execute(
+        conn.prepare_cached(
             "INSERT INTO mails_caused (sender, caused_at, mails) VALUES (?1, ?2, ?3)",
-            params![sender, now, mails],
-        )?;
+        )?
+        .execute(params![sender, now, mails])?;
     }
     Ok(())
 }
