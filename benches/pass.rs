@@ -152,7 +152,7 @@ fn whole_pass(root: &Path, binaries: &[Binary], games: usize, seed: u64, runs: u
             passes.push(pass);
         }
     }
-    print_summary(&binaries, &cases, &passes);
+    print_summary(binaries, &cases, &passes);
 }
 
 fn env_usize(name: &str, default: usize) -> usize {
