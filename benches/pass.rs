@@ -387,8 +387,13 @@ impl Inbox {
     }
 
     fn deliver(&mut self, from: &str, subject: &str, body: &str) {
+        // Message-IDs unique across every inbox of the process: a judge
+        // ignores a second delivery of a stored mail (the intake's state
+        // holds the joining mails this process may just have made).
+        static DELIVERED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let unique = DELIVERED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.n += 1;
-        let id = format!("{:08}.pass{}", self.n, std::process::id());
+        let id = format!("{:08}.pass{}u{unique}", self.n, std::process::id());
         let mut raw = format!(
             "From: {from}\r\nTo: judge@localhost\r\nSubject: {subject}\r\n\
              Message-ID: <{id}@players.example>\r\nDate: Thu, 1 Jan 2026 00:00:00 +0000\r\n\

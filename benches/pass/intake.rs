@@ -152,9 +152,10 @@ fn timed_intake(
         if line.to_ascii_lowercase().contains("answered") {
             last_answer = started.elapsed().as_secs_f64();
             answered += 1;
+        } else {
+            log.push_str(&line);
+            log.push('\n');
         }
-        log.push_str(&line);
-        log.push('\n');
     }
     let status = child.wait().expect("wait for judge run");
     let wall = started.elapsed().as_secs_f64();
