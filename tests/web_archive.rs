@@ -727,3 +727,50 @@ fn a_fall_with_retreats_says_when_the_centres_change_hands() {
         "{spring}"
     );
 }
+
+#[test]
+fn a_deadline_pass_sends_the_results_before_it_writes_the_pages_and_times_each_part() {
+    let mut j = TestJudge::new("web-after-mail");
+    let g = Played::start(&mut j, "mailfirst");
+    // Past the deadline and grace: the clock processes S1901M (civil
+    // disorder), the sender mails the results with their map, then the
+    // web pass writes the phase's page.
+    let run = g
+        .judge
+        .run(&["run", "--once", "--now", &at(24 * 4 + 1)], b"");
+    assert!(run.ok, "{}", run.stderr);
+    let log = &run.stderr;
+    let line = |start: &str| {
+        log.lines()
+            .position(|l| l.contains(start))
+            .unwrap_or_else(|| panic!("no line with {start:?} in the log:\n{log}"))
+    };
+    let clock = line("clock: processed 1 phase in ");
+    let sent = line("] sent ");
+    // The start mails' opening map and the results' map.
+    let drawn = line("] drew 2 pictures for 15 mails in ");
+    let pages = line("web archive: wrote 1 game(s), 1 phase page(s), in ");
+    assert!(clock < sent && drawn < pages && sent < pages, "{log}");
+    let clock_line = log.lines().nth(clock).unwrap();
+    assert!(
+        clock_line.contains(", queued 8 mails in ") && clock_line.contains(" s, committed in "),
+        "{clock_line}"
+    );
+    // The results are in the outbox before the page is written: the
+    // page is younger than every results mail.
+    let page_written = std::fs::metadata(g.folder().join("S1901M.html"))
+        .and_then(|m| m.modified())
+        .unwrap();
+    let outbox = g.judge.dir.join("var/outbox/new");
+    let mut results = 0;
+    for entry in std::fs::read_dir(&outbox).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        if text.contains("S1901M Results") {
+            results += 1;
+            let mailed = std::fs::metadata(&path).unwrap().modified().unwrap();
+            assert!(mailed <= page_written, "{} after the page", path.display());
+        }
+    }
+    assert_eq!(results, 8, "seven players and the Master");
+}

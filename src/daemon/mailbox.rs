@@ -44,6 +44,15 @@ pub trait Inbox: Send {
 
 /// Where mail goes.
 pub trait Outbox: Send {
+    /// The mails about to be sent, one [`Outbox::send`] each, in this
+    /// order. A mailbox that can do the slow part of each ahead, all
+    /// together, does it here (the Maildir writes and syncs the batch's
+    /// files into `tmp/` at once, one disk flush shared by many): what it
+    /// could not, `send` does whole. Nothing is delivered until `send`.
+    fn stage<'a>(&'a mut self, _mails: &'a [Outbound]) -> BoxFuture<'a, ()> {
+        Box::pin(async {})
+    }
+
     /// Hands one queued mail to the mail system.
     fn send<'a>(
         &'a mut self,

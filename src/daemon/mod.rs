@@ -32,7 +32,7 @@ pub mod smtp;
 mod web_server;
 
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio::sync::watch;
 
@@ -424,31 +424,50 @@ impl Service {
                 side.judge.config.judge.address.clone()
             })
             .await;
-        let sent = self.send_queue(now, &from).await;
+        let started = Instant::now();
+        let mut tally = SendTally::default();
+        let sent = self.send_queue(now, &from, &mut tally).await;
         let (drawn, filled) = self
             .work
             .blocking(|side| (side.pictures.drawn(), side.pictures.filled()))
             .await;
+        // The deadline pass's sending, timed (benches/pass.rs reads it).
+        if tally.sent > 0 {
+            log::info!(
+                "sent {} in {}",
+                counted(tally.sent, "mail"),
+                seconds(started.elapsed())
+            );
+        }
         if filled > 0 {
             log::info!(
-                "drew {} for {}",
+                "drew {} for {} in {}",
                 counted(drawn, "picture"),
-                counted(filled, "mail")
+                counted(filled, "mail"),
+                seconds(tally.drawing)
             );
         }
         sent
     }
 
     /// Sends the queue, a batch of due mail at a time: the batch's
-    /// pictures drawn first, on every core, each once; then each mail
-    /// filled from them, handed over, and marked sent.
-    async fn send_queue(&mut self, now: i64, from: &str) -> Result<(), String> {
+    /// pictures drawn first, on every core, each once, and each mail
+    /// filled from them; the batch staged by the outbox (the Maildir
+    /// writes and syncs it at once); then each mail handed over and
+    /// marked sent, one after another.
+    async fn send_queue(
+        &mut self,
+        now: i64,
+        from: &str,
+        tally: &mut SendTally,
+    ) -> Result<(), String> {
         loop {
-            let due = self
+            let (due, drawing) = self
                 .work
                 .blocking(move |side| {
                     let due = store::mailbox::due_mail(side.judge.store.conn(), now, SEND_BATCH)?;
                     // Maps are drawn now, outside any transaction.
+                    let started = Instant::now();
                     let judge = &side.judge;
                     side.pictures.prepare(
                         judge.store.conn(),
@@ -456,22 +475,26 @@ impl Service {
                         &judge.config.maps,
                         due.iter().map(|mail| &mail.raw[..]),
                     );
-                    Ok(due)
+                    let filled: Vec<Outbound> = due
+                        .into_iter()
+                        .map(|mail| draw_pictures(side, mail))
+                        .collect();
+                    Ok((filled, started.elapsed()))
                 })
                 .await
                 .map_err(err)?;
+            tally.drawing += drawing;
             if due.is_empty() {
                 return Ok(());
             }
+            // The batch's slow part at once (the Maildir's syncs).
+            self.outbox.stage(&due).await;
             for mail in due {
                 if self.shutdown.is_set() {
                     return Ok(());
                 }
-                let mail = self
-                    .work
-                    .blocking(move |side| draw_pictures(side, mail))
-                    .await;
                 let sent = self.outbox.send(&mail, from).await;
+                tally.sent += usize::from(sent.is_ok());
                 let go_on = self
                     .work
                     .blocking(move |side| record_sending(&mut side.judge, &mail, sent, now))
@@ -485,10 +508,23 @@ impl Service {
     }
 }
 
+/// What a sending pass did: mails handed over, and the time spent
+/// drawing their pictures.
+#[derive(Default)]
+struct SendTally {
+    sent: usize,
+    drawing: Duration,
+}
+
 /// Due mails read and sent at a time: their pictures are drawn together
 /// (a deadline's games' eight mails each: a dozen games' pictures, a few
 /// MB, in parallel).
 const SEND_BATCH: usize = 100;
+
+/// "1.23 s": a part of a pass, for the log.
+fn seconds(d: Duration) -> String {
+    format!("{:.2} s", d.as_secs_f64())
+}
 
 /// "1 picture", "2 pictures".
 fn counted(n: usize, thing: &str) -> String {
@@ -634,14 +670,18 @@ const ACK_BATCH: usize = 32;
 fn run_clock(judge: &mut Judge, now: i64, cache: &mut TickCache) -> Result<Option<i64>, String> {
     let code = judge.config.judge.code.clone();
     let clock = judge.config.clock.clone();
+    let started = Instant::now();
     let tx = judge.store.transaction().map_err(err)?;
     let (report, mails) =
         tick_cached(&tx, &clock, &judge.templates, &code, now, cache).map_err(err)?;
+    let ticked = started.elapsed();
+    let mut recipients = 0;
     for m in &mails {
-        Outgoing::from(m)
-            .queue(&tx, &judge.config, now)
-            .map_err(err)?;
+        let outgoing = Outgoing::from(m);
+        recipients += outgoing.to.len();
+        outgoing.queue(&tx, &judge.config, now).map_err(err)?;
     }
+    let queued = started.elapsed() - ticked;
     for game in &report.recovered {
         log::info!("game '{game}', marked failed, was processed again: the mark is gone");
     }
@@ -671,6 +711,17 @@ fn run_clock(judge: &mut Judge, now: i64, cache: &mut TickCache) -> Result<Optio
     tx.commit().map_err(|e| e.to_string())?;
     if report != Default::default() {
         log::info!("clock: {report}");
+    }
+    if !report.processed.is_empty() {
+        // The deadline pass's first part, timed (benches/pass.rs reads it).
+        log::info!(
+            "clock: processed {} in {}, queued {} in {}, committed in {}",
+            counted(report.processed.len(), "phase"),
+            seconds(ticked),
+            counted(recipients, "mail"),
+            seconds(queued),
+            seconds(started.elapsed() - ticked - queued)
+        );
     }
     Ok(cache.next_due())
 }
