@@ -167,6 +167,13 @@ fn the_end_mail_carries_the_whole_game_animated_and_the_page_shows_it() {
     assert_summary(&published, phases);
     let page = g.page("index.html");
     assert!(page.contains("<img src=\"summary.png\""), "{page}");
+    // The board of a finished game is where it ended: no orders are due.
+    let board = g.page("board.svg");
+    assert!(
+        board.contains("game ended: where the game ended"),
+        "{board}"
+    );
+    assert!(!board.contains("orders due"), "{board}");
 }
 
 /// TERMINATE's notice carries the summary of the game as far as it went,

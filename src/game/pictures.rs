@@ -127,6 +127,14 @@ impl PhasePicture {
         }
     }
 
+    /// The picture of where a finished game ended: no orders are due.
+    pub fn ended(judge_code: &str, game: &str, position: Position) -> PhasePicture {
+        PhasePicture {
+            title: say!("pictures.ended_title", judge => judge_code, game),
+            ..PhasePicture::position(judge_code, game, position)
+        }
+    }
+
     /// The same picture in `palette`'s colours.
     pub fn with_palette(self, palette: Palette) -> PhasePicture {
         PhasePicture { palette, ..self }

@@ -264,7 +264,12 @@ fn write_board(
     let Some(board) = &view.card.board else {
         return Ok(());
     };
-    let picture = PhasePicture::position(&site.code, &game.name, board.position.clone());
+    let position = board.position.clone();
+    let picture = if view.card.state.is_over() {
+        PhasePicture::ended(&site.code, &game.name, position)
+    } else {
+        PhasePicture::position(&site.code, &game.name, position)
+    };
     files::write_atomic(&dir.join(BOARD), picture.svg().as_bytes())?;
     Ok(())
 }
