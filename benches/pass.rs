@@ -496,6 +496,33 @@ fn empty_outbox(dir: &Path) {
 
 // --- One timed pass -------------------------------------------------------------
 
+/// `state`'s database copied to a fresh folder `root/name` with a
+/// `judge.toml` of maps and pages on or off (as `binary` knows them), its
+/// Maildir inbox, and `judge check` run there (a newer binary migrates
+/// the database then, untimed): the folder and its inbox.
+pub fn fresh_copy(
+    root: &Path,
+    name: &str,
+    state: &Path,
+    binary: &Binary,
+    maps_and_pages: bool,
+) -> (PathBuf, Inbox) {
+    let dir = root.join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("var")).expect("the run folder");
+    for file in ["judge.db", "judge.db-wal", "judge.db-shm"] {
+        let from = state.join("var").join(file);
+        if from.exists() {
+            std::fs::copy(&from, dir.join("var").join(file)).expect("copy the database");
+        }
+    }
+    let maps = has_maps(binary, root).then_some(maps_and_pages);
+    std::fs::write(dir.join("judge.toml"), config(maps)).expect("write judge.toml");
+    let inbox = Inbox::new(&dir);
+    judge(&binary.path, &dir, &["check"]);
+    (dir, inbox)
+}
+
 /// The state copied to a fresh folder, caught up untimed, then the one
 /// pass at the deadline timed.
 fn timed_pass(
@@ -507,19 +534,7 @@ fn timed_pass(
     deadline: i64,
     games: usize,
 ) -> Pass {
-    let dir = root.join("run");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("var")).expect("the run folder");
-    for file in ["judge.db", "judge.db-wal", "judge.db-shm"] {
-        let from = state.join("var").join(file);
-        if from.exists() {
-            std::fs::copy(&from, dir.join("var").join(file)).expect("copy the database");
-        }
-    }
-    let maps = has_maps(binary, root).then_some(maps_and_pages);
-    std::fs::write(dir.join("judge.toml"), config(maps)).expect("write judge.toml");
-    Inbox::new(&dir);
-    judge(&binary.path, &dir, &["check"]);
+    let (dir, _) = fresh_copy(root, "run", state, binary, maps_and_pages);
     judge(
         &binary.path,
         &dir,

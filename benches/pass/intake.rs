@@ -20,8 +20,8 @@ use std::time::Instant;
 use judge::engine::map::Map;
 
 use super::{
-    config, file_fingerprint, has_maps, judge, make_games, median, password, player, read_deadline,
-    read_seats, rfc3339, tail, timed_command, Binary, Inbox, Rng,
+    file_fingerprint, fresh_copy, make_games, median, password, player, read_deadline, read_seats,
+    rfc3339, tail, timed_command, Binary, Rng,
 };
 use crate::common::movement_orders;
 
@@ -116,19 +116,7 @@ fn timed_intake(
     mails: &[(String, String)],
     at: i64,
 ) -> (f64, f64) {
-    let dir = root.join("intake-run");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("var")).expect("the run folder");
-    for file in ["judge.db", "judge.db-wal", "judge.db-shm"] {
-        let from = state.join("var").join(file);
-        if from.exists() {
-            std::fs::copy(&from, dir.join("var").join(file)).expect("copy the database");
-        }
-    }
-    let maps = has_maps(binary, root).then_some(false);
-    std::fs::write(dir.join("judge.toml"), config(maps)).expect("write judge.toml");
-    let mut inbox = Inbox::new(&dir);
-    judge(&binary.path, &dir, &["check"]);
+    let (dir, mut inbox) = fresh_copy(root, "intake-run", state, binary, false);
     for (from, body) in mails {
         inbox.deliver(from, "orders", body);
     }
