@@ -414,7 +414,7 @@ impl From<&crate::game::GameMail> for Outgoing {
             answers: None,
             results_of: mail.results_of.clone(),
             pictures: Vec::new(),
-            ends_game: false,
+            ends_game: mail.ends_game,
         }
     }
 }

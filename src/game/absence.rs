@@ -144,6 +144,7 @@ fn push_deadline(
             + "\n",
         game_id: game.id,
         results_of: None,
+        ends_game: false,
     });
     Ok(Some(PushedDeadline {
         phase,
@@ -168,6 +169,7 @@ fn master_told(
         body: say!("absence.master_notice", power, game => &game.name, what) + "\n",
         game_id: game.id,
         results_of: None,
+        ends_game: false,
     }))
 }
 

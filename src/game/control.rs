@@ -83,14 +83,9 @@ pub fn terminate(
     let dropped = enter_preorders(conn, code, game, true, now)?;
     let notice = say!("master.terminated", game => &game.name,
                       standings => standings_now(conn, game)?);
-    let mut mails = vec![notice_to_all(
-        conn,
-        code,
-        game,
-        title::GAME_TERMINATED,
-        &notice,
-        now,
-    )?];
+    let mut end = notice_to_all(conn, code, game, title::GAME_TERMINATED, &notice, now)?;
+    end.ends_game = true;
+    let mut mails = vec![end];
     mails.extend(dropped);
     Ok(Controlled::Done { notice, mails })
 }

@@ -43,6 +43,7 @@ pub fn eject(
         body: say!("master.ejected_player", game => &game.name, names => &names) + "\n",
         game_id: game.id,
         results_of: None,
+        ends_game: false,
     }];
     let mut how = Vec::new();
     for &p in &powers {

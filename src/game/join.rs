@@ -250,6 +250,7 @@ impl Start<'_> {
             body,
             game_id: game.id,
             results_of: None,
+            ends_game: false,
         };
         (names, mail)
     }
@@ -275,6 +276,7 @@ impl Start<'_> {
             body,
             game_id: self.game.id,
             results_of: None,
+            ends_game: false,
         })
     }
 
@@ -296,6 +298,7 @@ impl Start<'_> {
             body,
             game_id: self.game.id,
             results_of: None,
+            ends_game: false,
         })
     }
 }

@@ -68,6 +68,10 @@ pub struct GameMail {
     pub game_id: i64,
     /// The results of this phase: its map goes with the mail.
     pub results_of: Option<String>,
+    /// The notice that the game ended other than by a phase's results
+    /// (TERMINATE): the game's animated summary goes with it, as with the
+    /// results that end a game.
+    pub ends_game: bool,
 }
 
 /// Archives a notice to the whole game and returns the mail that tells
@@ -95,6 +99,7 @@ pub fn announce(
         body: text,
         game_id: game.id,
         results_of: None,
+        ends_game: false,
     })
 }
 

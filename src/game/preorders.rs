@@ -172,6 +172,7 @@ pub fn enter_preorders(
             body: format!("{}\n", blocks.join("\n\n")),
             game_id: game.id,
             results_of: None,
+            ends_game: false,
         });
     }
     Ok(mails)

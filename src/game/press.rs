@@ -121,6 +121,7 @@ pub fn send(
         body,
         game_id: game.id,
         results_of: None,
+        ends_game: false,
     };
     Ok(Sent {
         mail,

@@ -146,6 +146,7 @@ pub fn take_over(
                 + "\n",
             game_id: game.id,
             results_of: None,
+            ends_game: false,
         });
     }
     Ok(TakenOver { seat, power, mails })

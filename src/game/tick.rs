@@ -715,5 +715,6 @@ fn notice(to: Vec<String>, subject: String, body: String, game_id: i64) -> GameM
         body,
         game_id,
         results_of: None,
+        ends_game: false,
     }
 }

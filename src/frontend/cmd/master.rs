@@ -116,12 +116,7 @@ pub fn terminate(s: &mut Session<'_>, line: &Line) -> Result<(), StoreError> {
                 .refuse(line, say!("master.already_over", game => &game.name));
         }
         Controlled::Done { notice, mails } => {
-            let first = s.outgoing.len();
             s.send_all(mails);
-            // The first is the notice to everyone that the game ended.
-            if let Some(end) = s.outgoing.get_mut(first) {
-                end.ends_game = true;
-            }
             s.reply.ok(line, notice);
         }
     }
