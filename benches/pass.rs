@@ -580,11 +580,16 @@ pub fn timed_command(binary: &Path, what: &str) -> Command {
     command
 }
 
-/// Runs `judge run --once --now <at>`, reading its log as it comes;
-/// the wall time and the parts.
-fn run_and_read_log(binary: &Path, dir: &Path, at: i64) -> (f64, Parts) {
-    let started = Instant::now();
-    let mut child = timed_command(binary, "pass")
+/// Starts `judge run --once --now <at>` in `dir` (timed under `tag` when
+/// PASSBENCH_WRAP is set), its log at info level piped: the process and
+/// its log to read as it comes.
+pub fn start_run(
+    binary: &Path,
+    tag: &str,
+    dir: &Path,
+    at: i64,
+) -> (std::process::Child, std::process::ChildStderr) {
+    let mut child = timed_command(binary, tag)
         .arg("--config")
         .arg(dir.join("judge.toml"))
         .args(["run", "--once", "--now", &rfc3339(at)])
@@ -595,6 +600,14 @@ fn run_and_read_log(binary: &Path, dir: &Path, at: i64) -> (f64, Parts) {
         .spawn()
         .expect("start judge run");
     let stderr = child.stderr.take().expect("the log");
+    (child, stderr)
+}
+
+/// Runs `judge run --once --now <at>`, reading its log as it comes;
+/// the wall time and the parts.
+fn run_and_read_log(binary: &Path, dir: &Path, at: i64) -> (f64, Parts) {
+    let started = Instant::now();
+    let (mut child, stderr) = start_run(binary, "pass", dir, at);
     let mut parts = Parts::default();
     let mut log = String::new();
     for line in BufReader::new(stderr).lines() {

@@ -14,14 +14,13 @@
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 use std::time::Instant;
 
 use judge::engine::map::Map;
 
 use super::{
     file_fingerprint, fresh_copy, make_games, median, password, player, read_deadline, read_seats,
-    rfc3339, tail, timed_command, Binary, Rng,
+    start_run, tail, Binary, Rng,
 };
 use crate::common::movement_orders;
 
@@ -121,17 +120,7 @@ fn timed_intake(
         inbox.deliver(from, "orders", body);
     }
     let started = Instant::now();
-    let mut child = timed_command(&binary.path, "intake")
-        .arg("--config")
-        .arg(dir.join("judge.toml"))
-        .args(["run", "--once", "--now", &rfc3339(at)])
-        .env("RUST_LOG", "info")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start judge run");
-    let stderr = child.stderr.take().expect("the log");
+    let (mut child, stderr) = start_run(&binary.path, "intake", &dir, at);
     let mut last_answer = 0.0;
     let mut answered = 0;
     let mut log = String::new();
