@@ -366,12 +366,13 @@ impl StormCase {
 /// batch's pictures drawn first on every core, each once, then each mail
 /// filled; timed and printed, with the mails' sizes.
 fn draw_maps(judge: &Judge, moment: i64) {
-    let raws: Vec<Vec<u8>> = store::mailbox::due_mail(judge.store.conn(), moment, 8 * MAP_GAMES)
-        .expect("due mail")
-        .into_iter()
-        .filter(|m| m.created_at == moment)
-        .map(|m| m.raw)
-        .collect();
+    let raws: Vec<Vec<u8>> =
+        store::mailbox::due_mail(judge.store.conn(), moment, None, 8 * MAP_GAMES)
+            .expect("due mail")
+            .into_iter()
+            .filter(|m| m.created_at == moment)
+            .map(|m| m.raw)
+            .collect();
     let (code, maps) = (&judge.config.judge.code, &judge.config.maps);
     let mut maker = judge::game::pictures::PictureMaker::default();
     let t = Instant::now();

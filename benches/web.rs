@@ -144,7 +144,8 @@ impl Play {
         process(&tx, &judge.templates, &code, &game, now, true).expect("process");
         tx.commit().expect("commit");
         let start = Instant::now();
-        let report = publish_due(judge.store.conn(), site, now).expect("the web pass");
+        let report = publish_due(judge.store.conn(), &judge.config.database_path(), site, now)
+            .expect("the web pass");
         let ms = start.elapsed().as_secs_f64() * 1000.0;
         assert!(report.failures.is_empty(), "{:?}", report.failures);
         assert_eq!(report.written.len(), 1, "one game written");

@@ -177,6 +177,63 @@ fn a_games_results_mails_share_one_small_picture_drawn_once() {
     assert!(picture(&one[0].1) != picture(&other[0].1));
 }
 
+/// A queue longer than the sender's batch of 100 (four games' replies,
+/// start and results mails): the sender draws a batch's pictures while
+/// it sends the batch before, and every mail goes out once, whole, with
+/// its own game's picture, however the games' mails fall into batches.
+#[test]
+fn a_queue_of_several_batches_goes_out_whole_each_mail_once_with_its_games_picture() {
+    let mut j = TestJudge::new("batchmap");
+    let games = ["alpha", "bravo", "charlie", "delta"];
+    for game in games {
+        play_spring(&mut j, game);
+    }
+    let queued: i64 = j
+        .db()
+        .query_row(
+            "SELECT count(*) FROM outbound WHERE sent_at IS NULL",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(queued > 100, "{queued} mails: more than a batch");
+    let run = j.run(&["run", "--once", "--now", &at(1)], b"");
+    assert!(run.ok, "{}", run.stderr);
+    let said = format!("sent {queued} mails");
+    assert!(run.stderr.contains(&said), "{said}?\n{}", run.stderr);
+
+    let sent = outbox(&j);
+    assert_eq!(sent.len() as i64, queued, "each mail once");
+    let ids: BTreeSet<String> = sent
+        .iter()
+        .map(|raw| {
+            let message = mail_parser::MessageParser::default().parse(raw).unwrap();
+            message.message_id().unwrap().to_string()
+        })
+        .collect();
+    assert_eq!(ids.len(), sent.len(), "no mail twice");
+    let mut pictures = BTreeSet::new();
+    for game in games {
+        let results = results_of(&sent, game);
+        assert_eq!(results.len(), 8, "{game}: seven players and the Master");
+        let own: BTreeSet<Vec<u8>> = results
+            .iter()
+            .map(|(_, raw)| {
+                let message = mail_parser::MessageParser::default().parse(raw).unwrap();
+                let picture = message.attachment(0).expect("the map");
+                assert_eq!(
+                    picture.attachment_name(),
+                    Some(&*format!("{game}-S1901M.png"))
+                );
+                picture.contents().to_vec()
+            })
+            .collect();
+        assert_eq!(own.len(), 1, "{game}: one picture in all eight mails");
+        pictures.extend(own);
+    }
+    assert_eq!(pictures.len(), games.len(), "each game its own picture");
+}
+
 /// `[maps] next` adds the position for the next orders as a second
 /// picture; a mail with both is still sent whole, each drawn once.
 #[test]

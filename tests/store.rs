@@ -819,14 +819,21 @@ fn outbound_queue_due_sent_failed_with_backoff() {
         Err(StoreError::Duplicate(_))
     ));
 
-    assert!(due_mail(db.conn(), T0 - 1, 10).unwrap().is_empty());
-    let due = due_mail(db.conn(), T0 + 1, 10).unwrap();
+    assert!(due_mail(db.conn(), T0 - 1, None, 10).unwrap().is_empty());
+    let due = due_mail(db.conn(), T0 + 1, None, 10).unwrap();
     assert_eq!(due.iter().map(|m| m.id).collect::<Vec<_>>(), [a, b]);
     assert_eq!(due[0].recipients, ["one@example.org", "two@example.org"]);
     assert_eq!(due[0].raw, b"Subject: x\r\n\r\nbody\r\n".to_vec());
     assert_eq!(due[0].game_id, Some(game));
-    assert_eq!(due_mail(db.conn(), T0 + 1, 1).unwrap().len(), 1);
-    assert_eq!(due_mail(db.conn(), i64::MAX, 10).unwrap().len(), 2);
+    assert_eq!(due_mail(db.conn(), T0 + 1, None, 1).unwrap().len(), 1);
+    assert_eq!(due_mail(db.conn(), i64::MAX, None, 10).unwrap().len(), 2);
+    // Read on from a place: the first read, the rest, then nothing.
+    let first = due_mail(db.conn(), T0 + 1, None, 1).unwrap();
+    let rest = due_mail(db.conn(), T0 + 1, Some(first[0].place()), 10).unwrap();
+    assert_eq!(rest.iter().map(|m| m.id).collect::<Vec<_>>(), [b]);
+    assert!(due_mail(db.conn(), T0 + 1, Some(rest[0].place()), 10)
+        .unwrap()
+        .is_empty());
 
     // a goes out.
     mark_sent(db.conn(), a, T0 + 2).unwrap();
@@ -842,7 +849,7 @@ fn outbound_queue_due_sent_failed_with_backoff() {
     let mut expected_delays = vec![60, 120, 240, 480, 960, 1920, 3600, 3600];
     expected_delays.reverse();
     for attempt in 1..=8 {
-        let due = due_mail(db.conn(), now, 10).unwrap();
+        let due = due_mail(db.conn(), now, None, 10).unwrap();
         assert_eq!(
             due.iter().map(|m| m.id).collect::<Vec<_>>(),
             [b],
@@ -850,7 +857,7 @@ fn outbound_queue_due_sent_failed_with_backoff() {
         );
         let next = mark_failed(db.conn(), b, &format!("451 try later ({attempt})"), now).unwrap();
         assert_eq!(next - now, expected_delays.pop().unwrap());
-        assert!(due_mail(db.conn(), next - 1, 10).unwrap().is_empty());
+        assert!(due_mail(db.conn(), next - 1, None, 10).unwrap().is_empty());
         let row = outbound_state(db.conn(), b);
         assert_eq!(row.attempts, attempt);
         assert_eq!(row.next_attempt_at, next);
@@ -858,7 +865,7 @@ fn outbound_queue_due_sent_failed_with_backoff() {
         now = next;
     }
     mark_sent(db.conn(), b, now).unwrap();
-    assert!(due_mail(db.conn(), i64::MAX, 10).unwrap().is_empty());
+    assert!(due_mail(db.conn(), i64::MAX, None, 10).unwrap().is_empty());
     assert!(matches!(
         mark_failed(db.conn(), b, "late", now),
         Err(StoreError::NotFound(_))
@@ -878,7 +885,7 @@ fn outbound_queue_due_sent_failed_with_backoff() {
     )
     .unwrap();
     abandon_mail(db.conn(), c, "550 no such user", now + 1).unwrap();
-    assert!(due_mail(db.conn(), i64::MAX, 10).unwrap().is_empty());
+    assert!(due_mail(db.conn(), i64::MAX, None, 10).unwrap().is_empty());
     let gone = outbound_state(db.conn(), c);
     assert_eq!(gone.abandoned_at, Some(now + 1));
     assert_eq!(gone.sent_at, None);
@@ -1569,7 +1576,7 @@ fn sql_metacharacters_round_trip_verbatim() {
         )
         .unwrap();
         mark_failed(&tx, out, s, T0).unwrap();
-        let m = due_mail(&tx, i64::MAX, usize::MAX)
+        let m = due_mail(&tx, i64::MAX, None, usize::MAX)
             .unwrap()
             .into_iter()
             .find(|m| m.id == out)

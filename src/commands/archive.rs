@@ -4,12 +4,9 @@
 //! core, each with a read-only connection of its own. Prints what it
 //! wrote.
 
-use std::sync::Mutex;
-
 use crate::config::Config;
-use crate::store::web::IndexRow;
 use crate::store::{self, web::WebState, Store};
-use crate::web::{first_to_write, index_or_forget, published_now, remove_game, write_game, Site};
+use crate::web::{index_or_forget, published_now, remove_game, write_games, Site};
 
 pub struct Options {
     /// Every page again, not only what is missing.
@@ -78,19 +75,27 @@ pub fn run(config: &Config, options: &Options) -> Result<Written, String> {
     let threads = options
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let written = write_games(config, &site, &chosen, options.rebuild, threads.max(1));
+    let written = write_games(
+        conn,
+        &config.database_path(),
+        &site,
+        &chosen,
+        options.rebuild,
+        threads.max(1),
+    );
     let (mut games, mut phases) = (0, 0);
     let mut done = Vec::new();
     // One write for every game's record.
     let tx = store.transaction().map_err(|e| e.to_string())?;
     for (state, outcome) in written {
         match outcome {
-            Ok((row, n)) => {
+            Ok(written) => {
+                let n = written.phases;
                 store::web::set_web_published(
                     &tx,
                     state.game_id,
                     &published_now(state),
-                    &row,
+                    &written.row,
                     options.now,
                 )
                 .map_err(|e| e.to_string())?;
@@ -125,54 +130,4 @@ fn web_lock(config: &Config) -> Result<std::fs::File, String> {
     file.lock()
         .map_err(|e| format!("cannot take the web lock {}: {e}", path.display()))?;
     Ok(file)
-}
-
-type Outcome = Result<(IndexRow, usize), String>;
-
-/// Writes the games, from the start (`rebuild`) or from what each lacks,
-/// over `threads` threads, each with its own read-only connection.
-fn write_games<'s>(
-    config: &Config,
-    site: &Site,
-    chosen: &[&'s WebState],
-    rebuild: bool,
-    threads: usize,
-) -> Vec<(&'s WebState, Outcome)> {
-    let results: Mutex<Vec<(usize, Outcome)>> = Mutex::new(Vec::with_capacity(chosen.len()));
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for _ in 0..threads.min(chosen.len().max(1)) {
-            scope.spawn(|| {
-                let store = Store::open_read_only(config.database_path());
-                loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(state) = chosen.get(i) else { break };
-                    let outcome = match &store {
-                        Err(e) => Err(format!("cannot open the database: {e}")),
-                        Ok(store) => one_game(store, site, state, rebuild),
-                    };
-                    results
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push((i, outcome));
-                }
-            });
-        }
-    });
-    let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
-    results.sort_by_key(|(i, _)| *i);
-    results
-        .into_iter()
-        .map(|(i, outcome)| (chosen[i], outcome))
-        .collect()
-}
-
-fn one_game(store: &Store, site: &Site, state: &WebState, rebuild: bool) -> Outcome {
-    let conn = store.conn();
-    let game = store::games::game_by_id(conn, state.game_id)
-        .map_err(|e| e.to_string())?
-        .ok_or_else(|| format!("game #{} is gone", state.game_id))?;
-    let from = if rebuild { 0 } else { first_to_write(state) };
-    let written = write_game(conn, site, &game, from).map_err(|e| e.to_string())?;
-    Ok((written.row, written.phases))
 }

@@ -41,7 +41,11 @@ use crate::config::Config;
 use crate::frontend::{tell_keeper, Handled, Outgoing};
 use crate::game::pictures::PictureMaker;
 use crate::game::tick::{tick_cached, TickCache};
-use crate::store::{self, mailbox::Outbound, StoreError};
+use crate::store::{
+    self,
+    mailbox::{Outbound, QueuePlace},
+    StoreError,
+};
 use crate::web::Site;
 use mailbox::{Inbox, Outbox, SendError};
 
@@ -450,66 +454,117 @@ impl Service {
         sent
     }
 
-    /// Sends the queue, a batch of due mail at a time: the batch's
-    /// pictures drawn first, on every core, each once, and each mail
-    /// filled from them; the batch staged by the outbox (the Maildir
-    /// writes and syncs it at once); then each mail handed over and
-    /// marked sent, one after another.
+    /// Sends the queue, a batch of due mail at a time, each batch's
+    /// pictures drawn while the batch before it is sent: the batch and
+    /// the pictures it names that are not drawn yet are read from the
+    /// store; the pictures drawn on every core, each once, off the store
+    /// (the drawing waits on the cores, the sending on the disk or the
+    /// server); meanwhile the batch before is staged by the outbox (the
+    /// Maildir writes and syncs it at once) and each of its mails handed
+    /// over and marked sent, one after another; then the batch's mails
+    /// are filled from the pictures, and are the next to send.
     async fn send_queue(
         &mut self,
         now: i64,
         from: &str,
         tally: &mut SendTally,
     ) -> Result<(), String> {
+        // Where the reading is: the batch read is not yet marked sent.
+        let mut after: Option<QueuePlace> = None;
+        let mut ready: Vec<Outbound> = Vec::new();
         loop {
-            let (due, drawing) = self
+            let (due, to_draw) = self
                 .work
                 .blocking(move |side| {
-                    let due = store::mailbox::due_mail(side.judge.store.conn(), now, SEND_BATCH)?;
-                    // Maps are drawn now, outside any transaction.
-                    let started = Instant::now();
+                    let due =
+                        store::mailbox::due_mail(side.judge.store.conn(), now, after, SEND_BATCH)?;
                     let judge = &side.judge;
-                    side.pictures.prepare(
+                    let to_draw = side.pictures.read_missing(
                         judge.store.conn(),
                         &judge.config.judge.code,
                         &judge.config.maps,
                         due.iter().map(|mail| &mail.raw[..]),
                     );
-                    let filled: Vec<Outbound> = due
-                        .into_iter()
-                        .map(|mail| draw_pictures(side, mail))
-                        .collect();
-                    Ok((filled, started.elapsed()))
+                    Ok((due, to_draw))
                 })
                 .await
                 .map_err(err)?;
-            tally.drawing += drawing;
             if due.is_empty() {
+                if !self
+                    .send_batch(std::mem::take(&mut ready), now, from, tally)
+                    .await?
+                {
+                    return Ok(());
+                }
+                // Once more from the start: a mail queued meanwhile may
+                // sort before the place reached (it was not read).
+                match after.take() {
+                    Some(_) => continue,
+                    None => return Ok(()),
+                }
+            }
+            after = due.last().map(Outbound::place);
+            let drawing = tokio::task::spawn_blocking(move || {
+                let started = Instant::now();
+                (to_draw.draw(), started.elapsed())
+            });
+            let go_on = self
+                .send_batch(std::mem::take(&mut ready), now, from, tally)
+                .await?;
+            let (drawn, took) = drawing
+                .await
+                .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()));
+            tally.drawing += took;
+            if !go_on {
                 return Ok(());
             }
-            // The batch's slow part at once (the Maildir's syncs).
-            self.outbox.stage(&due).await;
-            for mail in due {
-                if self.shutdown.is_set() {
-                    return Ok(());
-                }
-                let sent = self.outbox.send(&mail, from).await;
-                tally.sent += usize::from(sent.is_ok());
-                let go_on = self
-                    .work
-                    .blocking(move |side| record_sending(&mut side.judge, &mail, sent, now))
-                    .await
-                    .map_err(err)?;
-                if !go_on {
-                    return Ok(());
-                }
+            ready = self
+                .work
+                .blocking(move |side| {
+                    side.pictures.keep_drawn(drawn);
+                    due.into_iter()
+                        .map(|mail| draw_pictures(side, mail))
+                        .collect()
+                })
+                .await;
+        }
+    }
+
+    /// Stages `batch` (the batch's slow part at once: the Maildir's
+    /// syncs), then hands over each mail and marks it sent; whether to go
+    /// on (not when asked to stop, nor after a passing failure).
+    async fn send_batch(
+        &mut self,
+        batch: Vec<Outbound>,
+        now: i64,
+        from: &str,
+        tally: &mut SendTally,
+    ) -> Result<bool, String> {
+        if batch.is_empty() {
+            return Ok(true);
+        }
+        self.outbox.stage(&batch).await;
+        for mail in batch {
+            if self.shutdown.is_set() {
+                return Ok(false);
+            }
+            let sent = self.outbox.send(&mail, from).await;
+            tally.sent += usize::from(sent.is_ok());
+            let go_on = self
+                .work
+                .blocking(move |side| record_sending(&mut side.judge, &mail, sent, now))
+                .await
+                .map_err(err)?;
+            if !go_on {
+                return Ok(false);
             }
         }
+        Ok(true)
     }
 }
 
 /// What a sending pass did: mails handed over, and the time spent
-/// drawing their pictures.
+/// drawing their pictures (alongside the sending).
 #[derive(Default)]
 struct SendTally {
     sent: usize,

@@ -36,7 +36,7 @@ pub fn publish(judge: &Judge, site: &Site, now: i64) {
         }
     };
     let started = std::time::Instant::now();
-    match publish_due(judge.store.conn(), site, now) {
+    match publish_due(judge.store.conn(), &judge.config.database_path(), site, now) {
         Ok(report) => {
             let took = started.elapsed().as_secs_f64();
             for (game, phases) in &report.written {

@@ -479,6 +479,23 @@ pub struct PictureMaker {
     filled: usize,
 }
 
+/// Pictures read from the store, to be drawn without it: a sender draws
+/// the next batch's while it sends the last.
+pub struct PicturesToDraw {
+    read: Vec<(String, Result<Drawing, String>)>,
+    width: u32,
+}
+
+impl PicturesToDraw {
+    /// Each picture drawn and encoded, on every core.
+    pub fn draw(self) -> DrawnPictures {
+        DrawnPictures(draw_on_every_core(self.read, self.width))
+    }
+}
+
+/// Pictures drawn and encoded, for [`PictureMaker::keep_drawn`].
+pub struct DrawnPictures(Vec<(String, Result<Vec<u8>, Unsent>)>);
+
 /// The most pictures kept when mails are filled without [`PictureMaker::prepare`].
 const KEEP_UNPREPARED: usize = 64;
 
@@ -492,9 +509,23 @@ impl PictureMaker {
         maps: &MapSettings,
         raws: impl IntoIterator<Item = &'a [u8]>,
     ) {
+        let to_draw = self.read_missing(conn, judge_code, maps, raws);
+        self.keep_drawn(to_draw.draw());
+    }
+
+    /// Reads from the store each picture `raws` name that is not drawn
+    /// yet, to be drawn without it ([`PicturesToDraw::draw`]), and
+    /// forgets those none of them names.
+    pub fn read_missing<'a>(
+        &mut self,
+        conn: &Connection,
+        judge_code: &str,
+        maps: &MapSettings,
+        raws: impl IntoIterator<Item = &'a [u8]>,
+    ) -> PicturesToDraw {
         let named: BTreeSet<String> = raws.into_iter().flat_map(picture_references).collect();
         self.bodies.retain(|reference, _| named.contains(reference));
-        let read: Vec<(String, Result<Drawing, String>)> = named
+        let read = named
             .into_iter()
             .filter(|reference| !self.bodies.contains_key(reference))
             .map(|reference| {
@@ -502,7 +533,15 @@ impl PictureMaker {
                 (reference, drawing)
             })
             .collect();
-        for (reference, body) in draw_on_every_core(read, maps.width) {
+        PicturesToDraw {
+            read,
+            width: maps.width,
+        }
+    }
+
+    /// Keeps the pictures drawn, for [`Self::fill`].
+    pub fn keep_drawn(&mut self, drawn: DrawnPictures) {
+        for (reference, body) in drawn.0 {
             self.keep(reference, body);
         }
     }

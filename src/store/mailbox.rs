@@ -306,16 +306,42 @@ pub fn queue_mail(conn: &Connection, mail: &NewMail<'_>, now: i64) -> Result<i64
     Ok(conn.last_insert_rowid())
 }
 
+/// A place in the queue's order (time of the next attempt, then id): a
+/// sender that reads the next batch before the last is marked sent reads
+/// on from the last mail it read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QueuePlace {
+    pub next_attempt_at: i64,
+    pub id: i64,
+}
+
+impl Outbound {
+    /// This mail's place in the queue's order.
+    pub fn place(&self) -> QueuePlace {
+        QueuePlace {
+            next_attempt_at: self.next_attempt_at,
+            id: self.id,
+        }
+    }
+}
+
 /// Up to `limit` unsent mails whose next attempt is due at `now`, the
-/// longest-waiting first.
-pub fn due_mail(conn: &Connection, now: i64, limit: usize) -> Result<Vec<Outbound>> {
+/// longest-waiting first; with `after`, only those after it in that order.
+pub fn due_mail(
+    conn: &Connection,
+    now: i64,
+    after: Option<QueuePlace>,
+    limit: usize,
+) -> Result<Vec<Outbound>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {OUTBOUND_COLUMNS} FROM outbound \
          WHERE sent_at IS NULL AND abandoned_at IS NULL AND next_attempt_at <= ?1 \
+           AND (next_attempt_at, id) > (?3, ?4) \
          ORDER BY next_attempt_at, id LIMIT ?2"
     ))?;
     let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-    let rows = stmt.query_map(params![now, limit], outbound_from_row)?;
+    let (at, id) = after.map_or((i64::MIN, i64::MIN), |p| (p.next_attempt_at, p.id));
+    let rows = stmt.query_map(params![now, limit, at, id], outbound_from_row)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 

@@ -34,6 +34,7 @@ mod files;
 mod html;
 mod pages;
 mod sample;
+mod spread;
 mod templates;
 mod view;
 
@@ -48,6 +49,7 @@ use crate::game::pictures::PhasePicture;
 use crate::store::{self, games::Game, web::IndexRow, web::Published, web::WebState, StoreError};
 pub use feed::Publisher;
 pub use files::FileError;
+pub use spread::write_games;
 pub use templates::{PageTemplates, TemplateError};
 
 /// The map of a game's position now, in its folder.
@@ -362,24 +364,30 @@ pub struct PassReport {
 
 /// The web pass: writes whatever the pages lack of the store (phases
 /// processed, press, a game's new state, by this process or another),
-/// removes private games, and the top index when anything changed.
-/// Reads outside any transaction of the store's writers; what it could
-/// not write stays unrecorded, so the next pass tries again.
-pub fn publish_due(conn: &Connection, site: &Site, now: i64) -> Result<PassReport, WebError> {
+/// removes private games, and the top index when anything changed. The
+/// games are written on every core, each thread reading `database` on a
+/// connection of its own. Reads outside any transaction of the store's
+/// writers; what it could not write stays unrecorded, so the next pass
+/// tries again.
+pub fn publish_due(
+    conn: &Connection,
+    database: &Path,
+    site: &Site,
+    now: i64,
+) -> Result<PassReport, WebError> {
     let states = store::web::web_states(conn)?;
     let mut report = PassReport::default();
+    for state in states.iter().filter(|s| s.private) {
+        withdraw(conn, site, state, &mut report)?;
+    }
+    let stale: Vec<&WebState> = states
+        .iter()
+        .filter(|s| !s.private && s.is_stale())
+        .collect();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut done = Vec::new();
-    for state in &states {
-        if state.private {
-            withdraw(conn, site, state, &mut report)?;
-            continue;
-        }
-        if !state.is_stale() {
-            continue;
-        }
-        let game = store::games::game_by_id(conn, state.game_id)?
-            .ok_or_else(|| StoreError::NotFound(format!("game #{}", state.game_id)))?;
-        match write_game(conn, site, &game, first_to_write(state)) {
+    for (state, outcome) in write_games(conn, database, site, &stale, false, cores) {
+        match outcome {
             Ok(w) => {
                 store::web::set_web_published(
                     conn,

@@ -519,25 +519,22 @@ pub(crate) fn to_indexed(pixmap: &tiny_skia::Pixmap, palette: Palette) -> (Vec<u
             None => (cube_at as u16 + level(c[0]) * 36 + level(c[1]) * 6 + level(c[2])) as u8,
         }
     };
-    // Long runs of one colour, and few colours in all: a run costs one
-    // comparison of the pixel's four bytes, a colour seen before one probe
-    // of a small table.
+    // Long runs of one colour, and few colours in all: a run is found
+    // eight pixels at a time, a colour seen before costs one probe of a
+    // small table.
     // No premultiplied pixel has colour without alpha: a key none is.
     const NO_PIXEL: u32 = 0x00FF_FFFF;
     let mut seen = vec![(NO_PIXEL, 0u8); 4096];
-    let pixels = pixmap.pixels();
-    let mut indices = Vec::with_capacity(pixels.len());
-    let mut rest = pixels;
-    while let Some(&pixel) = rest.first() {
-        let mut run = 1;
-        while run < rest.len() && rest[run] == pixel {
-            run += 1;
-        }
-        let rgba = [pixel.red(), pixel.green(), pixel.blue(), pixel.alpha()];
-        let key = u32::from_le_bytes(rgba);
+    let data = pixmap.data();
+    let mut indices = Vec::with_capacity(data.len() / 4);
+    let mut at = 0;
+    while at < data.len() {
+        let key = u32::from_le_bytes([data[at], data[at + 1], data[at + 2], data[at + 3]]);
+        let run = 1 + run_of(&data[at + 4..], key);
         let slot = (key.wrapping_mul(2_654_435_761) >> 20) as usize;
         if seen[slot].0 != key {
-            seen[slot] = (key, index_of(opaque_rgb(&rgba)));
+            let [r, g, b, a] = key.to_le_bytes();
+            seen[slot] = (key, index_of(opaque_rgb(&[r, g, b, a])));
         }
         // Most runs are one pixel (the anti-aliased edges).
         if run == 1 {
@@ -545,9 +542,41 @@ pub(crate) fn to_indexed(pixmap: &tiny_skia::Pixmap, palette: Palette) -> (Vec<u
         } else {
             indices.resize(indices.len() + run, seen[slot].1);
         }
-        rest = &rest[run..];
+        at += run * 4;
     }
     (palette, indices)
+}
+
+/// How many pixels at the start of `data` (RGBA bytes) are `key`: whole
+/// blocks of eight compared as four words each, then one at a time.
+fn run_of(data: &[u8], key: u32) -> usize {
+    let pair = u64::from(key) * 0x1_0000_0001;
+    let mut n = 0;
+    for block in data.chunks_exact(32) {
+        let word = |i: usize| {
+            u64::from_le_bytes([
+                block[i],
+                block[i + 1],
+                block[i + 2],
+                block[i + 3],
+                block[i + 4],
+                block[i + 5],
+                block[i + 6],
+                block[i + 7],
+            ])
+        };
+        if word(0) != pair || word(8) != pair || word(16) != pair || word(24) != pair {
+            break;
+        }
+        n += 8;
+    }
+    for pixel in data[n * 4..].chunks_exact(4) {
+        if u32::from_le_bytes([pixel[0], pixel[1], pixel[2], pixel[3]]) != key {
+            break;
+        }
+        n += 1;
+    }
+    n
 }
 
 /// A premultiplied pixel's colour (the map is opaque; a pixel that is not
@@ -592,4 +621,57 @@ pub fn encode(pixmap: &tiny_skia::Pixmap, how: Encoding) -> Result<Vec<u8>, Stri
     writer.write_image_data(&data).map_err(err)?;
     writer.finish().map_err(err)?;
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A picture of runs of every length from 1 to 40 pixels, of colours
+    /// that repeat and colours that do not, some of them the style's.
+    fn runs_picture() -> tiny_skia::Pixmap {
+        let (width, height) = (97, 41);
+        let mut pixmap = tiny_skia::Pixmap::new(width, height).expect("a pixmap");
+        let style = style_colours(Palette::default());
+        let mut state = 12345u32;
+        let mut next = move || {
+            state = state.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            state >> 8
+        };
+        let pixels = pixmap.pixels_mut();
+        let mut at = 0;
+        while at < pixels.len() {
+            let run = 1 + (next() % 40) as usize;
+            let [r, g, b] = match next() % 3 {
+                0 => style[next() as usize % style.len()],
+                1 => [(next() % 4 * 60) as u8, 200, 17],
+                _ => [next() as u8, (next() >> 3) as u8, (next() >> 5) as u8],
+            };
+            let colour = tiny_skia::PremultipliedColorU8::from_rgba(r, g, b, 255).expect("opaque");
+            for pixel in pixels.iter_mut().skip(at).take(run) {
+                *pixel = colour;
+            }
+            at += run;
+        }
+        pixmap
+    }
+
+    #[test]
+    fn every_pixel_gets_its_own_colour_or_the_nearest_of_the_cube() {
+        let pixmap = runs_picture();
+        let style = style_colours(Palette::default());
+        let (palette, indices) = to_indexed(&pixmap, Palette::default());
+        assert_eq!(indices.len(), pixmap.pixels().len());
+        for (pixel, &index) in pixmap.pixels().iter().zip(&indices) {
+            let at = usize::from(index) * 3;
+            let got = [palette[at], palette[at + 1], palette[at + 2]];
+            let colour = [pixel.red(), pixel.green(), pixel.blue()];
+            if style.contains(&colour) {
+                assert_eq!(got, colour, "a style colour is kept exactly");
+            } else {
+                let nearest = colour.map(|v| ((u16::from(v) * 5 + 127) / 255 * 51) as u8);
+                assert_eq!(got, nearest, "{colour:?} to the cube's nearest");
+            }
+        }
+    }
 }
