@@ -209,7 +209,10 @@ fn lay_over(pixmap: &mut tiny_skia::Pixmap, patch: &Patch, dx: i64, dy: i64) {
     let stride = pixmap.width() as usize * 4;
     let row_bytes = patch.width as usize * 4;
     let x = i64::from(patch.x) + dx;
-    if x < 0 || x + i64::from(patch.width) > width {
+    // The patch's columns inside the picture.
+    let first = (-x).clamp(0, i64::from(patch.width)) as usize;
+    let end = (width - x).clamp(0, i64::from(patch.width)) as usize;
+    if first >= end {
         return;
     }
     let data = pixmap.data_mut();
@@ -218,8 +221,9 @@ fn lay_over(pixmap: &mut tiny_skia::Pixmap, patch: &Patch, dx: i64, dy: i64) {
         if y < 0 || y >= height {
             continue;
         }
-        let at = y as usize * stride + x as usize * 4;
-        for (pixel, top) in data[at..at + row_bytes]
+        let at = y as usize * stride + (x + first as i64) as usize * 4;
+        let row = &row[first * 4..end * 4];
+        for (pixel, top) in data[at..at + row.len()]
             .chunks_exact_mut(4)
             .zip(row.chunks_exact(4))
         {
@@ -251,8 +255,9 @@ pub fn rasterize_scene(
     }
     colour_of[usize::from(ISLANDS)] = rgba(super::style::LAND);
     colour_of[usize::from(WATERS)] = rgba(super::style::SEA);
-    let marks = parse(&layers::scene_marks(map, scene, &layout))?;
-    let (zoom, height) = scale(&marks, width);
+    let (below, above) = layers::scene_marks_around_units(map, scene, &layout);
+    let (below, above) = (parse(&below)?, parse(&above)?);
+    let (zoom, height) = scale(&below, width);
     let size = tiny_skia::IntSize::from_wh(width, height)
         .ok_or_else(|| format!("no picture of {width}x{height} pixels"))?;
     let mut pixmap = tiny_skia::Pixmap::from_vec(paint_board(&board, &colour_of), size)
@@ -277,8 +282,94 @@ pub fn rasterize_scene(
             0,
         );
     }
-    draw_over(&marks, zoom, &mut pixmap);
+    draw_over(&below, zoom, &mut pixmap);
+    for badge in &layout.badges {
+        lay_badge(&mut pixmap, badge, scene.palette, width)?;
+    }
+    draw_over(&above, zoom, &mut pixmap);
     Ok(pixmap)
+}
+
+/// A quarter of a pixel: badges are laid this near where they belong.
+const BADGE_STEPS: f32 = 4.0;
+
+/// Lays `badge` over `pixmap` where the board puts it (to the nearest
+/// quarter pixel): its picture drawn once per kind of unit, power, palette,
+/// width and quarter pixel, then copied. A phase's badges are a fifth of
+/// its marks' rasterising, the same few dozen on every map.
+fn lay_badge(
+    pixmap: &mut tiny_skia::Pixmap,
+    badge: &crate::orders::Badge,
+    palette: Palette,
+    width: u32,
+) -> Result<(), String> {
+    let units = width as f32 / crate::board::Board::standard().width();
+    let at = |v: f32| {
+        let steps = (v * units * BADGE_STEPS).round();
+        let whole = (steps / BADGE_STEPS).floor();
+        (whole as i64, (steps - whole * BADGE_STEPS) as u8)
+    };
+    let (x, fx) = at(badge.at.0);
+    let (y, fy) = at(badge.at.1 + crate::style::TITLE_BAND);
+    let sprite = badge_patch(badge, palette, width, (fx, fy))?;
+    let margin = i64::from(badge_margin(units));
+    lay_over(pixmap, &sprite, x - margin, y - margin);
+    Ok(())
+}
+
+/// Pixels from a badge's sprite's corner to its centre: half the badge
+/// and room for its outline and anti-aliasing.
+fn badge_margin(units: f32) -> u32 {
+    (crate::style::UNIT_HALF_WIDTH.max(crate::style::UNIT_HALF_HEIGHT) * units).ceil() as u32 + 3
+}
+
+/// The sprite of `badge`'s kind, its centre `quarters` quarter pixels
+/// past its corner plus the margin.
+fn badge_patch(
+    badge: &crate::orders::Badge,
+    palette: Palette,
+    width: u32,
+    quarters: (u8, u8),
+) -> Result<Arc<Patch>, String> {
+    use judge_engine::map::{Power, UnitType};
+    type Sprite = (u32, Palette, Power, UnitType, bool, (u8, u8));
+    type Sprites = Vec<(Sprite, Arc<Patch>)>;
+    static CACHE: Mutex<Sprites> = Mutex::new(Vec::new());
+    let key: Sprite = (
+        width,
+        palette,
+        badge.unit.power,
+        badge.unit.kind,
+        badge.dislodged,
+        quarters,
+    );
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, made)) = cache.iter().find(|(k, _)| *k == key) {
+        return Ok(made.clone());
+    }
+    let units = width as f32 / crate::board::Board::standard().width();
+    let margin = badge_margin(units) as f32;
+    let centre = |q: u8| (margin + f32::from(q) / BADGE_STEPS) / units;
+    let svg = layers::badge(
+        palette,
+        &badge.unit,
+        (centre(quarters.0), centre(quarters.1)),
+        badge.dislodged,
+    );
+    let side = 2.0 * margin / units;
+    let region = Rect {
+        x0: 0.0,
+        y0: 0.0,
+        x1: side,
+        y1: side,
+    };
+    let made = Arc::new(rasterize_region(&svg, width, &region)?);
+    // 7 powers, 2 kinds, dislodged or not, 16 quarter pixels: 448 a width.
+    if cache.len() >= 1024 {
+        cache.remove(0);
+    }
+    cache.push((key, made.clone()));
+    Ok(made)
 }
 
 /// The board's pixels: each its province's colour (`colour_of` its

@@ -177,6 +177,36 @@ pub mod layers {
         out.close()
     }
 
+    /// [`scene_marks`] in two, what lies under the units and what over
+    /// them (the title with it), for a raster that lays each unit's
+    /// badge, drawn once per kind (see [`badge`]), between the two.
+    pub fn scene_marks_around_units(
+        map: &Map,
+        scene: &Scene<'_>,
+        layout: &Layout,
+    ) -> (String, String) {
+        let board = Board::standard();
+        let (under, over) = order_lines(layout);
+        let mut below = Svg::document(board);
+        below.open_board();
+        draw_centres(&mut below, map, board, scene);
+        let _ = writeln!(below.0, "<g>{under}</g>\n</g>");
+        let mut above = Svg::document(board);
+        above.open_board();
+        draw_over_units(&mut above.0, layout, &over);
+        above.0.push_str("</g>\n");
+        draw_title(&mut above, scene.title);
+        (below.close(), above.close())
+    }
+
+    /// One unit's badge alone, its centre at `at` in the document (not
+    /// the board: no title band above it), on a transparent ground.
+    pub fn badge(palette: Palette, unit: &Unit, at: Point, dislodged: bool) -> String {
+        let mut out = Svg::document(Board::standard());
+        unit_badge(&mut out.0, palette, unit, at, dislodged);
+        out.close()
+    }
+
     /// The legend's key to `kinds` alone, on a transparent ground: a
     /// judge's phases draw few sets of kinds, each rasterised once.
     pub fn key(kinds: &[Kind]) -> String {
@@ -409,6 +439,17 @@ fn draw_labels(out: &mut Svg, map: &Map, labels: &[Label]) {
 /// moves and retreat options under the units; frames and signs round
 /// them; moves and retreats over them; failure crosses over everything.
 fn draw_orders(out: &mut Svg, palette: Palette, layout: &Layout) {
+    let (under, over) = order_lines(layout);
+    let o = &mut out.0;
+    let _ = writeln!(o, "<g>{under}</g>");
+    draw_units(o, palette, layout);
+    draw_over_units(o, layout, &over);
+}
+
+/// The orders' marks drawn under the units (supports, convoys and
+/// convoyed moves, supports' end dots), and the moves and retreats drawn
+/// over them.
+fn order_lines(layout: &Layout) -> (String, String) {
     let (mut under, mut over) = (String::new(), String::new());
     for line in &layout.lines {
         let into = match line.kind {
@@ -427,9 +468,12 @@ fn draw_orders(out: &mut Svg, palette: Palette, layout: &Layout) {
             n(orders::DOT)
         );
     }
-    let o = &mut out.0;
-    let _ = writeln!(o, "<g>{under}</g>");
-    draw_units(o, palette, layout);
+    (under, over)
+}
+
+/// What lies over the units: frames, builds' and removals' signs, the
+/// moves and retreats (`over`), crosses.
+fn draw_over_units(o: &mut String, layout: &Layout, over: &str) {
     o.push_str("<g>");
     for &(c, dotted, failed) in &layout.frames {
         frame(o, c, dotted, failed);
