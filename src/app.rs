@@ -150,6 +150,11 @@ impl Judge {
         self.desk().handle(raw, now)
     }
 
+    /// Verifies a batch's sign-ons ahead: [`MailDesk::verify_sign_ons_ahead`].
+    pub fn verify_sign_ons_ahead(&mut self, raws: &[&[u8]]) -> Result<usize, StoreError> {
+        self.desk().verify_sign_ons_ahead(raws)
+    }
+
     /// Stores one raw mail: [`MailDesk::store_mail`].
     pub fn store_mail(&mut self, raw: &[u8], now: i64) -> Result<Stored, StoreError> {
         self.desk().store_mail(raw, now)

@@ -18,6 +18,7 @@
 //!   itself); its sender and the judgekeeper are told. A passing error (a
 //!   busy or full disk) leaves it `new`, to be tried again.
 
+mod ahead;
 mod cmd;
 pub mod credentials;
 pub mod redact;
@@ -107,6 +108,15 @@ impl MailDesk<'_> {
     pub fn handle(&mut self, raw: &[u8], now: i64) -> Result<Handled, StoreError> {
         let stored = self.store_mail(raw, now)?;
         Ok(self.handle_stored(stored, now))
+    }
+
+    /// Verifies, on every core, the passwords of the sign-ons in `raws`
+    /// (mails about to be handled, in order) that their handling would
+    /// check and that are not verified yet, and remembers those that
+    /// match; nothing else changes. How many matched.
+    pub fn verify_sign_ons_ahead(&mut self, raws: &[&[u8]]) -> Result<usize, StoreError> {
+        let sign_ons = ahead::sign_ons(self.store, self.config, raws)?;
+        Ok(self.credentials.verify_ahead(sign_ons))
     }
 
     /// Stores one raw mail (one write transaction), unless the same mail
