@@ -8,8 +8,6 @@
 //! would not; anyone else's sign-on is checked only in order, where its
 //! failures are counted.
 
-use std::panic::catch_unwind;
-
 use super::script::{read_script, Command, Line, SignOnAs};
 use super::session::MAX_PASSWORD_COMMANDS;
 use crate::config::Config;
@@ -17,8 +15,7 @@ use crate::engine::map::Power;
 use crate::game::intake::Store;
 use crate::game::sign_on::PasswordHash;
 use crate::game::{lookup, teams, StoreError};
-use crate::mail::limit::bounded;
-use crate::mail::{read_mail, Incoming};
+use crate::mail::Incoming;
 
 /// A sign-on as written: who, in which game, with what password.
 struct Written<'a> {
@@ -27,27 +24,22 @@ struct Written<'a> {
     password: &'a str,
 }
 
-/// Each sign-on of `raws` (mails not yet stored) that a match would
+/// Each sign-on of `mails` (read, not yet stored) that a match would
 /// serve, with the stored hash its password is to match.
 pub fn sign_ons(
     store: &Store,
     config: &Config,
-    raws: &[&[u8]],
+    mails: &[&Incoming],
 ) -> Result<Vec<(PasswordHash, String)>, StoreError> {
     let mut found = Vec::new();
-    for raw in raws {
-        let max_bytes = config.mail.max_bytes;
-        let raw = bounded(raw, max_bytes);
-        let Ok(Some(mail)) = catch_unwind(|| read_mail(&raw, max_bytes).ok()) else {
-            continue;
-        };
-        if mail.oversized || super::why_drop(&mail, config).is_some() {
+    for mail in mails {
+        if mail.oversized || super::why_drop(mail, config).is_some() {
             continue;
         }
         let lines = read_script(&mail.lines);
         // As many as the mail's handling would check, at most.
         for written in lines.iter().filter_map(written).take(MAX_PASSWORD_COMMANDS) {
-            if let Some(hash) = hash_to_match(store, &mail, &written)? {
+            if let Some(hash) = hash_to_match(store, mail, &written)? {
                 found.push((hash, written.password.to_string()));
             }
         }
