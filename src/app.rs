@@ -3,7 +3,7 @@
 //! one; the front end borrows its parts for each mail.
 
 use crate::config::Config;
-use crate::frontend::{CredentialCache, Handled, MailDesk, Stored};
+use crate::frontend::{Arrived, CredentialCache, Handled, MailDesk, Stored};
 use crate::report::Templates;
 use crate::store::{Store, StoreError};
 
@@ -148,6 +148,21 @@ impl Judge {
     /// Stores one raw mail and handles it: [`MailDesk::handle`].
     pub fn handle(&mut self, raw: &[u8], now: i64) -> Result<Handled, StoreError> {
         self.desk().handle(raw, now)
+    }
+
+    /// Reads one raw mail: [`MailDesk::read`].
+    pub fn read(&mut self, raw: &[u8]) -> Arrived {
+        self.desk().read(raw)
+    }
+
+    /// Verifies a batch's sign-ons ahead: [`MailDesk::verify_sign_ons_ahead`].
+    pub fn verify_sign_ons_ahead(&mut self, mails: &[Arrived]) -> Result<usize, StoreError> {
+        self.desk().verify_sign_ons_ahead(mails)
+    }
+
+    /// Stores and handles a mail read already: [`MailDesk::handle_arrived`].
+    pub fn handle_arrived(&mut self, arrived: Arrived, now: i64) -> Result<Handled, StoreError> {
+        self.desk().handle_arrived(arrived, now)
     }
 
     /// Stores one raw mail: [`MailDesk::store_mail`].

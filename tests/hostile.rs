@@ -199,6 +199,131 @@ fn twenty_wrong_sign_ons_from_a_stranger_never_lock_out_the_owner() {
     assert_eq!(stored_orders(&j, "g1", "FRANCE"), ["A PAR - BUR"]);
 }
 
+// A batch's sign-ons checked ahead change no answer -----------------------
+
+/// The mails of a batch of sign-ons, in delivery order: right and wrong
+/// passwords for one seat, a stranger guessing until locked out and then
+/// giving the right one, a password changed in the middle and the old one
+/// given after it, a seat's only sign-on wrong, a player from another
+/// address, and the Master.
+fn sign_on_batch() -> Vec<Mail> {
+    let stranger = "mallory@outside.example";
+    let f = |pw: &str, rest: &str| (player('F'), format!("SIGNON Fg1 {pw}\n{rest}"));
+    let mut mails = vec![
+        f(&password('F'), "A Par - Bur"),
+        f("Not-the-password", "A Par - Pic"),
+    ];
+    for k in 0..5 {
+        mails.push((
+            stranger.to_string(),
+            format!("SIGNON Fg1 guess{k}\nA Par - Pic"),
+        ));
+    }
+    mails.extend([
+        (
+            stranger.to_string(),
+            format!("SIGNON Fg1 {}\nA Par - Pic", password('F')),
+        ),
+        f(&password('F'), "SET PASSWORD Changed-long-enough"),
+        f(&password('F'), "A Par - Gas"),
+        f("Changed-long-enough", "A Mar - Spa"),
+        (
+            player('G'),
+            format!("SIGNON Gg1 {}\nA Mun - Ruh", password('G')),
+        ),
+        (
+            player('I'),
+            "SIGNON Ig1 Wrong-for-italy\nA Ven - Pie".to_string(),
+        ),
+        (
+            "other@players.example".to_string(),
+            format!("SIGNON Eg1 {}\nF Lon - Nth", password('E')),
+        ),
+        (
+            MASTER.to_string(),
+            "SIGNON Mg1 mpass-secret\nLIST g1".to_string(),
+        ),
+    ]);
+    mails
+        .into_iter()
+        .map(|(from, body)| Mail::new(&from, "orders", &body))
+        .collect()
+}
+
+/// What a user sees of mails: to whom, the subject, the text.
+fn seen(mails: &[Sent]) -> Vec<(Vec<String>, String, String)> {
+    mails
+        .iter()
+        .map(|m| (m.recipients.clone(), m.subject.clone(), m.body.clone()))
+        .collect()
+}
+
+#[test]
+fn a_batch_of_sign_ons_verified_ahead_is_answered_as_one_mail_at_a_time() {
+    let mut one_by_one = TestJudge::new("batch-each");
+    started_game(&mut one_by_one, "g1");
+    one_by_one.take();
+    // The same judge twice: its database copied (same passwords, same
+    // powers), one to take the batch in one `judge run`.
+    let mut batch = TestJudge::new("batch-all");
+    for suffix in ["", "-wal", "-shm"] {
+        let name = format!("var/judge.db{suffix}");
+        let _ = std::fs::remove_file(batch.dir.join(&name));
+        if one_by_one.dir.join(&name).exists() {
+            std::fs::copy(one_by_one.dir.join(&name), batch.dir.join(&name)).unwrap();
+        }
+    }
+    batch.take();
+    let mails = sign_on_batch();
+    let mut each = Vec::new();
+    for mail in &mails {
+        each.extend(one_by_one.send(mail));
+    }
+    let inbox = batch.dir.join("var/inbox/new");
+    std::fs::create_dir_all(&inbox).unwrap();
+    for (k, mail) in mails.iter().enumerate() {
+        std::fs::write(inbox.join(format!("{k:04}.batch")), mail.raw()).unwrap();
+    }
+    let now = batch.now.clone();
+    let run = batch.run_env(
+        &["run", "--once", "--now", &now],
+        b"",
+        &[("RUST_LOG", "info")],
+    );
+    assert!(run.ok, "{}", run.stderr);
+    let together = batch.take();
+    assert_eq!(seen(&together), seen(&each), "{}", dump(&together));
+    // France's right password (given twice), Germany's, and the Master's
+    // were verified ahead; the stranger's and the other address's were
+    // left to their mails, and the new password did not exist yet.
+    assert!(
+        run.stderr
+            .contains("3 sign-on(s) verified ahead for the next 15 mail(s)"),
+        "{}",
+        run.stderr
+    );
+    // What the batch came to, as the mails say it.
+    let replies: Vec<&Sent> = to(&each, &player('F'))
+        .into_iter()
+        .filter(|m| m.in_reply_to.is_some())
+        .collect();
+    let said = |k: usize| replies[k].body.clone();
+    assert!(said(0).contains("Army Paris -> Burgundy."), "{}", said(0));
+    assert!(said(1).contains("failed"), "{}", said(1));
+    assert!(said(3).contains("failed"), "{}", said(3));
+    assert!(said(4).contains("Army Marseilles -> Spain."), "{}", said(4));
+    assert_eq!(
+        stored_orders(&batch, "g1", "FRANCE"),
+        stored_orders(&one_by_one, "g1", "FRANCE")
+    );
+    assert_eq!(stored_orders(&batch, "g1", "ENGLAND"), ["F LON - NTH"]);
+    // The stranger's right password, past the lock, was refused.
+    assert_eq!(
+        stored_orders(&batch, "g1", "FRANCE"),
+        ["A MAR - SPA", "A PAR - BUR"]
+    );
+}
+
 // One mail, a bounded number of mails out ---------------------------------
 
 #[test]

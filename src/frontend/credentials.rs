@@ -2,9 +2,13 @@
 //! design. A mail server's worth of order mails must not pay that for
 //! every mail, so a seat's password, once verified, is remembered in
 //! memory as a keyed digest (the key is random per process; the plain
-//! password is never kept), and later checks compare digests.
+//! password is never kept), and later checks compare digests. A batch of
+//! mails may have its sign-ons verified ahead, on every core
+//! ([`CredentialCache::verify_ahead`]), before its mails are handled one
+//! by one.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use argon2::password_hash::rand_core::{OsRng, RngCore};
 use blake2::digest::{FixedOutput, KeyInit, Update};
@@ -45,19 +49,73 @@ impl CredentialCache {
 
     /// Whether `plain` is the password of `hash`.
     pub fn check(&mut self, plain: &str, hash: &PasswordHash) -> bool {
-        let digest = self.digest(hash, plain);
-        if let Some(known) = self.verified.get(hash.as_str()) {
-            if constant_time_eq(known, &digest) {
-                return true;
-            }
+        if self.knows(plain, hash) {
+            return true;
         }
         if hash.verify(plain) {
+            let digest = self.digest(hash, plain);
             self.verified.insert(hash.as_str().to_string(), digest);
             true
         } else {
             false
         }
     }
+
+    /// Whether `plain` is known to be the password of `hash` (no argon2id).
+    fn knows(&self, plain: &str, hash: &PasswordHash) -> bool {
+        self.verified
+            .get(hash.as_str())
+            .is_some_and(|known| constant_time_eq(known, &self.digest(hash, plain)))
+    }
+
+    /// Verifies each of `sign_ons` (a hash and the password given for it)
+    /// not known yet, as many at once as there are cores, and remembers
+    /// those that match: the mails they came in, handled one by one
+    /// afterwards, find them known. A wrong password is not remembered:
+    /// its mail checks it again, in order, where failures are counted and
+    /// answered. How many were verified and matched.
+    pub fn verify_ahead(&mut self, sign_ons: Vec<(PasswordHash, String)>) -> usize {
+        let mut seen = HashSet::new();
+        let unknown: Vec<(PasswordHash, String)> = sign_ons
+            .into_iter()
+            .filter(|(hash, plain)| !self.knows(plain, hash))
+            .filter(|(hash, plain)| seen.insert(self.digest(hash, plain)))
+            .collect();
+        let matched = verify_on_every_core(&unknown);
+        for (hash, plain) in &matched {
+            let digest = self.digest(hash, plain);
+            self.verified.insert(hash.as_str().to_string(), digest);
+        }
+        matched.len()
+    }
+}
+
+/// Those of `sign_ons` whose password matches its hash, checked on every
+/// core (each check is milliseconds of one core's work, by design).
+fn verify_on_every_core(sign_ons: &[(PasswordHash, String)]) -> Vec<&(PasswordHash, String)> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let workers = cores.min(sign_ons.len());
+    if workers <= 1 {
+        return sign_ons.iter().filter(|(h, p)| h.verify(p)).collect();
+    }
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        let worker = || {
+            let mut matched = Vec::new();
+            while let Some(sign_on) = sign_ons.get(next.fetch_add(1, Ordering::Relaxed)) {
+                if sign_on.0.verify(&sign_on.1) {
+                    matched.push(sign_on);
+                }
+            }
+            matched
+        };
+        let handles: Vec<_> = (0..workers).map(|_| scope.spawn(worker)).collect();
+        // A worker that died leaves its passwords to be checked in order.
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    })
 }
 
 fn constant_time_eq(a: &[u8; 64], b: &[u8; 64]) -> bool {

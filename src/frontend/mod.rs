@@ -18,6 +18,7 @@
 //!   itself); its sender and the judgekeeper are told. A passing error (a
 //!   busy or full disk) leaves it `new`, to be tried again.
 
+mod ahead;
 mod cmd;
 pub mod credentials;
 pub mod redact;
@@ -78,6 +79,13 @@ impl std::fmt::Display for Handled {
     }
 }
 
+/// A mail read (its bytes as they are stored, and its reading: None when
+/// unreadable), not yet stored.
+pub struct Arrived {
+    raw: Vec<u8>,
+    mail: Option<Incoming>,
+}
+
 /// A mail just stored, not yet handled.
 // One per mail: the variants' sizes do not matter.
 #[allow(clippy::large_enum_variant)]
@@ -105,36 +113,65 @@ impl MailDesk<'_> {
     /// An error means the mail was not stored; once stored, what went
     /// wrong is in the [`Handled`].
     pub fn handle(&mut self, raw: &[u8], now: i64) -> Result<Handled, StoreError> {
-        let stored = self.store_mail(raw, now)?;
+        let arrived = self.read(raw);
+        self.handle_arrived(arrived, now)
+    }
+
+    /// [`MailDesk::handle`] for a mail read already.
+    pub fn handle_arrived(&mut self, arrived: Arrived, now: i64) -> Result<Handled, StoreError> {
+        let stored = self.store_arrived(arrived, now)?;
         Ok(self.handle_stored(stored, now))
     }
 
-    /// Stores one raw mail (one write transaction), unless the same mail
-    /// is stored already.
-    pub fn store_mail(&mut self, raw: &[u8], now: i64) -> Result<Stored, StoreError> {
+    /// Reads one raw mail, as it will be stored: once, for everything
+    /// that looks at it before it is handled.
+    pub fn read(&self, raw: &[u8]) -> Arrived {
         let max_bytes = self.config.mail.max_bytes;
         // Over the limit and its margin (a mailbox that gave it whole): cut
         // short with a note, so that the database does not grow by it.
-        let raw = &*crate::mail::limit::bounded(raw, max_bytes);
+        let raw = crate::mail::limit::bounded(raw, max_bytes).into_owned();
         // A mail that makes the reader panic is stored as unreadable, never
         // refused: refused, the mail system would offer it again forever.
-        let mail = catch_unwind(|| read_mail(raw, max_bytes).ok()).unwrap_or_else(|_| {
+        let mail = catch_unwind(|| read_mail(&raw, max_bytes).ok()).unwrap_or_else(|_| {
             log::error!(
                 "reading a mail of {} bytes panicked: kept as unreadable",
                 raw.len()
             );
             None
         });
+        Arrived { raw, mail }
+    }
+
+    /// Verifies, on every core, the passwords of the sign-ons in `mails`
+    /// (about to be handled, in order) that their handling would check
+    /// and that are not verified yet, and remembers those that match;
+    /// nothing else changes. How many matched.
+    pub fn verify_sign_ons_ahead(&mut self, mails: &[Arrived]) -> Result<usize, StoreError> {
+        let read: Vec<&Incoming> = mails.iter().filter_map(|m| m.mail.as_ref()).collect();
+        let sign_ons = ahead::sign_ons(self.store, self.config, &read)?;
+        Ok(self.credentials.verify_ahead(sign_ons))
+    }
+
+    /// Stores one raw mail (one write transaction), unless the same mail
+    /// is stored already.
+    pub fn store_mail(&mut self, raw: &[u8], now: i64) -> Result<Stored, StoreError> {
+        let arrived = self.read(raw);
+        self.store_arrived(arrived, now)
+    }
+
+    /// [`MailDesk::store_mail`] for a mail read already.
+    fn store_arrived(&mut self, arrived: Arrived, now: i64) -> Result<Stored, StoreError> {
+        let Arrived { raw, mail } = arrived;
         let message_id = match &mail {
             Some(m) => m.message_id.clone(),
-            None => format!("<unreadable-{:016x}@judge.invalid>", fnv1a(raw)),
+            None => format!("<unreadable-{:016x}@judge.invalid>", fnv1a(&raw)),
         };
         let sender = mail
             .as_ref()
             .and_then(|m| m.from.as_ref())
             .map(|a| a.addr_spec());
         let tx = self.store.transaction()?;
-        let id = intake::store_inbound(&tx, &message_id, raw, sender.as_deref(), now)?;
+        let id = intake::store_inbound(&tx, &message_id, &raw, sender.as_deref(), now)?;
         tx.commit()?;
         Ok(match id {
             Some(id) => Stored::New { id, mail },

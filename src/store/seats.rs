@@ -513,9 +513,11 @@ pub fn clear_concessions(conn: &Connection, game_id: i64) -> Result<usize> {
 // A player's seats -------------------------------------------------------
 
 /// The seat and, in games for fewer players, every other seat of its bloc:
-/// all the countries its player plays.
-const PLAYER_SEATS: &str =
-    "id = ?1 OR (bloc IS NOT NULL AND bloc = (SELECT bloc FROM seats WHERE id = ?1))";
+/// all the countries its player plays. A bloc is one game's, so the game's
+/// seats are searched by the (game_id, power) index: without that term the
+/// OR made SQLite read every seat of the judge at each sign-on.
+const PLAYER_SEATS: &str = "game_id = (SELECT game_id FROM seats WHERE id = ?1) \
+     AND (id = ?1 OR (bloc IS NOT NULL AND bloc = (SELECT bloc FROM seats WHERE id = ?1)))";
 
 /// The ids of every seat the player of `seat_id` holds (the seat first).
 pub fn player_seat_ids(conn: &Connection, seat_id: i64) -> Result<Vec<i64>> {
@@ -580,4 +582,39 @@ pub fn vacate_seat(conn: &Connection, seat_id: i64, phase: &str, status: SeatSta
         .execute(params![seat_id, VACANT, status])?;
     expect_one(n, || format!("seat #{seat_id}"))?;
     drop_team(conn, seat_id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_players_seats_are_its_bloc_in_its_game_found_without_reading_every_seat() {
+        let store = crate::store::Store::open_in_memory().unwrap();
+        let conn = store.conn();
+        let hash = "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA";
+        conn.execute_batch(&format!(
+            "INSERT INTO games (id, name, created_at) VALUES (1, 'a', 0), (2, 'b', 0); \
+             INSERT INTO seats (id, game_id, power, address, password_hash, joined_at, bloc) \
+             VALUES (1, 1, 'FRANCE', 'p@x', '{hash}', 0, 1), (2, 1, 'ITALY', 'p@x', '{hash}', 0, 1), \
+                    (3, 1, 'RUSSIA', 'r@x', '{hash}', 0, NULL), (4, 2, 'FRANCE', 'q@x', '{hash}', 0, NULL);"
+        ))
+        .unwrap();
+        assert_eq!(player_seat_ids(conn, 2).unwrap(), [2, 1]);
+        assert_eq!(player_seat_ids(conn, 3).unwrap(), [3]);
+        assert_eq!(player_seat_ids(conn, 4).unwrap(), [4]);
+        let plan: Vec<String> = conn
+            .prepare(&format!(
+                "EXPLAIN QUERY PLAN SELECT id FROM seats WHERE {PLAYER_SEATS}"
+            ))
+            .unwrap()
+            .query_map([1], |r| r.get::<_, String>(3))
+            .unwrap()
+            .collect::<rusqlite::Result<_>>()
+            .unwrap();
+        assert!(
+            plan.iter().all(|step| !step.starts_with("SCAN seats")),
+            "{plan:?}"
+        );
+    }
 }
