@@ -3,7 +3,9 @@
 //! one; the front end borrows its parts for each mail.
 
 use crate::config::Config;
-use crate::frontend::{Arrived, CredentialCache, Handled, MailDesk, Stored};
+use crate::frontend::{
+    Arrived, CredentialCache, Handled, MailDesk, SignOnsToVerify, Stored, VerifiedSignOns,
+};
 use crate::report::Templates;
 use crate::store::{Store, StoreError};
 
@@ -155,9 +157,14 @@ impl Judge {
         self.desk().read(raw)
     }
 
-    /// Verifies a batch's sign-ons ahead: [`MailDesk::verify_sign_ons_ahead`].
-    pub fn verify_sign_ons_ahead(&mut self, mails: &[Arrived]) -> Result<usize, StoreError> {
-        self.desk().verify_sign_ons_ahead(mails)
+    /// The sign-ons to verify ahead: [`MailDesk::sign_ons_to_verify`].
+    pub fn sign_ons_to_verify(&mut self, mails: &[Arrived]) -> Result<SignOnsToVerify, StoreError> {
+        self.desk().sign_ons_to_verify(mails)
+    }
+
+    /// Remembers sign-ons verified ahead; how many.
+    pub fn remember_sign_ons(&mut self, verified: VerifiedSignOns) -> usize {
+        self.credentials.remember(verified)
     }
 
     /// Stores and handles a mail read already: [`MailDesk::handle_arrived`].

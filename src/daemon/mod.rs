@@ -38,7 +38,7 @@ use tokio::sync::watch;
 
 use crate::app::Judge;
 use crate::config::Config;
-use crate::frontend::{tell_keeper, Arrived, Handled, Outgoing};
+use crate::frontend::{tell_keeper, Arrived, Handled, Outgoing, SignOnsToVerify, VerifiedSignOns};
 use crate::game::pictures::PictureMaker;
 use crate::game::tick::{tick_cached, TickCache};
 use crate::store::{
@@ -307,76 +307,109 @@ impl Service {
 
     /// Stores and handles every waiting mail; how many. A mail that cannot
     /// be stored stays in the inbox for the next pass.
+    ///
+    /// A batch at a time, its sign-ons verified ahead: each seat's first
+    /// argon2id check of the process is the intake's costliest step, and
+    /// the mails are handled in order on one core. So the first batch's
+    /// are verified on every core before it is handled, and each next
+    /// batch's while the batch before is handled. Only what matches is
+    /// remembered (each mail still checks its own in order, where a
+    /// failure is counted and answered).
     async fn take_in(&mut self, now: i64) -> Result<usize, String> {
         let mails = self.inbox.fetch().await?;
         let (tokens, raws): (Vec<String>, Vec<Vec<u8>>) =
             mails.into_iter().map(|m| (m.token, m.raw)).unzip();
         let mut raws = raws.into_iter();
-        // Handled, stored, not yet acknowledged.
-        let mut pending = Vec::new();
-        let mut n = 0;
-        'batches: loop {
-            let batch: Vec<Vec<u8>> = raws.by_ref().take(CHECK_AHEAD).collect();
-            if batch.is_empty() {
+        let mut intake = Intake::default();
+        let (mut batch, to_verify) = self
+            .read_batch(raws.by_ref().take(CHECK_AHEAD).collect())
+            .await;
+        let first = batch.len();
+        let verified = verify_apart(to_verify).await;
+        self.remember_verified(verified, first).await;
+        while !batch.is_empty() {
+            let (next, to_verify) = self
+                .read_batch(raws.by_ref().take(CHECK_AHEAD).collect())
+                .await;
+            let verifying = verify_apart(to_verify);
+            let handled = self.handle_batch(batch, &tokens, &mut intake, now).await;
+            let verified = verifying.await;
+            let count = next.len();
+            self.remember_verified(verified, count).await;
+            if !handled? {
                 break;
             }
-            for arrived in self.read_ahead(batch).await {
-                if self.shutdown.is_set() {
-                    break 'batches;
-                }
-                let token = &tokens[n];
-                let handled = self
-                    .work
-                    .blocking(move |side| side.judge.handle_arrived(arrived, now))
-                    .await;
-                match handled {
-                    Ok(handled) => log_handled(&self.inbox.locate(token), &handled),
-                    Err(e) => {
-                        // Those before it are stored: let them go, then say
-                        // why. The rest wait for the next pass (the same
-                        // error, most likely, would meet them now).
-                        self.acknowledge(&mut pending).await?;
-                        return Err(format!("storing mail {token}: {e}"));
-                    }
-                }
-                pending.push(token.clone());
-                n += 1;
-                if pending.len() == ACK_BATCH {
-                    self.acknowledge(&mut pending).await?;
-                }
-            }
+            batch = next;
         }
-        self.acknowledge(&mut pending).await?;
-        Ok(n)
+        self.acknowledge(&mut intake.pending).await?;
+        Ok(intake.handled)
     }
 
-    /// Reads a batch of mails about to be handled, and verifies their
-    /// sign-ons on every core before each mail is handled in order on
-    /// one: each seat's first argon2id check of the process is the
-    /// intake's costliest step. Only what matches is remembered; a failure
-    /// here leaves the checks to the mails' handling, as without it.
-    async fn read_ahead(&mut self, raws: Vec<Vec<u8>>) -> Vec<Arrived> {
-        let (arrived, verified) = self
-            .work
-            .blocking(move |side| {
-                let started = Instant::now();
-                let arrived: Vec<Arrived> = raws.iter().map(|raw| side.judge.read(raw)).collect();
-                let verified = side.judge.verify_sign_ons_ahead(&arrived);
-                (arrived, verified.map(|n| (n, started.elapsed())))
-            })
-            .await;
-        match verified {
-            Ok((0, _)) => {}
-            Ok((n, took)) => log::info!(
-                "{n} sign-on(s) verified ahead for the next {} mail(s) in {:.2} s",
-                arrived.len(),
-                took.as_secs_f64()
-            ),
-            Err(e) => {
-                log::warn!("verifying sign-ons ahead: {e} (each is checked as its mail is handled)")
+    /// Stores and handles `batch`, the mails of `tokens` from the
+    /// `intake.handled`-th on; whether to go on (not when asked to stop).
+    async fn handle_batch(
+        &mut self,
+        batch: Vec<Arrived>,
+        tokens: &[String],
+        intake: &mut Intake,
+        now: i64,
+    ) -> Result<bool, String> {
+        for arrived in batch {
+            if self.shutdown.is_set() {
+                return Ok(false);
+            }
+            let token = &tokens[intake.handled];
+            let handled = self
+                .work
+                .blocking(move |side| side.judge.handle_arrived(arrived, now))
+                .await;
+            match handled {
+                Ok(handled) => log_handled(&self.inbox.locate(token), &handled),
+                Err(e) => {
+                    // Those before it are stored: let them go, then say
+                    // why. The rest wait for the next pass (the same
+                    // error, most likely, would meet them now).
+                    self.acknowledge(&mut intake.pending).await?;
+                    return Err(format!("storing mail {token}: {e}"));
+                }
+            }
+            intake.pending.push(token.clone());
+            intake.handled += 1;
+            if intake.pending.len() == ACK_BATCH {
+                self.acknowledge(&mut intake.pending).await?;
             }
         }
-        arrived
+        Ok(true)
+    }
+
+    /// Reads a batch of mails about to be handled, and finds the
+    /// sign-ons among them to verify ahead (none if that fails: each is
+    /// then checked as its mail is handled).
+    async fn read_batch(&mut self, raws: Vec<Vec<u8>>) -> (Vec<Arrived>, SignOnsToVerify) {
+        let (arrived, to_verify) = self
+            .work
+            .blocking(move |side| {
+                let arrived: Vec<Arrived> = raws.iter().map(|raw| side.judge.read(raw)).collect();
+                let to_verify = side.judge.sign_ons_to_verify(&arrived);
+                (arrived, to_verify)
+            })
+            .await;
+        let to_verify = to_verify.unwrap_or_else(|e| {
+            log::warn!("verifying sign-ons ahead: {e} (each is checked as its mail is handled)");
+            SignOnsToVerify::default()
+        });
+        (arrived, to_verify)
+    }
+
+    /// Remembers the sign-ons verified ahead for the next `mails` mails.
+    async fn remember_verified(&mut self, verified: VerifiedSignOns, mails: usize) {
+        let n = self
+            .work
+            .blocking(move |side| side.judge.remember_sign_ons(verified))
+            .await;
+        if n > 0 {
+            log::info!("{n} sign-on(s) verified ahead for the next {mails} mail(s)");
+        }
     }
 
     /// Lets the mailbox drop the mails in `pending`, which the store holds:
@@ -756,6 +789,25 @@ async fn wait_for_work(
 /// Mails handled between two syncs of the store: one fsync for so many,
 /// and the mailbox still sees steady progress.
 const ACK_BATCH: usize = 32;
+
+/// Verifies sign-ons on the blocking pool (on every core), off the
+/// store: the mails before them are handled meanwhile. Started at once (not when awaited).
+fn verify_apart(to_verify: SignOnsToVerify) -> impl std::future::Future<Output = VerifiedSignOns> {
+    let verifying = tokio::task::spawn_blocking(move || to_verify.verify());
+    async move {
+        verifying
+            .await
+            .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()))
+    }
+}
+
+/// What the intake has done so far: mails handled, and those stored but
+/// not yet let go from the inbox.
+#[derive(Default)]
+struct Intake {
+    handled: usize,
+    pending: Vec<String>,
+}
 
 /// Mails whose sign-ons are verified together, ahead of their handling:
 /// enough for both cores to share the checks evenly, few enough that the

@@ -1,6 +1,6 @@
 //! A batch of mails' sign-ons, found before the mails are handled, so
 //! that their passwords can be verified together on every core
-//! (`CredentialCache::verify_ahead`) instead of one after another as
+//! (`CredentialCache::unknown`, then `remember`) instead of one after another as
 //! each mail is handled. Only what a match would let the mail do later
 //! is looked for: a sign-on by a power's own address (any of a team's),
 //! by the Master's address, or by an observer. Those are never locked

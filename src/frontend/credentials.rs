@@ -4,7 +4,7 @@
 //! memory as a keyed digest (the key is random per process; the plain
 //! password is never kept), and later checks compare digests. A batch of
 //! mails may have its sign-ons verified ahead, on every core
-//! ([`CredentialCache::verify_ahead`]), before its mails are handled one
+//! ([`CredentialCache::unknown`]), before its mails are handled one
 //! by one.
 
 use std::collections::{HashMap, HashSet};
@@ -68,25 +68,50 @@ impl CredentialCache {
             .is_some_and(|known| constant_time_eq(known, &self.digest(hash, plain)))
     }
 
-    /// Verifies each of `sign_ons` (a hash and the password given for it)
-    /// not known yet, as many at once as there are cores, and remembers
-    /// those that match: the mails they came in, handled one by one
-    /// afterwards, find them known. A wrong password is not remembered:
-    /// its mail checks it again, in order, where failures are counted and
-    /// answered. How many were verified and matched.
-    pub fn verify_ahead(&mut self, sign_ons: Vec<(PasswordHash, String)>) -> usize {
+    /// Those of `sign_ons` (a hash and the password given for it) not
+    /// known yet, each once: to be verified away from the cache, as many
+    /// at once as there are cores ([`SignOnsToVerify::verify`]), while it
+    /// serves the mails before them; then [`Self::remember`] those that
+    /// match, so the mails they came in, handled one by one, find them
+    /// known. A wrong password is never remembered: its mail checks it
+    /// again, in order, where failures are counted and answered.
+    pub fn unknown(&self, sign_ons: Vec<(PasswordHash, String)>) -> SignOnsToVerify {
         let mut seen = HashSet::new();
-        let unknown: Vec<(PasswordHash, String)> = sign_ons
-            .into_iter()
-            .filter(|(hash, plain)| !self.knows(plain, hash))
-            .filter(|(hash, plain)| seen.insert(self.digest(hash, plain)))
-            .collect();
-        let matched = verify_on_every_core(&unknown);
-        for (hash, plain) in &matched {
+        SignOnsToVerify(
+            sign_ons
+                .into_iter()
+                .filter(|(hash, plain)| !self.knows(plain, hash))
+                .filter(|(hash, plain)| seen.insert(self.digest(hash, plain)))
+                .collect(),
+        )
+    }
+
+    /// Remembers the sign-ons verified to match; how many.
+    pub fn remember(&mut self, matched: VerifiedSignOns) -> usize {
+        for (hash, plain) in &matched.0 {
             let digest = self.digest(hash, plain);
             self.verified.insert(hash.as_str().to_string(), digest);
         }
-        matched.len()
+        matched.0.len()
+    }
+}
+
+/// Sign-ons to verify: a hash and the password given for it.
+#[derive(Default)]
+pub struct SignOnsToVerify(Vec<(PasswordHash, String)>);
+
+/// The sign-ons of a [`SignOnsToVerify`] whose password matched.
+pub struct VerifiedSignOns(Vec<(PasswordHash, String)>);
+
+impl SignOnsToVerify {
+    /// Each verified, as many at once as there are cores; those that match.
+    pub fn verify(self) -> VerifiedSignOns {
+        let matched = verify_on_every_core(&self.0).into_iter().cloned().collect();
+        VerifiedSignOns(matched)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
     }
 }
 

@@ -36,7 +36,7 @@ use crate::mail::{read_mail, Incoming, MailError};
 use crate::report::Templates;
 use crate::say;
 
-pub use credentials::CredentialCache;
+pub use credentials::{CredentialCache, SignOnsToVerify, VerifiedSignOns};
 pub use session::Outgoing;
 
 /// What became of one mail.
@@ -142,14 +142,15 @@ impl MailDesk<'_> {
         Arrived { raw, mail }
     }
 
-    /// Verifies, on every core, the passwords of the sign-ons in `mails`
-    /// (about to be handled, in order) that their handling would check
-    /// and that are not verified yet, and remembers those that match;
-    /// nothing else changes. How many matched.
-    pub fn verify_sign_ons_ahead(&mut self, mails: &[Arrived]) -> Result<usize, StoreError> {
+    /// The sign-ons in `mails` (about to be handled, in order) that their
+    /// handling would check and that are not verified yet: to verify on
+    /// every core, apart from the store (while the mails before them are
+    /// handled), and remember those that match
+    /// ([`CredentialCache::remember`]); nothing else changes.
+    pub fn sign_ons_to_verify(&mut self, mails: &[Arrived]) -> Result<SignOnsToVerify, StoreError> {
         let read: Vec<&Incoming> = mails.iter().filter_map(|m| m.mail.as_ref()).collect();
         let sign_ons = ahead::sign_ons(self.store, self.config, &read)?;
-        Ok(self.credentials.verify_ahead(sign_ons))
+        Ok(self.credentials.unknown(sign_ons))
     }
 
     /// Stores one raw mail (one write transaction), unless the same mail
