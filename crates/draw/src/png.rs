@@ -74,7 +74,26 @@ pub fn render_scene(map: &Map, scene: &Scene<'_>, width: u32) -> Result<Vec<u8>,
         palette: scene.palette,
         ..Encoding::default()
     };
-    encode(&rasterize_scene(map, scene, width)?, how)
+    let pixmap = rasterize_scene(map, scene, width)?;
+    let png = encode(&pixmap, how);
+    SPARE_PIXELS.set(pixmap.take());
+    png
+}
+
+thread_local! {
+    /// A picture's pixels and palette indices, kept for the next picture
+    /// drawn on the thread: a fresh 6 MB a picture costs the kernel a
+    /// page fault (and a page cleared) every 4 KB.
+    static SPARE_PIXELS: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+    static SPARE_INDICES: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// An empty buffer for `bytes`: the thread's spare one if it has one.
+fn spare(which: &'static std::thread::LocalKey<std::cell::Cell<Vec<u8>>>, bytes: usize) -> Vec<u8> {
+    let mut buffer = which.take();
+    buffer.clear();
+    buffer.reserve(bytes);
+    buffer
 }
 
 /// The board at one width, rasterised once: which province colours each
@@ -378,7 +397,7 @@ fn badge_patch(
 /// colour, copied; only those a line covers are blended.
 fn paint_board(board: &BoardRaster, colour_of: &[[u8; 4]; 256]) -> Vec<u8> {
     let pixels: usize = board.province_runs.iter().map(|&(n, _)| n as usize).sum();
-    let mut data = Vec::with_capacity(pixels * 4);
+    let mut data = spare(&SPARE_PIXELS, pixels * 4);
     // 64 pixels of one colour, copied into the picture a slice at a time.
     let mut same = [0u8; 4 * 64];
     for &(len, at) in &board.province_runs {
@@ -617,7 +636,7 @@ pub(crate) fn to_indexed(pixmap: &tiny_skia::Pixmap, palette: Palette) -> (Vec<u
     const NO_PIXEL: u32 = 0x00FF_FFFF;
     let mut seen = vec![(NO_PIXEL, 0u8); 4096];
     let data = pixmap.data();
-    let mut indices = Vec::with_capacity(data.len() / 4);
+    let mut indices = spare(&SPARE_INDICES, data.len() / 4);
     let mut at = 0;
     while at < data.len() {
         let key = u32::from_le_bytes([data[at], data[at + 1], data[at + 2], data[at + 3]]);
@@ -711,6 +730,9 @@ pub fn encode(pixmap: &tiny_skia::Pixmap, how: Encoding) -> Result<Vec<u8>, Stri
     let mut writer = encoder.write_header().map_err(err)?;
     writer.write_image_data(&data).map_err(err)?;
     writer.finish().map_err(err)?;
+    if how.indexed {
+        SPARE_INDICES.set(data);
+    }
     Ok(out)
 }
 
