@@ -83,7 +83,11 @@ impl Renderer {
         let builder = self.headers(letter);
         let message = if letter.pictures.is_empty() {
             let body = self.text_body(&letter.body);
-            builder.singlepart(SinglePart::builder().header(ContentType::TEXT_PLAIN).body(body))
+            builder.singlepart(
+                SinglePart::builder()
+                    .header(ContentType::TEXT_PLAIN)
+                    .body(body),
+            )
         } else {
             // The text names each picture and says what it shows.
             let body = self.text_body(&with_pictures_note(&letter.body, &letter.pictures));
@@ -92,7 +96,8 @@ impl Renderer {
                 .header(ContentDisposition::inline())
                 .body(body);
             let parts = letter.pictures.iter().map(placeholder_part);
-            builder.multipart(parts.fold(MultiPart::mixed().singlepart(text), |m, p| m.singlepart(p)))
+            builder
+                .multipart(parts.fold(MultiPart::mixed().singlepart(text), |m, p| m.singlepart(p)))
         };
         message
             .expect("a From, a To or an envelope, and a Date are always set")
