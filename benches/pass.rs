@@ -49,7 +49,8 @@
 //! release `judge`); a binary may be given as `label=path`. Environment:
 //! `PASSBENCH_GAMES` (1000; 0 skips the pass), `PASSBENCH_INTAKE_GAMES`
 //! (100, for the cold intake below; 0 skips it), `PASSBENCH_SEED` (1),
-//! `PASSBENCH_RUNS` (3), `PASSBENCH_WRAP` (a command the timed `judge
+//! `PASSBENCH_RUNS` (3), `PASSBENCH_MAPS` (1; 0 runs the case without
+//! maps and pages only), `PASSBENCH_WRAP` (a command the timed `judge
 //! run` runs under, see [`timed_command`]),
 //! `PASSBENCH_DIR` (where the state and runs live, default
 //! `target/pass`).
@@ -136,9 +137,10 @@ fn whole_pass(root: &Path, binaries: &[Binary], games: usize, seed: u64, runs: u
     let state = built_state(root, &binaries[0], games, seed);
     let deadline = read_deadline(&state);
     println!("state: {} (deadline {deadline})", state.display());
+    let maps_case = env_usize("PASSBENCH_MAPS", 1) != 0;
     let cases: Vec<(usize, bool)> = (0..binaries.len())
         .flat_map(|b| {
-            let both = has_maps(&binaries[b], root);
+            let both = maps_case && has_maps(&binaries[b], root);
             [(b, true), (b, false)]
                 .into_iter()
                 .filter(move |(_, on)| both || !on)

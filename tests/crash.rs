@@ -1311,23 +1311,24 @@ fn kill_9_at_random_moments() {
                 });
             }
             KillPoint::Sent => {
-                let outbox = d.outbox("new");
-                let mut last = changed(&outbox);
-                let mut seen = 0;
-                let written = wait_until(until, || {
-                    let now = changed(&outbox);
-                    if now != last {
-                        last = now;
-                        seen += 1;
-                    }
-                    seen == times
+                // The life's first batch of mail staged in the outbox's
+                // tmp/ (beside files a kill left there: those wait for
+                // the Maildir's 36 hours): the judge writes no database
+                // while it stages, so the lock is free then, and marking
+                // the batch's first mail sent waits for the kill.
+                // (Between two mails of a batch the lock is free for
+                // microseconds only.) Then, the staging's syncs done,
+                // that mail handed over into new/, where the judge stops.
+                let tmp = d.outbox("tmp");
+                let left: BTreeSet<PathBuf> = TestDir::files(&tmp).into_iter().collect();
+                let staged = wait_until(until, || {
+                    TestDir::files(&tmp).iter().any(|f| !left.contains(f))
                 });
-                if written {
-                    // Marking it sent, or the next one, waits for the
-                    // lock; a moment for the next to be written.
+                if staged {
                     lock = d.write_lock(Duration::from_millis(50));
+                    let outbox = d.outbox("new");
                     let written = changed(&outbox);
-                    let moment = Instant::now() + Duration::from_millis(30);
+                    let moment = Instant::now() + Duration::from_millis(1000);
                     wait_until(moment, || changed(&outbox) != written);
                 }
             }
@@ -1468,9 +1469,9 @@ enum KillPoint {
     /// A mail handled in this life: it stays in the inbox's new/ until the
     /// store is synced for its batch.
     Handled,
-    /// A mail written to the outbox. The test then takes the write lock, so
-    /// marking it sent (or the next one, written meanwhile) waits for the
-    /// kill.
+    /// The life's first batch of mail staged in the outbox's tmp/. The
+    /// test then takes the write lock, so marking the batch's first mail
+    /// sent, once it is handed over into new/, waits for the kill.
     Sent,
     /// The database's log written to (the first to fifth time in the
     /// life): anywhere between two steps.

@@ -8,13 +8,16 @@
 //! Why this shape: the mailboxes are async (IMAP by async-imap, SMTP by
 //! lettre's tokio transport, sendmail a tokio child), the store is
 //! blocking (SQLite). So the service is async, and every piece of store
-//! work — handling one mail, one clock tick, recording one sending — runs
-//! on `spawn_blocking` ([`Work::blocking`]), one SQLite transaction each.
-//! That keeps the runtime's thread free while it runs, so the signal task
-//! on the same runtime sees SIGTERM/SIGINT at once and sets the
-//! [`Shutdown`] signal passed down to every step, which looks at it between
-//! mails and between phases: the mail or phase in hand is finished, the
-//! rest stays safe in the database or the mailbox for the next start.
+//! work — handling one mail, one clock tick — runs on `spawn_blocking`
+//! ([`Work::blocking`]), one SQLite transaction each. That keeps the
+//! runtime's thread free while it runs, so the signal task on the same
+//! runtime sees SIGTERM/SIGINT at once and sets the [`Shutdown`] signal
+//! passed down to every step, which looks at it between mails and between
+//! phases: the mail or phase in hand is finished, the rest stays safe in
+//! the database or the mailbox for the next start. Only recording a
+//! sending, mostly one UPDATE, runs in place ([`Work::in_place`]): the hop
+//! to the blocking pool and back cost more than the UPDATE, and a
+//! deadline sends thousands.
 //! The parts of a pass run one after another, not as tasks of their own:
 //! the order is what makes the guarantees plain to see — a mail is acted
 //! on and its replies sent in the same pass (`--once` does all of it), the
@@ -209,6 +212,13 @@ impl Work {
         })
         .await
         .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()))
+    }
+
+    /// Runs `job` here, on the runtime's thread: for store work as short
+    /// as one UPDATE, which must not wait for a thread of the blocking
+    /// pool to wake (and the runtime's thread to wake again after it).
+    fn in_place<T>(&self, job: impl FnOnce(&mut StoreSide) -> T) -> T {
+        job(&mut self.0.lock().unwrap_or_else(PoisonError::into_inner))
     }
 
     /// The store's data version: one cheap pragma, read in place.
@@ -623,8 +633,7 @@ impl Service {
             tally.sent += usize::from(sent.is_ok());
             let go_on = self
                 .work
-                .blocking(move |side| record_sending(&mut side.judge, &mail, sent, now))
-                .await
+                .in_place(|side| record_sending(&mut side.judge, &mail, sent, now))
                 .map_err(err)?;
             if !go_on {
                 return Ok(false);

@@ -12,8 +12,9 @@ use super::script::{mask_passwords, password_words, read_script, Command, Line};
 use crate::config::Config;
 use crate::engine::map::Power;
 use crate::game::intake::{self, Tx};
+use crate::game::observers::Observing;
 use crate::game::{lookup, Game, Seat, StoreError};
-use crate::mail::{new_message_id, render, Address, Incoming, Letter, PicturePart};
+use crate::mail::{new_message_id, Address, Incoming, Letter, PicturePart, Renderer};
 use crate::report::{title, Templates};
 use crate::say;
 
@@ -91,6 +92,8 @@ impl Outgoing {
             Some(id) => crate::game::game_by_id(tx, id)?,
             None => None,
         };
+        let readers = Readers::of(tx, game.as_ref())?;
+        let mut renderer = Renderer::default();
         let (in_reply_to, references) = self.threading();
         let mut seen = Vec::new();
         for to in &self.to {
@@ -105,7 +108,7 @@ impl Outgoing {
                 from: from.clone(),
                 to: vec![addr.clone()],
                 subject: self.subject.clone(),
-                body: self.body_for(tx, game.as_ref(), &addr)?,
+                body: self.body_for(tx, &readers, &addr)?,
                 in_reply_to: in_reply_to.clone(),
                 references: references.clone(),
                 auto_replied: self.answers.is_some(),
@@ -117,7 +120,7 @@ impl Outgoing {
                     pictures.clone()
                 },
             };
-            self.queue_letter(tx, &letter, now)?;
+            self.queue_letter(tx, &letter, renderer.render(&letter), now)?;
             seen.push(key);
         }
         Ok(())
@@ -161,27 +164,29 @@ impl Outgoing {
 
     /// The text for `to`: an observer of the game is told how to stop; times
     /// are shown in `to`'s zone beside UTC.
-    fn body_for(
-        &self,
-        tx: &Tx<'_>,
-        game: Option<&Game>,
-        to: &Address,
-    ) -> Result<String, StoreError> {
-        let body = match game {
-            Some(game) if crate::game::observers::observes(tx, game.id, &to.addr_spec())? => {
-                with_unobserve_line(&self.body, &game.name)
+    fn body_for(&self, tx: &Tx<'_>, readers: &Readers, to: &Address) -> Result<String, StoreError> {
+        let address = to.addr_spec();
+        let body = match &readers.game {
+            Some((name, observing)) if observing.includes(&address) => {
+                with_unobserve_line(&self.body, name)
             }
             _ => self.body.clone(),
         };
         Ok(
-            match crate::game::zones::zone_for(tx, game, &to.addr_spec())? {
+            match crate::game::zones::zone_for(tx, readers.zone, &address)? {
                 Some(zone) => crate::game::clock::beside_utc(&body, zone),
                 None => body,
             },
         )
     }
 
-    fn queue_letter(&self, tx: &Tx<'_>, letter: &Letter, now: i64) -> Result<(), StoreError> {
+    fn queue_letter(
+        &self,
+        tx: &Tx<'_>,
+        letter: &Letter,
+        raw: Vec<u8>,
+        now: i64,
+    ) -> Result<(), StoreError> {
         let recipient = letter.to[0].addr_spec();
         intake::queue(
             tx,
@@ -190,10 +195,30 @@ impl Outgoing {
                 game_id: self.game_id,
                 recipient: &recipient,
                 subject: &self.subject,
-                raw: &render(letter),
+                raw: &raw,
             },
             now,
         )
+    }
+}
+
+/// What a mail's text depends on besides its recipient, read once for a
+/// mail to many: the game's name and who observes it, and the zone of its
+/// schedules.
+struct Readers {
+    game: Option<(String, Observing)>,
+    zone: Option<chrono_tz::Tz>,
+}
+
+impl Readers {
+    fn of(tx: &Tx<'_>, game: Option<&Game>) -> Result<Readers, StoreError> {
+        Ok(Readers {
+            game: match game {
+                Some(game) => Some((game.name.clone(), Observing::of(tx, game.id)?)),
+                None => None,
+            },
+            zone: game.and_then(crate::game::zones::game_zone),
+        })
     }
 }
 

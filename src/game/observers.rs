@@ -59,14 +59,25 @@ pub fn remove(conn: &Connection, game: &Game, address: &str) -> Result<bool, Sto
     Ok(joined || named)
 }
 
-/// Whether `address` observes the game, either way (confirmed or not).
-pub fn observes(conn: &Connection, game_id: i64, address: &str) -> Result<bool, StoreError> {
-    Ok(
-        store::seats::observer_by_address(conn, game_id, address)?.is_some()
-            || store::seats::named_observers_of_game(conn, game_id)?
-                .iter()
-                .any(|a| a.eq_ignore_ascii_case(address)),
-    )
+/// Everyone who observes a game, either way (confirmed or not): read
+/// once for a mail to many.
+pub struct Observing(Vec<String>);
+
+impl Observing {
+    pub fn of(conn: &Connection, game_id: i64) -> Result<Observing, StoreError> {
+        let mut all: Vec<String> = store::seats::observers_of_game(conn, game_id)?
+            .into_iter()
+            .map(|o| o.address)
+            .collect();
+        all.extend(store::seats::named_observers_of_game(conn, game_id)?);
+        Ok(Observing(all))
+    }
+
+    /// Whether `address` observes the game (addresses compared as the
+    /// tables compare them: ASCII case ignored).
+    pub fn includes(&self, address: &str) -> bool {
+        self.0.iter().any(|a| a.eq_ignore_ascii_case(address))
+    }
 }
 
 /// How many follow the game, and how many of those named by the Master

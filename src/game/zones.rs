@@ -12,25 +12,26 @@ pub fn set_zone(conn: &Connection, address: &str, zone: Option<Tz>) -> Result<()
     store::zones::set_zone(conn, address, zone.map(|z| z.name()))
 }
 
-/// The zone `address` reads a mail of `game` in: their own (SET ZONE),
-/// else the zone of the game's schedules, else none (UTC only).
+/// The zone `address` reads a mail in: their own (SET ZONE), else
+/// `game_zone` (the zone of the game's schedules, see [`game_zone`]: read
+/// once for a mail to many), else none (UTC only).
 pub fn zone_for(
     conn: &Connection,
-    game: Option<&Game>,
+    game_zone: Option<Tz>,
     address: &str,
 ) -> Result<Option<Tz>, StoreError> {
-    if let Some(own) = store::zones::zone_of(conn, address)? {
-        return Ok(own.parse::<Tz>().ok());
+    match store::zones::zone_of(conn, address)? {
+        Some(own) => Ok(own.parse::<Tz>().ok()),
+        None => Ok(game_zone),
     }
-    let Some(game) = game else {
-        return Ok(None);
-    };
-    let Ok(settings) = settings_of(game) else {
-        return Ok(None);
-    };
+}
+
+/// The zone of `game`'s schedules, if they name one.
+pub fn game_zone(game: &Game) -> Option<Tz> {
+    let settings = settings_of(game).ok()?;
     let zone = [&settings.movement, &settings.retreat, &settings.adjustment]
         .into_iter()
         .find_map(|s| s.zone.as_deref())
         .and_then(|z| z.parse::<Tz>().ok());
-    Ok(zone)
+    zone
 }

@@ -29,4 +29,4 @@ pub use pictures::{
     PicturePart, NOT_DRAWN,
 };
 pub use read::{read_mail, AutoReason, Incoming, MailError};
-pub use render::{new_message_id, render, Letter};
+pub use render::{new_message_id, render, Letter, Renderer};

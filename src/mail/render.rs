@@ -61,26 +61,80 @@ pub fn new_message_id(unique: &str, domain: &str) -> String {
 /// is `multipart/mixed`: the text first and whole, then one empty part per
 /// picture. Dot-stuffing is the SMTP layer's job.
 pub fn render(letter: &Letter) -> Vec<u8> {
-    let builder = headers(letter);
-    let message = if letter.pictures.is_empty() {
-        builder.singlepart(text_part(&letter.body))
-    } else {
-        // The text names each picture and says what it shows.
-        let body = with_pictures_note(&letter.body, &letter.pictures);
-        let text = SinglePart::builder()
-            .header(ContentType::TEXT_PLAIN)
-            .header(ContentDisposition::inline())
-            .body(text_body(&body));
-        let parts = letter.pictures.iter().map(placeholder_part);
-        builder.multipart(parts.fold(MultiPart::mixed().singlepart(text), |m, p| m.singlepart(p)))
-    };
-    message
-        .expect("a From, a To or an envelope, and a Date are always set")
-        .formatted()
+    Renderer::default().render(letter)
 }
 
-/// Every header but the content's, in the order they are written.
-fn headers(letter: &Letter) -> lettre::message::MessageBuilder {
+/// Renders letters one after another, keeping the From header and the
+/// encoded text of the last one: the copies of one mail to each of its
+/// recipients (a game's results to seven players and the Master) differ
+/// in their To and Message-ID only, mostly, and encoding the same text
+/// and reading back the same From for each was most of the rendering.
+#[derive(Default)]
+pub struct Renderer {
+    /// The sender as written (name and address exactly: [`Address`]'s
+    /// equality overlooks both), and its header.
+    from: Option<(Mailbox, HeaderValue)>,
+    text: Option<(String, Body)>,
+}
+
+impl Renderer {
+    /// As [`render`].
+    pub fn render(&mut self, letter: &Letter) -> Vec<u8> {
+        let builder = self.headers(letter);
+        let message = if letter.pictures.is_empty() {
+            let body = self.text_body(&letter.body);
+            builder.singlepart(
+                SinglePart::builder()
+                    .header(ContentType::TEXT_PLAIN)
+                    .body(body),
+            )
+        } else {
+            // The text names each picture and says what it shows.
+            let body = self.text_body(&with_pictures_note(&letter.body, &letter.pictures));
+            let text = SinglePart::builder()
+                .header(ContentType::TEXT_PLAIN)
+                .header(ContentDisposition::inline())
+                .body(body);
+            let parts = letter.pictures.iter().map(placeholder_part);
+            builder
+                .multipart(parts.fold(MultiPart::mixed().singlepart(text), |m, p| m.singlepart(p)))
+        };
+        message
+            .expect("a From, a To or an envelope, and a Date are always set")
+            .formatted()
+    }
+
+    /// [`headers`], the From header read from the last letter when it
+    /// has the same sender.
+    fn headers(&mut self, letter: &Letter) -> lettre::message::MessageBuilder {
+        let sender = letter.from.mailbox();
+        let from = match &self.from {
+            Some((last, header)) if *last == sender => header.clone(),
+            _ => {
+                let header = mailboxes::<header::From>(vec![sender.clone()]);
+                self.from = Some((sender, header.clone()));
+                header
+            }
+        };
+        headers(letter, from)
+    }
+
+    /// [`text_body`], kept for the next letter with the same text.
+    fn text_body(&mut self, text: &str) -> Body {
+        match &self.text {
+            Some((last, body)) if last == text => body.clone(),
+            _ => {
+                let body = text_body(text);
+                self.text = Some((text.to_string(), body.clone()));
+                body
+            }
+        }
+    }
+}
+
+/// Every header but the content's, in the order they are written; the
+/// From header as [`mailboxes`] writes `letter.from`.
+fn headers(letter: &Letter, from_header: HeaderValue) -> lettre::message::MessageBuilder {
     let from = letter.from.mailbox();
     let to: Vec<Mailbox> = letter.to.iter().map(Address::mailbox).collect();
     // The SMTP envelope is the sender's business, not this mail's; without
@@ -94,7 +148,7 @@ fn headers(letter: &Letter) -> lettre::message::MessageBuilder {
     let mut builder = Message::builder()
         .envelope(envelope)
         .date(letter.date)
-        .raw_header(mailboxes::<header::From>(vec![from]));
+        .raw_header(from_header);
     builder = match to.is_empty() {
         true => builder.raw_header(raw("To", "undisclosed-recipients:;")),
         false => builder.raw_header(mailboxes::<header::To>(to)),
@@ -122,13 +176,15 @@ fn headers(letter: &Letter) -> lettre::message::MessageBuilder {
 /// the judge has always sent. Other names go as lettre's typed header.
 /// lettre reads the From back when it builds the mail and refuses one it
 /// cannot read: a name it would write so goes, the bare addresses instead.
+/// (Bare addresses are what it wrote already: not read back.)
 fn mailboxes<H>(list: Vec<Mailbox>) -> HeaderValue
 where
     H: Header + From<Mailboxes>,
 {
+    let named = list.iter().any(|m| m.name.is_some());
     let list = Mailboxes::from(list);
     let written = list.to_string();
-    if written.parse::<Mailboxes>().is_err() {
+    if named && written.parse::<Mailboxes>().is_err() {
         let bare: Vec<Mailbox> = list.into_iter().map(|m| m.email.into()).collect();
         return HeaderValue::new(H::name(), Mailboxes::from(bare).to_string());
     }
@@ -165,13 +221,6 @@ fn subject(subject: &str) -> HeaderValue {
             .expect("writing to a String does not fail");
     }
     HeaderValue::dangerous_new_pre_encoded(name, subject.to_string(), encoded)
-}
-
-/// The text part alone (a mail without pictures).
-fn text_part(body: &str) -> SinglePart {
-    SinglePart::builder()
-        .header(ContentType::TEXT_PLAIN)
-        .body(text_body(body))
 }
 
 /// The longest body line sent as it is (RFC 5322's limit is 998).
@@ -226,10 +275,18 @@ fn one_line(s: &str) -> String {
 /// `<id>` with no white space or control characters: ids come from
 /// other people's mail.
 fn msg_id(id: &str) -> String {
-    let id: String = id
-        .chars()
-        .filter(|c| !c.is_whitespace() && !c.is_control())
-        .collect();
+    let kept: String;
+    let id = match id.bytes().all(|b| b.is_ascii_graphic()) {
+        // The judge's own ids, and most others: nothing to drop.
+        true => id,
+        false => {
+            kept = id
+                .chars()
+                .filter(|c| !c.is_whitespace() && !c.is_control())
+                .collect();
+            &kept
+        }
+    };
     let id = id.trim_start_matches('<').trim_end_matches('>');
     format!("<{id}>")
 }

@@ -500,6 +500,13 @@ impl Store {
         // hundred mails a second where the target is thousands
         // (benches/mail.rs).
         self.conn.pragma_update(None, "synchronous", "NORMAL")?;
+        // A deadline's tick for 1,000 games writes ~36 MB of pages in one
+        // transaction: with SQLite's default 2 MB cache it spilled them to
+        // the log mid-way (and wrote many twice), and the statement
+        // journals it keeps for rollback spilled to a file in /var/tmp.
+        // The cache grows only as pages are used, up to 64 MiB.
+        self.conn.pragma_update(None, "cache_size", -65536)?;
+        self.conn.pragma_update(None, "temp_store", "MEMORY")?;
         keep_plans(&self.conn)?;
         apply_schema(&mut self.conn, SCHEMA, MIGRATIONS)
     }
