@@ -143,6 +143,6 @@ fn timed_intake(
         "every mail answered:\n{}",
         tail(&log)
     );
-    let _ = std::fs::remove_dir_all(&dir);
+    super::set_aside(root, &dir);
     (last_answer, wall)
 }
