@@ -109,10 +109,6 @@ impl SignOnsToVerify {
         let matched = verify_on_every_core(&self.0).into_iter().cloned().collect();
         VerifiedSignOns(matched)
     }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
 }
 
 /// Those of `sign_ons` whose password matches its hash, checked on every
