@@ -335,13 +335,13 @@ impl Service {
             .read_batch(raws.by_ref().take(CHECK_AHEAD).collect())
             .await;
         let first = batch.len();
-        let verified = verify_apart(to_verify).await;
+        let verified = apart(move || to_verify.verify()).await;
         self.remember_verified(verified, first).await;
         while !batch.is_empty() {
             let (next, to_verify) = self
                 .read_batch(raws.by_ref().take(CHECK_AHEAD).collect())
                 .await;
-            let verifying = verify_apart(to_verify);
+            let verifying = apart(move || to_verify.verify());
             let handled = self.handle_batch(batch, &tokens, &mut intake, now).await;
             let verified = verifying.await;
             let count = next.len();
@@ -585,16 +585,14 @@ impl Service {
                 }
             }
             after = due.last().map(Outbound::place);
-            let drawing = tokio::task::spawn_blocking(move || {
+            let drawing = apart(move || {
                 let started = Instant::now();
                 (to_draw.draw(), started.elapsed())
             });
             let go_on = self
                 .send_batch(std::mem::take(&mut ready), now, from, tally)
                 .await?;
-            let (drawn, took) = drawing
-                .await
-                .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()));
+            let (drawn, took) = drawing.await;
             tally.drawing += took;
             if !go_on {
                 return Ok(());
@@ -799,12 +797,17 @@ async fn wait_for_work(
 /// and the mailbox still sees steady progress.
 const ACK_BATCH: usize = 32;
 
-/// Verifies sign-ons on the blocking pool (on every core), off the
-/// store: the mails before them are handled meanwhile. Started at once (not when awaited).
-fn verify_apart(to_verify: SignOnsToVerify) -> impl std::future::Future<Output = VerifiedSignOns> {
-    let verifying = tokio::task::spawn_blocking(move || to_verify.verify());
+/// Runs `job` on the blocking pool, off the store (it holds no lock), so
+/// that the service goes on meanwhile: the sign-ons of the next batch
+/// verified while this one is handled, the next batch's pictures drawn
+/// while this one is sent. Started at once, not when awaited; a panic in
+/// the job goes on in the caller.
+fn apart<T: Send + 'static>(
+    job: impl FnOnce() -> T + Send + 'static,
+) -> impl std::future::Future<Output = T> {
+    let running = tokio::task::spawn_blocking(job);
     async move {
-        verifying
+        running
             .await
             .unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()))
     }
